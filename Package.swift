@@ -1,0 +1,201 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Kith: a privacy-first, physical-first messaging engine.
+///
+/// Module layering (lower modules never import higher ones):
+///
+///     KithCanonical            strict JSON (RFC 8785 subset), base64url, bounded byte cursor
+///     KithIdentity             seed, derived keys, key vault
+///     KithFeed                 envelopes, content types, validation
+///     KithStore                SQLite (GRDB): messages, chains, pending, forks
+///     KithRatchet              hybrid X3DH + ML-KEM-768 + Double Ratchet
+///     KithMLS                  RFC 9420 core (depends on swift-crypto only)
+///     KithSync                 Noise secure link, BLE wire structures, transports
+///     Kith                     facade an app embeds
+///     KithCLI (kith)           command-line client
+///     KithBench (kith-bench)   benchmark runner
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "Kith",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "Kith", targets: ["Kith"]),
+        .library(name: "KithMLS", targets: ["KithMLS"]),
+        .executable(name: "kith", targets: ["KithCLI"]),
+        .executable(name: "kith-bench", targets: ["KithBench"]),
+        .executable(name: "kith-vectors", targets: ["KithVectors"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // MARK: System libraries
+        .systemLibrary(
+            name: "CZstd",
+            path: "Sources/CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+
+        // MARK: Core modules
+        .target(
+            name: "KithCanonical",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KithIdentity",
+            dependencies: [
+                "KithCanonical",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KithFeed",
+            dependencies: [
+                "KithCanonical",
+                "KithIdentity",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KithStore",
+            dependencies: [
+                "KithCanonical",
+                "KithIdentity",
+                "KithFeed",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KithRatchet",
+            dependencies: [
+                "KithCanonical",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KithMLS",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KithSync",
+            dependencies: [
+                "KithCanonical",
+                "CZstd",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Kith",
+            dependencies: [
+                "KithCanonical", "KithIdentity", "KithFeed", "KithStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .target(
+            name: "KithTestSupport",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "KithCLI",
+            dependencies: [
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "KithBench",
+            dependencies: [
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "KithVectors",
+            dependencies: ["KithMLS"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "KithCanonicalTests",
+            dependencies: ["KithTestSupport", 
+                "KithCanonical",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithIdentityTests",
+            dependencies: ["KithTestSupport", "KithIdentity"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithFeedTests",
+            dependencies: ["KithTestSupport", 
+                "KithFeed",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithStoreTests",
+            dependencies: ["KithTestSupport", "KithStore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithRatchetTests",
+            dependencies: ["KithTestSupport", 
+                "KithRatchet",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithMLSTests",
+            dependencies: ["KithTestSupport", "KithMLS"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithSyncTests",
+            dependencies: ["KithTestSupport", 
+                "KithSync",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithTests",
+            dependencies: ["KithTestSupport", "Kith"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

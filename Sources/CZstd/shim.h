@@ -1,0 +1,4 @@
+#ifndef KITH_CZSTD_SHIM_H
+#define KITH_CZSTD_SHIM_H
+#include <zstd.h>
+#endif

@@ -1,0 +1,214 @@
+import Crypto
+import Foundation
+import KithCanonical
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// One identity and its local store: the object an app embeds.
+///
+/// ```swift
+/// let account = try Account.create(home: home, passphrase: { "correct horse" })
+/// try account.post("hello", audience: .selfOnly)
+/// for message in try account.timeline() { print(message.content) }
+/// ```
+public final class Account: Sendable {
+    /// The identity (private keys in memory only).
+    public let identity: Identity
+    /// The local store.
+    public let store: FeedStore
+    /// Where the account lives (nil for an in-memory account).
+    public let home: AccountHome?
+    let clock: @Sendable () -> Int64
+
+    init(identity: Identity, store: FeedStore, home: AccountHome?, clock: @escaping @Sendable () -> Int64) throws(KithError) {
+        self.identity = identity
+        self.store = store
+        self.home = home
+        self.clock = clock
+        do {
+            try store.follow(identityKey: identity.publicKeys.identityKey, isLocal: true)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The account's feed id.
+    public var feedID: FeedID { identity.feedID }
+
+    /// Creates a new identity in `home`: a fresh seed sealed in the vault, an empty database.
+    ///
+    /// - Throws: ``KithError/identity(_:)`` with `vaultExists` when the home already has an identity.
+    public static func create(
+        home: AccountHome,
+        scrypt: ScryptParameters = .interactive,
+        passphrase: @escaping @Sendable () throws(IdentityError) -> String,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) throws(KithError) -> Account {
+        let vault = FileKeyVault(url: home.vaultURL, parameters: scrypt, passphrase: passphrase)
+        do {
+            guard !vault.containsSeed else { throw IdentityError.vaultExists(path: home.vaultURL.path) }
+            let (identity, seed) = try Identity.generate()
+            try vault.storeSeed(seed)
+            let store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey)
+            let account = try Account(identity: identity, store: store, home: home, clock: clock)
+            try Data(CanonicalJSON.serialize(account.publicKeysJSON) + [0x0A]).write(to: home.publicKeysURL, options: .atomic)
+            return account
+        } catch let error as IdentityError {
+            throw .identity(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch let error as KithError {
+            throw error
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// The public keys as a JSON object: `feed_id`, `identity_key`, `dh_key`, `pq_key` (base64url).
+    public var publicKeysJSON: JSONValue {
+        let keys = identity.publicKeys
+        var object = JSONObject()
+        object["feed_id"] = .string(feedID.string)
+        object["identity_key"] = .string(keys.identityKeyString)
+        object["dh_key"] = .string(keys.dhKeyString)
+        object["pq_key"] = .string(keys.pqKeyString)
+        return .object(object)
+    }
+
+    /// Reads a home's public keys without unlocking the vault.
+    public static func publicKeys(home: AccountHome) throws(KithError) -> JSONObject {
+        guard let data = FileManager.default.contents(atPath: home.publicKeysURL.path) else {
+            throw .identity(.vaultMissing(path: home.directory.path))
+        }
+        var bytes = Array(data)
+        if bytes.last == 0x0A { bytes.removeLast() }
+        guard let object = (try? CanonicalJSON.parse(bytes))?.objectValue else {
+            throw .invalidInput("\(home.publicKeysURL.path) is damaged")
+        }
+        return object
+    }
+
+    /// Opens an existing home: unlocks the vault (wrong passphrase: error, nothing changed).
+    public static func open(
+        home: AccountHome,
+        passphrase: @escaping @Sendable () throws(IdentityError) -> String,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) throws(KithError) -> Account {
+        let vault = FileKeyVault(url: home.vaultURL, passphrase: passphrase)
+        guard vault.containsSeed else { throw .identity(.vaultMissing(path: home.directory.path)) }
+        do {
+            let identity = try Identity(seed: try vault.loadSeed())
+            let store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey)
+            return try Account(identity: identity, store: store, home: home, clock: clock)
+        } catch let error as IdentityError {
+            throw .identity(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch let error as KithError {
+            throw error
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// An account that lives only in memory (tests, benchmarks, demos).
+    public static func inMemory(seed: Seed = .generate(), clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(KithError) -> Account {
+        do {
+            let identity = try Identity(seed: seed)
+            return try Account(identity: identity, store: try FeedStore(path: nil, storageKey: identity.storageKey), home: nil, clock: clock)
+        } catch let error as IdentityError {
+            throw .identity(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch let error as KithError {
+            throw error
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    // MARK: Authoring
+
+    /// Appends a message with the given content to the account's feed.
+    @discardableResult
+    public func publish(_ content: Content, audience: Audience) throws(KithError) -> Envelope {
+        do {
+            let plaintext = try content.canonicalBytes()
+            let head = try store.head(of: feedID)
+            let sequence: UInt32 = head.map { $0.sequence + 1 } ?? 0
+            let sealed: [UInt8]
+            switch audience {
+            case .selfOnly:
+                sealed = try SelfAudienceCipher.seal(plaintext, key: identity.journalKey, sequence: sequence, feedID: feedID)
+            case .contacts:
+                throw KithError.notYetSupported("audience 'contacts' arrives with contact exchange (issue #6); use --audience self for now")
+            case .direct:
+                throw KithError.notYetSupported("direct messages arrive with the Double Ratchet integration (issue #3)")
+            case .group:
+                throw KithError.notYetSupported("group messages arrive with MLS groups")
+            case .unknown(let text):
+                throw KithError.invalidInput("cannot encrypt for unknown audience '\(text)'")
+            }
+            let unsigned = UnsignedEnvelope(
+                sequence: sequence, timestamp: clock(), previous: head?.messageID,
+                type: content.type, audience: audience, content: sealed
+            )
+            let envelope = try Envelope.sign(unsigned, with: identity)
+            let report = try store.ingest([envelope.canonicalBytes], decryptor: decryptor)
+            if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
+            return envelope
+        } catch let error as KithError {
+            throw error
+        } catch let error as FeedError {
+            throw .feed(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// Posts text (spec 5.1).
+    @discardableResult
+    public func post(_ text: String, audience: Audience) throws(KithError) -> Envelope {
+        try publish(.post(Post(body: text)), audience: audience)
+    }
+
+    // MARK: Reading
+
+    /// Messages this account holds, newest first, decrypted where readable.
+    public func timeline(feed: FeedID? = nil, limit: Int = 100) throws(KithError) -> [StoredMessage] {
+        do { return try store.messages(feed: feed, limit: limit) } catch { throw .store(error) }
+    }
+
+    // MARK: Exchange
+
+    /// The entries of a feed as canonical lines, oldest first (self messages as stubs unless
+    /// `includeSelfContent` and the feed is this account's).
+    public func exportFeed(_ feed: FeedID? = nil, includeSelfContent: Bool = false) throws(KithError) -> [[UInt8]] {
+        let target = feed ?? feedID
+        do {
+            return try store.export(feed: target, forPeer: !(includeSelfContent && target == feedID))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Imports exported lines of a feed verified by `identityKey` (followed from now on).
+    public func importFeed(lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey) throws(KithError) -> IngestReport {
+        do {
+            try store.follow(identityKey: identityKey)
+            return try store.ingest(lines, decryptor: decryptor)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Runs garbage collection (spec 9.3).
+    public func collectGarbage(_ policy: GCPolicy = GCPolicy()) throws(KithError) -> GCReport {
+        do { return try store.collectGarbage(policy) } catch { throw .store(error) }
+    }
+
+    var decryptor: AccountDecryptor { AccountDecryptor(identity: identity) }
+}

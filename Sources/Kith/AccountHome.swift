@@ -1,0 +1,30 @@
+import Foundation
+
+/// The files of one Kith home directory (`--home`, `$KITH_HOME`, or `~/.kith`).
+///
+///     identity.vault   the seed, encrypted under the passphrase (FileKeyVault)
+///     public.json      feed id and public keys (nothing secret)
+///     kith.sqlite      messages, contacts, sessions (no plaintext content, no private keys)
+public struct AccountHome: Sendable {
+    /// The directory.
+    public let directory: URL
+
+    /// Wraps a directory.
+    public init(directory: URL) { self.directory = directory }
+
+    /// Resolves the home: an explicit path, else `$KITH_HOME`, else `~/.kith`.
+    public static func resolve(_ explicit: String?) -> AccountHome {
+        if let explicit, !explicit.isEmpty { return AccountHome(directory: URL(fileURLWithPath: explicit)) }
+        if let env = ProcessInfo.processInfo.environment["KITH_HOME"], !env.isEmpty {
+            return AccountHome(directory: URL(fileURLWithPath: env))
+        }
+        return AccountHome(directory: FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".kith"))
+    }
+
+    /// The key vault file.
+    public var vaultURL: URL { directory.appendingPathComponent("identity.vault") }
+    /// The public keys in plaintext, so `kith id` works without the passphrase.
+    public var publicKeysURL: URL { directory.appendingPathComponent("public.json") }
+    /// The SQLite database file.
+    public var databaseURL: URL { directory.appendingPathComponent("kith.sqlite") }
+}

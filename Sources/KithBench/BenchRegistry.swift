@@ -1,0 +1,12 @@
+/// Every benchmark suite of the runner, in the order they run by default.
+enum BenchRegistry {
+    static let suites: [any BenchSuite.Type] = [FeedSuite.self]
+}
+
+/// Number formatting for bench output.
+enum BenchFormat {
+    static func value(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(format: "%.3f", value)
+    }
+}

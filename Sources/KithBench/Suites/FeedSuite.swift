@@ -1,0 +1,78 @@
+import Crypto
+import Foundation
+import Kith
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// Suite `feed`: the cost of authoring, verifying and ingesting envelopes, against the bare
+/// Ed25519 verify rate of swift-crypto on the same machine.
+enum FeedSuite: BenchSuite {
+    static let name = "feed"
+    static let ingestCount = 100_000
+
+    static func run(report: (BenchFigure) -> Void) throws {
+        let identity = try Identity(seed: try Seed(bytes: [UInt8](repeating: 7, count: 32)))
+        let content = [UInt8](repeating: 0xA5, count: 420)  // about a 600-byte envelope once encoded
+
+        // Reference: bare Ed25519 verification of a typical signing input.
+        let sample = try Envelope.sign(UnsignedEnvelope(sequence: 0, timestamp: 1_743_678_000, previous: nil, type: "post", audience: .contacts, content: content), with: identity)
+        let signingBytes = sample.signingBytes()
+        let key = identity.publicKeys.identityKey
+        let bare = BenchClock.rate(minimumSeconds: 2) { _ = key.isValidSignature(sample.signature, for: signingBytes) }
+        report(BenchFigure(name: "feed.ed25519_verify_bare", value: bare.rounded(), unit: "ops/s"))
+        report(BenchFigure(name: "feed.envelope_bytes", value: Double(sample.canonicalBytes.count), unit: "bytes"))
+
+        // Canonicalize + sign.
+        var previous = sample.messageID
+        var sequence: UInt32 = 1
+        let signRate = try BenchClock.rate(minimumSeconds: 2) {
+            let envelope = try Envelope.sign(UnsignedEnvelope(sequence: sequence, timestamp: 1_743_678_000, previous: previous, type: "post", audience: .contacts, content: content), with: identity)
+            previous = envelope.messageID
+            sequence += 1
+        }
+        report(BenchFigure(name: "feed.sign", value: signRate.rounded(), unit: "ops/s"))
+
+        // Parse (canonical check) + verify.
+        let bytes = sample.canonicalBytes
+        let verifyRate = try BenchClock.rate(minimumSeconds: 2) {
+            let envelope = try Envelope.parseV1(bytes)
+            try envelope.verifySignature(with: key)
+        }
+        report(BenchFigure(name: "feed.verify", value: verifyRate.rounded(), unit: "ops/s"))
+
+        // Ingest 100,000 messages into a file database (WAL, synchronous=FULL), batches of 1,000.
+        var lines: [[UInt8]] = []
+        lines.reserveCapacity(ingestCount)
+        var last: MessageID?
+        for index in 0..<ingestCount {
+            let envelope = try Envelope.sign(UnsignedEnvelope(sequence: UInt32(index), timestamp: 1_743_678_000 + Int64(index), previous: last, type: "post", audience: .contacts, content: content), with: identity)
+            last = envelope.messageID
+            lines.append(envelope.canonicalBytes)
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FeedStore(path: directory.appendingPathComponent("bench.sqlite").path, storageKey: SymmetricKey(size: .bits256))
+        try store.follow(identityKey: key)
+        var stored = 0
+        let seconds = try BenchClock.seconds {
+            var start = 0
+            while start < lines.count {
+                let end = min(start + 1000, lines.count)
+                stored += try store.ingest(Array(lines[start..<end])).acceptedCount
+                start = end
+            }
+        }
+        guard stored == ingestCount else { throw BenchFailure("ingest stored \(stored) of \(ingestCount)") }
+        let ingestRate = Double(ingestCount) / seconds
+        report(BenchFigure(name: "feed.ingest_100k", value: ingestRate.rounded(), unit: "msgs/s"))
+        report(BenchFigure(name: "feed.ingest_vs_bare_verify", value: ingestRate / bare, unit: "ratio"))
+    }
+}
+
+/// A benchmark that could not produce a valid figure.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

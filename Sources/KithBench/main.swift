@@ -1,0 +1,34 @@
+import Foundation
+
+/// `kith-bench [--json] [SUITE...]`: runs benchmark suites and prints `name value unit` lines.
+let allSuites: [any BenchSuite.Type] = BenchRegistry.suites
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let json = arguments.contains("--json")
+arguments.removeAll { $0 == "--json" }
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("usage: kith-bench [--json] [SUITE...]   (suites: \(allSuites.map { $0.name }.joined(separator: ", ")); default: all)")
+    exit(0)
+}
+let unknown = arguments.filter { name in !allSuites.contains { $0.name == name } }
+if !unknown.isEmpty {
+    FileHandle.standardError.write(Data("kith-bench: unknown suite(s) \(unknown.joined(separator: ", ")); known: \(allSuites.map { $0.name }.joined(separator: ", "))\n".utf8))
+    exit(64)
+}
+let selected = arguments.isEmpty ? allSuites : allSuites.filter { arguments.contains($0.name) }
+var figures: [BenchFigure] = []
+for suite in selected {
+    do {
+        try suite.run { figure in
+            figures.append(figure)
+            if !json { print("\(figure.name) \(BenchFormat.value(figure.value)) \(figure.unit)"); fflush(stdout) }
+        }
+    } catch {
+        FileHandle.standardError.write(Data("kith-bench: suite \(suite.name) failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+if json {
+    let entries = figures.map { "{\"name\":\"\($0.name)\",\"unit\":\"\($0.unit)\",\"value\":\(BenchFormat.value($0.value))}" }
+    print("[" + entries.joined(separator: ",") + "]")
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import Kith
+
+/// `kith demo`: the guided tour.
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run a guided demo on two throwaway identities.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try Output.run {
+            let directory: URL
+            if let home = global.home {
+                directory = URL(fileURLWithPath: home)
+            } else {
+                directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-demo-\(UUID().uuidString.prefix(8))")
+            }
+            _ = try Kith.Demo.run(in: directory) { Output.line($0) }
+        }
+    }
+}

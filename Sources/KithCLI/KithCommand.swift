@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import Kith
+import Logging
+
+/// `kith`: the command-line client of the Kith messaging engine.
+@main
+struct KithCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kith",
+        abstract: "Kith: privacy-first, physical-first messaging (signed feeds, end-to-end encrypted).",
+        discussion: """
+            Exit codes: 0 success; 1 verification or import found invalid entries; 2 invalid input; \
+            3 no identity in the home (run `kith init`); 4 passphrase missing or wrong; 5 storage failure; \
+            6 not yet supported; 64 invalid command-line usage.
+            """,
+        subcommands: [Init.self, ID.self, PostCommand.self, Log.self, Feed.self, GC.self, Demo.self]
+    )
+
+    /// Logs go to standard error at the level of `KITH_LOG_LEVEL` (default `error`); they never
+    /// contain key material or message content.
+    static func bootstrapLogging() {
+        let level = ProcessInfo.processInfo.environment["KITH_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .error
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+
+    static func main() {
+        bootstrapLogging()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// Options every command accepts.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "The Kith home directory (default: $KITH_HOME, else ~/.kith).")
+    var home: String?
+
+    @Flag(name: .long, help: "Print machine-readable JSON.")
+    var json = false
+
+    var accountHome: AccountHome { AccountHome.resolve(home) }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import KithCanonical
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// How stored messages are shown by `kith log`.
+enum MessageRendering {
+    static func line(_ message: StoredMessage, localFeed: FeedID) -> String {
+        let date = Date(timeIntervalSince1970: TimeInterval(message.timestamp))
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
+        let author = message.feedID == localFeed ? "me" : String(message.feedID.string.prefix(8))
+        let prefix = "\(formatter.string(from: date)) \(author) #\(message.sequence) [\(message.audience)]"
+        guard let content = message.content else { return "\(prefix) \(message.type): (encrypted, not readable here)" }
+        switch content {
+        case .post(let post): return "\(prefix) \(post.body)"
+        case .reaction(let reaction): return "\(prefix) reacted \(reaction.emoji) to \(reaction.targetMessage.string.prefix(8))"
+        case .profileUpdate(let update): return "\(prefix) profile: \(update.displayName ?? "(no name)")"
+        case .tombstone(let tombstone): return "\(prefix) retracted \(tombstone.targetMessage.string.prefix(8))"
+        case .unknown(let type, _): return "\(prefix) \(type): (unknown type, stored and relayed)"
+        default: return "\(prefix) \(content.type)"
+        }
+    }
+
+    static func json(_ message: StoredMessage) -> JSONValue {
+        var object = JSONObject()
+        object["message_id"] = .string(message.messageID.string)
+        object["feed_id"] = .string(message.feedID.string)
+        object["sequence"] = .integer(Int64(message.sequence))
+        object["timestamp"] = .integer(message.timestamp)
+        object["type"] = .string(message.type)
+        object["audience"] = .string(message.audience)
+        object["tombstoned"] = .bool(message.tombstoned)
+        object["content"] = message.content.map { .object($0.jsonObject) } ?? .null
+        return .object(object)
+    }
+}

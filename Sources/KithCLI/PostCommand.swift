@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import Kith
+import KithCanonical
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// `kith post`: appends a post to the feed.
+struct PostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "post", abstract: "Post text to your feed.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Who can read it: self (contacts, direct:FEED_ID and group:ID arrive with later releases).")
+    var audience: String = "self"
+
+    @Argument(help: "The text (at most 2,000 characters).")
+    var text: String
+
+    func run() throws {
+        try Output.run {
+            let parsed: Audience
+            do throws(FeedError) { parsed = try Audience(audience) } catch { throw KithError.feed(error) }
+            let account = try openAccount(global)
+            let envelope = try account.post(text, audience: parsed)
+            if global.json {
+                var object = JSONObject()
+                object["message_id"] = .string(envelope.messageID.string)
+                object["sequence"] = .integer(Int64(envelope.sequence))
+                object["audience"] = .string(envelope.audience.description)
+                Output.json(.object(object))
+            } else {
+                Output.line("Posted #\(envelope.sequence) to \(envelope.audience) (message \(envelope.messageID))")
+            }
+        }
+    }
+}
+
+/// `kith log`: shows messages, newest first.
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show messages you can read, newest first.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Only this feed.")
+    var feed: String?
+
+    @Option(help: "How many messages at most.")
+    var limit: Int = 50
+
+    func run() throws {
+        try Output.run {
+            let account = try openAccount(global)
+            let feedID = try feed.map { text throws -> FeedID in
+                do throws(IdentityError) { return try FeedID(text) } catch { throw KithError.identity(error) }
+            }
+            let messages = try account.timeline(feed: feedID, limit: max(1, min(limit, 10_000)))
+            if global.json {
+                Output.json(.array(messages.map(MessageRendering.json)))
+                return
+            }
+            if messages.isEmpty { Output.line("No messages yet. Try: kith post --audience self \"hello\"") }
+            for message in messages where !message.tombstoned {
+                Output.line(MessageRendering.line(message, localFeed: account.feedID))
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import KithCanonical
+
+/// A decrypted content object (spec 5), the plaintext of `content_enc`.
+///
+/// The plaintext bytes are the RFC 8785 canonical JSON of the object, so `type` is not
+/// necessarily the first key (spec 5 asks for that, but canonical ordering governs; readers
+/// must not depend on key order). Unknown fields of known types are ignored; unknown types
+/// are kept whole so they can be stored and relayed but are not rendered.
+public enum Content: Sendable, Hashable {
+    case post(Post)
+    case reaction(Reaction)
+    case profileUpdate(ProfileUpdate)
+    case contactIntroduction(ContactIntroduction)
+    case keyRotation(KeyRotation)
+    case groupEvent(GroupEvent)
+    case tombstone(Tombstone)
+    /// A type this version does not know.
+    case unknown(type: String, object: JSONObject)
+
+    /// Bounds for content JSON.
+    static let jsonLimits = JSONLimits(
+        maxBytes: FeedLimits.maxContentJSONBytes,
+        maxDepth: 8,
+        maxStringBytes: FeedLimits.maxContentJSONBytes,
+        maxContainerElements: 256,
+        maxTotalValues: 2048
+    )
+
+    /// The content's `type`.
+    public var type: String {
+        switch self {
+        case .post: "post"
+        case .reaction: "reaction"
+        case .profileUpdate: "profile_update"
+        case .contactIntroduction: "contact_introduction"
+        case .keyRotation: "key_rotation"
+        case .groupEvent: "group_event"
+        case .tombstone: "tombstone"
+        case .unknown(let type, _): type
+        }
+    }
+
+    /// True for the types of spec 5 that this version renders.
+    public var isKnown: Bool {
+        if case .unknown = self { return false }
+        return true
+    }
+
+    /// Parses decrypted content bytes and checks them against the envelope's type.
+    ///
+    /// - Throws: ``FeedError/contentTypeMismatch(envelope:content:)`` when the types differ (a hard
+    ///   error: the message must not be stored), ``FeedError/invalidContent(type:reason:)`` for a
+    ///   broken rule.
+    public static func parse(_ bytes: [UInt8], envelopeType: String) throws(FeedError) -> Content {
+        let value: JSONValue
+        do {
+            value = try CanonicalJSON.parse(bytes, limits: jsonLimits)
+        } catch {
+            throw .invalidContent(type: envelopeType, reason: "not valid JSON: \(error.description)")
+        }
+        guard let object = value.objectValue else { throw .invalidContent(type: envelopeType, reason: "not a JSON object") }
+        guard let type = object["type"]?.stringValue else {
+            throw .invalidContent(type: envelopeType, reason: "'type' is missing or not a string")
+        }
+        guard type.utf8.elementsEqual(envelopeType.utf8) else {
+            throw .contentTypeMismatch(envelope: envelopeType, content: type)
+        }
+        let fields = ContentFields(object: object, type: type)
+        switch type {
+        case "post": return .post(try Post(fields))
+        case "reaction": return .reaction(try Reaction(fields))
+        case "profile_update": return .profileUpdate(try ProfileUpdate(fields))
+        case "contact_introduction": return .contactIntroduction(try ContactIntroduction(fields))
+        case "key_rotation": return .keyRotation(try KeyRotation(fields))
+        case "group_event": return .groupEvent(try GroupEvent(fields))
+        case "tombstone": return .tombstone(try Tombstone(fields))
+        default: return .unknown(type: type, object: object)
+        }
+    }
+
+    /// The JSON object of this content, including `type`.
+    public var jsonObject: JSONObject {
+        var object: JSONObject
+        switch self {
+        case .post(let post): object = post.jsonMembers
+        case .reaction(let reaction): object = reaction.jsonMembers
+        case .profileUpdate(let update): object = update.jsonMembers
+        case .contactIntroduction(let introduction): object = introduction.jsonMembers
+        case .keyRotation(let rotation): object = rotation.jsonMembers
+        case .groupEvent(let event): object = event.jsonMembers
+        case .tombstone(let tombstone): object = tombstone.jsonMembers
+        case .unknown(_, let members): object = members
+        }
+        object["type"] = .string(type)
+        return object
+    }
+
+    /// The canonical plaintext bytes, after checking the same rules a reader applies.
+    public func canonicalBytes() throws(FeedError) -> [UInt8] {
+        let bytes = CanonicalJSON.serialize(jsonObject)
+        guard bytes.count <= FeedLimits.maxContentJSONBytes else {
+            throw .invalidContent(type: type, reason: "larger than \(FeedLimits.maxContentJSONBytes) bytes")
+        }
+        _ = try Content.parse(bytes, envelopeType: type)
+        return bytes
+    }
+}

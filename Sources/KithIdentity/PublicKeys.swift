@@ -1,0 +1,43 @@
+import Crypto
+import Foundation
+import KithCanonical
+
+/// The public half of an identity: what contacts store and what verifies a feed.
+public struct PublicKeys: Sendable {
+    /// Ed25519 identity key: verifies every envelope of the feed.
+    public let identityKey: Curve25519.Signing.PublicKey
+    /// X25519 key: the signed prekey of X3DH and the contacts-key agreement.
+    public let dhKey: Curve25519.KeyAgreement.PublicKey
+    /// ML-KEM-768 key for hybrid post-quantum key establishment.
+    public let pqKey: MLKEM768.PublicKey
+
+    /// Bundles the three public keys.
+    public init(identityKey: Curve25519.Signing.PublicKey, dhKey: Curve25519.KeyAgreement.PublicKey, pqKey: MLKEM768.PublicKey) {
+        self.identityKey = identityKey
+        self.dhKey = dhKey
+        self.pqKey = pqKey
+    }
+
+    /// The feed id of ``identityKey``.
+    public var feedID: FeedID { FeedID(identityKey: identityKey) }
+
+    /// base64url of the Ed25519 public key (43 characters).
+    public var identityKeyString: String { Base64URL.encode(identityKey.rawRepresentation) }
+    /// base64url of the X25519 public key (43 characters).
+    public var dhKeyString: String { Base64URL.encode(dhKey.rawRepresentation) }
+    /// base64url of the ML-KEM-768 public key (1,579 characters).
+    public var pqKeyString: String { Base64URL.encode(pqKey.rawRepresentation) }
+
+    /// Parses an Ed25519 public key from base64url.
+    public static func identityKey(fromBase64URL text: String) throws(IdentityError) -> Curve25519.Signing.PublicKey {
+        do {
+            let raw = try Base64URL.decode(text, expectedLength: 32)
+            return try Curve25519.Signing.PublicKey(rawRepresentation: raw)
+        } catch {
+            throw .invalidPublicKey(kind: "Ed25519 identity key", reason: "\(error)")
+        }
+    }
+}
+
+/// An Ed25519 identity public key: what verifies a feed.
+public typealias IdentityPublicKey = Curve25519.Signing.PublicKey

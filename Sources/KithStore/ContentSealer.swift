@@ -1,0 +1,35 @@
+import Crypto
+import Foundation
+import KithCanonical
+
+/// Seals secrets and decrypted content before they reach SQLite, so the database file holds
+/// no plaintext content and no key material.
+///
+/// Text form: `"s1." + base64url(nonce(12) || ciphertext || tag(16))`, ChaCha20-Poly1305 under the
+/// identity's storage key with a random nonce; the associated data is the row's context (for
+/// content, the message id), so a sealed value cannot be moved to another row.
+public struct ContentSealer: Sendable {
+    static let prefix = "s1."
+    let key: SymmetricKey
+
+    /// Creates a sealer from the identity's storage key.
+    public init(storageKey: SymmetricKey) { key = storageKey }
+
+    /// Seals bytes bound to `context`.
+    public func seal(_ plaintext: [UInt8], context: String) -> String {
+        // ChaChaPoly.seal only throws for malformed keys or nonces, which cannot happen here.
+        guard let box = try? ChaChaPoly.seal(plaintext, using: key, authenticating: Array(context.utf8)) else { return "" }
+        return Self.prefix + Base64URL.encode(box.combined)
+    }
+
+    /// Opens a sealed value produced by ``seal(_:context:)`` with the same context.
+    public func open(_ sealed: String, context: String) throws(StoreError) -> [UInt8] {
+        guard sealed.hasPrefix(Self.prefix),
+              let combined = try? Base64URL.decode(String(sealed.dropFirst(Self.prefix.count))),
+              let box = try? ChaChaPoly.SealedBox(combined: combined),
+              let plain = try? ChaChaPoly.open(box, using: key, authenticating: Array(context.utf8)) else {
+            throw .sealedValueUnreadable("value for \(context)")
+        }
+        return Array(plain)
+    }
+}

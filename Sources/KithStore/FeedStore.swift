@@ -1,0 +1,227 @@
+import Crypto
+import Foundation
+import GRDB
+import KithCanonical
+import KithFeed
+import KithIdentity
+import Logging
+
+/// The feeds held on this device: ingest with chain rules, queries, export and GC.
+///
+/// Chain rules (docs/FEED-FORMAT.md, "Ingest"):
+/// - A v1 envelope is verified (canonical bytes, fields, signature with the feed's key) before
+///   anything is written. Message N is linked only when its `previous` is the id of the linked
+///   message N-1; the linked part of a feed is always contiguous from 0.
+/// - Entries ahead of a gap are held in `pending_entries` and linked, oldest first, as soon as
+///   the gap fills. Because sync sends newest first, an older entry is also authenticated
+///   backwards by a newer one: a self stub or a later-version envelope (neither carries a
+///   verifiable signature) is linked only when the next message's signed `previous` equals its id.
+/// - Two validly signed, different envelopes for one (feed, sequence), or a signed `previous` that
+///   contradicts a held message, are recorded in `fork_evidence`; the feed is flagged; nothing
+///   already stored is overwritten.
+/// - Re-ingesting anything already held is a no-op. Each call to ``ingest(_:decryptor:)`` is one
+///   transaction: either the whole batch is durable or none of it is.
+public final class FeedStore: Sendable {
+    /// The underlying database.
+    public let database: DatabaseQueue
+    let sealer: ContentSealer
+    let limits: StoreLimits
+    let logger = Logger(label: "kith.store")
+
+    /// Opens a store over an opened database.
+    public init(database: DatabaseQueue, sealer: ContentSealer, limits: StoreLimits = StoreLimits()) {
+        self.database = database
+        self.sealer = sealer
+        self.limits = limits
+    }
+
+    /// Opens the database at `path` (nil: in memory) and a store over it.
+    public convenience init(path: String?, storageKey: SymmetricKey, limits: StoreLimits = StoreLimits()) throws(StoreError) {
+        self.init(database: try KithDatabase.open(path: path), sealer: ContentSealer(storageKey: storageKey), limits: limits)
+    }
+
+    // MARK: Feeds
+
+    /// Starts following a feed whose identity key is known (the local one, a contact, or an imported key).
+    /// Following an already followed feed is a no-op.
+    public func follow(identityKey: Curve25519.Signing.PublicKey, isLocal: Bool = false) throws(StoreError) {
+        let feedID = FeedID(identityKey: identityKey)
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO feeds(feed_id, identity_key_pub, is_local, added_at) VALUES (?, ?, ?, ?)",
+                arguments: [feedID.string, Base64URL.encode(identityKey.rawRepresentation), isLocal ? 1 : 0, Self.nowMillis()]
+            )
+        }
+    }
+
+    /// Every followed feed with its head and state.
+    public func followedFeeds() throws(StoreError) -> [FollowedFeed] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT feed_id, is_local, forked FROM feeds ORDER BY is_local DESC, feed_id")
+            return try rows.compactMap { row -> FollowedFeed? in
+                guard let feedID = try? FeedID(row["feed_id"] as String) else { return nil }
+                let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending_entries WHERE feed_id = ?", arguments: [feedID.string]) ?? 0
+                return FollowedFeed(
+                    feedID: feedID, isLocal: (row["is_local"] as Int64) != 0, isForked: (row["forked"] as Int64) != 0,
+                    head: try Self.head(db, feedID.string), pendingCount: pending
+                )
+            }
+        }
+    }
+
+    /// The linked head of a feed, or nil when nothing is held.
+    public func head(of feedID: FeedID) throws(StoreError) -> FeedHead? {
+        try read { db in try Self.head(db, feedID.string) }
+    }
+
+    /// The identity key a followed feed is verified with.
+    public func identityKey(of feedID: FeedID) throws(StoreError) -> Curve25519.Signing.PublicKey? {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]) else { return nil }
+            return try? PublicKeys.identityKey(fromBase64URL: text)
+        }
+    }
+
+    // MARK: Ingest
+
+    /// Ingests a batch of entries (envelopes, self stubs, later-version envelopes) in one transaction.
+    ///
+    /// Entries may come in any order; the result has one outcome per input.
+    public func ingest(_ entries: [[UInt8]], decryptor: (any ContentDecryptor)? = nil) throws(StoreError) -> IngestReport {
+        try write { db in
+            var session = IngestSession(db: db, store: self, decryptor: decryptor)
+            for bytes in entries {
+                session.report.outcomes.append(try session.ingest(bytes))
+            }
+            return session.report
+        }
+    }
+
+    // MARK: Reading
+
+    /// Messages of one feed (or all feeds), newest first, with content decrypted from its sealed form.
+    public func messages(feed: FeedID? = nil, limit: Int = 100) throws(StoreError) -> [StoredMessage] {
+        try read { db in
+            var sql = "SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages"
+            var arguments: StatementArguments = []
+            if let feed {
+                sql += " WHERE feed_id = ?"
+                arguments = [feed.string]
+            }
+            sql += " ORDER BY timestamp DESC, received_at DESC LIMIT ?"
+            arguments += [limit]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in self.storedMessage(row) }
+        }
+    }
+
+    /// One message by id.
+    public func message(_ id: MessageID) throws(StoreError) -> StoredMessage? {
+        try read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages WHERE message_id = ?",
+                arguments: [id.string]
+            ).flatMap { self.storedMessage($0) }
+        }
+    }
+
+    /// The entries of a feed, oldest first, as canonical lines.
+    ///
+    /// - Parameter forPeer: when true (replication to someone else), self messages are replaced by
+    ///   their stubs; when false (a backup for the author), they are exported whole.
+    public func export(feed: FeedID, forPeer: Bool = true) throws(StoreError) -> [[UInt8]] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT sequence, message_id, audience, envelope_json AS line, 0 AS is_stub FROM messages WHERE feed_id = ?
+                    UNION ALL
+                    SELECT sequence, message_id, 'self', '', 1 FROM message_stubs WHERE feed_id = ? AND reason = 'self'
+                    ORDER BY sequence
+                    """,
+                arguments: [feed.string, feed.string]
+            )
+            return try rows.map { row -> [UInt8] in
+                let sequence = UInt32(clamping: row["sequence"] as Int64)
+                let id = try MessageID(row["message_id"] as String)
+                let isStub = (row["is_stub"] as Int64) == 1
+                if isStub || (forPeer && (row["audience"] as String) == "self") {
+                    return SelfStub(feedID: feed, sequence: sequence, messageID: id).canonicalBytes
+                }
+                return Array((row["line"] as String).utf8)
+            }
+        }
+    }
+
+    /// Recorded fork evidence of a feed.
+    public func forkEvidence(feed: FeedID) throws(StoreError) -> [(sequence: UInt32, kept: String, conflicting: String, reason: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT sequence, kept_message_id, conflicting_message_id, reason FROM fork_evidence WHERE feed_id = ? ORDER BY id", arguments: [feed.string]).map {
+                (UInt32(clamping: $0["sequence"] as Int64), $0["kept_message_id"], $0["conflicting_message_id"], $0["reason"])
+            }
+        }
+    }
+
+    func storedMessage(_ row: Row) -> StoredMessage? {
+        guard let id = try? MessageID(row["message_id"] as String), let feed = try? FeedID(row["feed_id"] as String) else { return nil }
+        let type: String = row["type"]
+        var content: Content?
+        if let sealed = row["content_json"] as String?, let plain = try? sealer.open(sealed, context: id.string) {
+            content = try? Content.parse(plain, envelopeType: type)
+        }
+        return StoredMessage(
+            messageID: id, feedID: feed, sequence: UInt32(clamping: row["sequence"] as Int64), timestamp: row["timestamp"],
+            type: type, audience: row["audience"], content: content, tombstoned: ((row["tombstoned"] as Int64?) ?? 0) != 0,
+            receivedAt: row["received_at"]
+        )
+    }
+
+    // MARK: Helpers
+
+    static func head(_ db: Database, _ feed: String) throws -> FeedHead? {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT sequence, message_id FROM (
+                    SELECT sequence, message_id FROM messages WHERE feed_id = ?1
+                    UNION ALL SELECT sequence, message_id FROM message_stubs WHERE feed_id = ?1
+                ) ORDER BY sequence DESC LIMIT 1
+                """,
+            arguments: [feed]
+        )
+        guard let row, let id = try? MessageID(row["message_id"] as String) else { return nil }
+        return FeedHead(sequence: UInt32(clamping: row["sequence"] as Int64), messageID: id)
+    }
+
+    static func nowMillis() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+}
+
+/// Bounds of the store (spec 9.3 and Kith's own).
+public struct StoreLimits: Sendable {
+    /// Most entries held ahead of a gap per feed.
+    public var maxPendingPerFeed: Int
+    /// Creates limits.
+    public init(maxPendingPerFeed: Int = 10_000) {
+        self.maxPendingPerFeed = maxPendingPerFeed
+    }
+}

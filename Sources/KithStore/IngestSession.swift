@@ -1,0 +1,290 @@
+import Crypto
+import GRDB
+import KithCanonical
+import KithFeed
+import KithIdentity
+
+/// The chain logic of one ingest transaction (see ``FeedStore`` for the rules).
+struct IngestSession {
+    struct FeedState {
+        let key: Curve25519.Signing.PublicKey
+        var head: FeedHead?
+    }
+
+    let db: Database
+    let store: FeedStore
+    let decryptor: (any ContentDecryptor)?
+    var report = IngestReport()
+    var feeds: [String: FeedState] = [:]
+    let now = FeedStore.nowMillis()
+
+    init(db: Database, store: FeedStore, decryptor: (any ContentDecryptor)?) {
+        self.db = db
+        self.store = store
+        self.decryptor = decryptor
+    }
+
+    mutating func ingest(_ bytes: [UInt8]) throws -> IngestOutcome {
+        let entry: FeedEntry
+        do {
+            entry = try FeedEntry.parse(bytes)
+        } catch {
+            return .rejected(sequence: nil, error)
+        }
+        switch entry {
+        case .envelope(let envelope):
+            return try ingestEnvelope(envelope)
+        case .stub(let stub):
+            return try ingestUnsigned(feed: stub.feedID, sequence: stub.sequence, id: stub.messageID, kind: "self", bytes: bytes)
+        case .foreign(let foreign):
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO foreign_envelopes(message_id, feed_id, sequence, version, envelope_json, received_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [foreign.messageID.string, foreign.feedID?.string, foreign.sequence.map { Int64($0) }, foreign.version,
+                            String(decoding: bytes, as: UTF8.self), now]
+            )
+            let inserted = db.changesCount > 0
+            if let feed = foreign.feedID, let sequence = foreign.sequence, try state(feed) != nil {
+                _ = try ingestUnsigned(feed: feed, sequence: sequence, id: foreign.messageID, kind: "foreign", bytes: bytes)
+            }
+            return inserted ? .storedForRelay(foreign.messageID) : .duplicate(foreign.messageID)
+        }
+    }
+
+    // MARK: Envelopes
+
+    mutating func ingestEnvelope(_ envelope: Envelope) throws -> IngestOutcome {
+        let id = envelope.messageID
+        let sequence = envelope.sequence
+        guard var feed = try state(envelope.feedID) else {
+            return .rejected(sequence: sequence, .unknownFeed(envelope.feedID.string))
+        }
+        if try exists("SELECT 1 FROM messages WHERE message_id = ?", id.string)
+            || exists("SELECT 1 FROM pending_entries WHERE message_id = ? AND kind = 'envelope'", id.string) {
+            return .duplicate(id)
+        }
+        let verificationKey = try key(for: envelope.feedID, sequence: sequence, fallback: feed.key)
+        do {
+            try envelope.verifySignature(with: verificationKey)
+        } catch {
+            return .rejected(sequence: sequence, error)
+        }
+
+        if let held = try slot(envelope.feedID, sequence) {
+            if held.id == id {
+                // A full envelope for a position held as a stub (the author's own device): upgrade it.
+                try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [envelope.feedID.string, sequence])
+                try insertLinked(envelope)
+                return .stored(id, sequence: sequence)
+            }
+            try recordFork(envelope.feedID, sequence, kept: held.id, conflicting: id, bytes: envelope.canonicalBytes, reason: "same_sequence")
+            return .fork(id, sequence: sequence)
+        }
+
+        let next: UInt32 = feed.head.map { $0.sequence &+ 1 } ?? 0
+        if sequence == next {
+            if let head = feed.head, envelope.previous != head.messageID {
+                try recordFork(envelope.feedID, head.sequence, kept: head.messageID, conflicting: id, bytes: envelope.canonicalBytes, reason: "previous_mismatch")
+                return .fork(id, sequence: sequence)
+            }
+            do {
+                try insertLinked(envelope)
+            } catch let error as FeedError {
+                return .rejected(sequence: sequence, error)
+            }
+            try promote(envelope.feedID)
+            return .stored(id, sequence: sequence)
+        }
+        if sequence < next {
+            // Below the head every position is held, so slot() answered above; unreachable in practice.
+            return .duplicate(id)
+        }
+        // Ahead of a gap: check it against pending neighbours, then hold it.
+        for row in try pendingRows(envelope.feedID, sequence &+ 1) where row.kind == "envelope" {
+            if let claimed = row.previous, claimed != id.string {
+                try recordFork(envelope.feedID, sequence, kept: claimed, conflicting: id, bytes: envelope.canonicalBytes, reason: "pending_previous_mismatch")
+            }
+        }
+        if sequence > 0, let previous = envelope.previous {
+            for row in try pendingRows(envelope.feedID, sequence - 1) where row.id != previous.string && row.kind == "envelope" {
+                try recordFork(envelope.feedID, sequence - 1, kept: previous.string, conflicting: try MessageID(row.id), bytes: Array(row.json.utf8), reason: "pending_previous_mismatch")
+            }
+        }
+        guard try pendingCount(envelope.feedID) < store.limits.maxPendingPerFeed else {
+            return .rejected(sequence: sequence, .pendingLimit(envelope.feedID.string))
+        }
+        try db.execute(
+            sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, 'envelope', ?, ?)",
+            arguments: [id.string, envelope.feedID.string, sequence, envelope.previous?.string, String(decoding: envelope.canonicalBytes, as: UTF8.self), now]
+        )
+        feed = try state(envelope.feedID) ?? feed
+        return .pending(id, sequence: sequence)
+    }
+
+    // MARK: Unsigned entries (self stubs, later-version envelopes)
+
+    mutating func ingestUnsigned(feed feedID: FeedID, sequence: UInt32, id: MessageID, kind: String, bytes: [UInt8]) throws -> IngestOutcome {
+        guard try state(feedID) != nil else {
+            return .rejected(sequence: sequence, .unknownFeed(feedID.string))
+        }
+        if let held = try slot(feedID, sequence) {
+            return held.id == id ? .duplicate(id) : .rejected(sequence: sequence, .conflictingEntry(sequence: sequence))
+        }
+        if try exists("SELECT 1 FROM pending_entries WHERE message_id = ?", id.string) { return .duplicate(id) }
+        guard try pendingCount(feedID) < store.limits.maxPendingPerFeed else {
+            return .rejected(sequence: sequence, .pendingLimit(feedID.string))
+        }
+        try db.execute(
+            sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, NULL, ?, ?, ?)",
+            arguments: [id.string, feedID.string, sequence, kind, String(decoding: bytes, as: UTF8.self), now]
+        )
+        try promote(feedID)
+        if try slot(feedID, sequence)?.id == id { return .stored(id, sequence: sequence) }
+        return .pending(id, sequence: sequence)
+    }
+
+    // MARK: Linking
+
+    /// Links pending entries that now follow the head, oldest first.
+    mutating func promote(_ feedID: FeedID) throws {
+        while let feed = try state(feedID) {
+            let next: UInt32 = feed.head.map { $0.sequence &+ 1 } ?? 0
+            let rows = try pendingRows(feedID, next)
+            if rows.isEmpty { return }
+            let expectedPrevious = feed.head?.messageID.string
+            var chosen: PendingRow?
+            for row in rows where row.kind == "envelope" {
+                if row.previous == expectedPrevious { chosen = row } else if let head = feed.head {
+                    try recordFork(feedID, head.sequence, kept: head.messageID, conflicting: try MessageID(row.id), bytes: Array(row.json.utf8), reason: "previous_mismatch")
+                    try deletePending(row.id)
+                }
+            }
+            if chosen == nil {
+                let anchors = try pendingRows(feedID, next &+ 1).filter { $0.kind == "envelope" }
+                chosen = rows.first { row in row.kind != "envelope" && anchors.contains { $0.previous == row.id } }
+            }
+            guard let row = chosen else { return }
+            try deletePending(row.id)
+            let id = try MessageID(row.id)
+            if row.kind == "envelope" {
+                let envelope = try Envelope.parseV1(Array(row.json.utf8))
+                do {
+                    try insertLinked(envelope)
+                } catch is FeedError {
+                    return  // the content broke a hard rule: the entry is dropped and the gap stays
+                }
+            } else {
+                try db.execute(
+                    sql: "INSERT INTO message_stubs(feed_id, sequence, message_id, reason, received_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [feedID.string, next, row.id, row.kind, now]
+                )
+                feeds[feedID.string]?.head = FeedHead(sequence: next, messageID: id)
+            }
+            report.promoted.append(id)
+            for other in rows where other.id != row.id && other.kind == "envelope" {
+                try recordFork(feedID, next, kept: id.string, conflicting: try MessageID(other.id), bytes: Array(other.json.utf8), reason: "same_sequence")
+                try deletePending(other.id)
+            }
+        }
+    }
+
+    /// Inserts a verified envelope at the head: decrypts what this identity may read, seals it,
+    /// applies its effects. Throws ``FeedError`` for content that breaks a hard rule.
+    mutating func insertLinked(_ envelope: Envelope) throws {
+        var sealed: String?
+        var tombstoneTarget: MessageID?
+        if let decryptor, let plain = try? decryptor.decrypt(envelope) {
+            let content = try Content.parse(plain, envelopeType: envelope.type)
+            sealed = store.sealer.seal(plain, context: envelope.messageID.string)
+            if case .tombstone(let tombstone) = content { tombstoneTarget = tombstone.targetMessage }
+        }
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO messages(message_id, feed_id, sequence, timestamp, type, audience, envelope_json, content_json, tombstoned, received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+            """)
+        try statement.execute(arguments: [
+            envelope.messageID.string, envelope.feedID.string, envelope.sequence, envelope.timestamp, envelope.type,
+            envelope.audience.description, String(decoding: envelope.canonicalBytes, as: UTF8.self), sealed, now,
+        ])
+        if let target = tombstoneTarget {
+            try db.execute(
+                sql: "UPDATE messages SET tombstoned = 1, content_json = NULL WHERE message_id = ? AND feed_id = ?",
+                arguments: [target.string, envelope.feedID.string]
+            )
+        }
+        try db.cachedStatement(sql: "UPDATE contacts SET last_seen_seq = ? WHERE feed_id = ? AND last_seen_seq < ?")
+            .execute(arguments: [envelope.sequence, envelope.feedID.string, envelope.sequence])
+        feeds[envelope.feedID.string]?.head = FeedHead(sequence: envelope.sequence, messageID: envelope.messageID)
+    }
+
+    // MARK: Queries
+
+    struct PendingRow {
+        let id: String
+        let previous: String?
+        let kind: String
+        let json: String
+    }
+
+    mutating func state(_ feedID: FeedID) throws -> FeedState? {
+        if let cached = feeds[feedID.string] { return cached }
+        guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
+              let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return nil }
+        let state = FeedState(key: key, head: try FeedStore.head(db, feedID.string))
+        feeds[feedID.string] = state
+        return state
+    }
+
+    func key(for feedID: FeedID, sequence: UInt32, fallback: Curve25519.Signing.PublicKey) throws -> Curve25519.Signing.PublicKey {
+        let text = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND from_sequence <= ? ORDER BY from_sequence DESC LIMIT 1"),
+            arguments: [feedID.string, sequence]
+        )
+        guard let text, let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return fallback }
+        return key
+    }
+
+    func slot(_ feedID: FeedID, _ sequence: UInt32) throws -> (id: MessageID, isStub: Bool)? {
+        if let id = try String.fetchOne(db.cachedStatement(sql: "SELECT message_id FROM messages WHERE feed_id = ? AND sequence = ?"), arguments: [feedID.string, sequence]) {
+            return (try MessageID(id), false)
+        }
+        if let id = try String.fetchOne(db.cachedStatement(sql: "SELECT message_id FROM message_stubs WHERE feed_id = ? AND sequence = ?"), arguments: [feedID.string, sequence]) {
+            return (try MessageID(id), true)
+        }
+        return nil
+    }
+
+    func exists(_ sql: String, _ argument: String) throws -> Bool {
+        try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [argument]) != nil
+    }
+
+    func pendingRows(_ feedID: FeedID, _ sequence: UInt32) throws -> [PendingRow] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT message_id, previous, kind, entry_json FROM pending_entries WHERE feed_id = ? AND sequence = ?"),
+            arguments: [feedID.string, sequence]
+        ).map { PendingRow(id: $0["message_id"], previous: $0["previous"], kind: $0["kind"], json: $0["entry_json"]) }
+    }
+
+    func pendingCount(_ feedID: FeedID) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pending_entries WHERE feed_id = ?"), arguments: [feedID.string]) ?? 0
+    }
+
+    func deletePending(_ id: String) throws {
+        try db.execute(sql: "DELETE FROM pending_entries WHERE message_id = ?", arguments: [id])
+    }
+
+    func recordFork(_ feedID: FeedID, _ sequence: UInt32, kept: MessageID, conflicting: MessageID, bytes: [UInt8], reason: String) throws {
+        try recordFork(feedID, sequence, kept: kept.string, conflicting: conflicting, bytes: bytes, reason: reason)
+    }
+
+    func recordFork(_ feedID: FeedID, _ sequence: UInt32, kept: String, conflicting: MessageID, bytes: [UInt8], reason: String) throws {
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO fork_evidence(feed_id, sequence, kept_message_id, conflicting_message_id, conflicting_entry_json, reason, detected_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [feedID.string, sequence, kept, conflicting.string, String(decoding: bytes, as: UTF8.self), reason, now]
+        )
+        try db.execute(sql: "UPDATE feeds SET forked = 1 WHERE feed_id = ?", arguments: [feedID.string])
+        store.logger.warning("fork evidence recorded", metadata: ["feed": "\(feedID.string)", "sequence": "\(sequence)", "reason": "\(reason)"])
+    }
+}

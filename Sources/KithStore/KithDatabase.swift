@@ -1,0 +1,29 @@
+import Foundation
+import GRDB
+
+/// Opens Kith's SQLite database: WAL journal, `synchronous = FULL` (an acknowledged ingest
+/// survives a crash or power loss), foreign keys on, migrations applied.
+public enum KithDatabase {
+    /// Opens (creating if needed) the database file at `path`, or an in-memory database when nil.
+    public static func open(path: String?) throws(StoreError) -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            let queue: DatabaseQueue
+            if let path {
+                configuration.journalMode = .wal
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                queue = try DatabaseQueue(configuration: configuration)
+            }
+            try Schema.migrator.migrate(queue)
+            return queue
+        } catch {
+            throw .openFailed(path: path ?? ":memory:", reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import GRDB
+
+/// The SQLite schema as named migrations. Shipped migrations are never edited; changes are new ones.
+///
+/// Migration `v1-spec` creates the tables and indexes of spec section 9.1 exactly. Migration
+/// `v1-kith` adds what Kith needs beyond the spec: the feeds it follows and their keys, self stubs
+/// and pruned positions, pending (not yet linked) entries, envelopes of later versions, and fork
+/// evidence.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-spec") { db in
+            try db.execute(sql: specTables)
+        }
+        migrator.registerMigration("v1-kith") { db in
+            try db.execute(sql: kithTables)
+        }
+        return migrator
+    }
+
+    /// Spec 9.1, verbatim.
+    static let specTables = """
+        CREATE TABLE messages (
+            message_id TEXT PRIMARY KEY,
+            feed_id TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            timestamp INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            audience TEXT NOT NULL,
+            envelope_json TEXT NOT NULL,
+            content_json TEXT,
+            tombstoned INTEGER DEFAULT 0,
+            received_at INTEGER NOT NULL,
+            UNIQUE(feed_id, sequence)
+        );
+        CREATE INDEX idx_messages_feed_seq ON messages(feed_id, sequence);
+        CREATE INDEX idx_messages_timestamp ON messages(timestamp);
+        CREATE INDEX idx_messages_type ON messages(type);
+        CREATE INDEX idx_messages_received_at ON messages(received_at);
+        CREATE TABLE blobs (
+            content_hash TEXT PRIMARY KEY,
+            data BLOB NOT NULL,
+            mime_type TEXT,
+            size_bytes INTEGER NOT NULL,
+            stored_at INTEGER NOT NULL
+        );
+        CREATE TABLE contacts (
+            feed_id TEXT PRIMARY KEY,
+            display_name TEXT,
+            avatar_hash TEXT,
+            identity_key_pub TEXT NOT NULL,
+            dh_key_pub TEXT NOT NULL,
+            pq_key_pub TEXT NOT NULL,
+            contacts_key TEXT NOT NULL,
+            added_at INTEGER NOT NULL,
+            last_seen_seq INTEGER DEFAULT -1
+        );
+        CREATE TABLE mls_groups (
+            group_id TEXT PRIMARY KEY,
+            group_name TEXT,
+            epoch INTEGER NOT NULL DEFAULT 0,
+            mls_state_blob BLOB NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE mls_group_members (
+            group_id TEXT NOT NULL REFERENCES mls_groups(group_id),
+            feed_id TEXT NOT NULL,
+            joined_at_epoch INTEGER NOT NULL,
+            PRIMARY KEY(group_id, feed_id)
+        );
+        CREATE TABLE dr_sessions (
+            peer_feed_id TEXT PRIMARY KEY REFERENCES contacts(feed_id),
+            session_state BLOB NOT NULL,
+            last_updated INTEGER NOT NULL
+        );
+        """
+
+    /// Kith's additions (documented in docs/FEED-FORMAT.md, "Storage").
+    static let kithTables = """
+        CREATE TABLE feeds (
+            feed_id TEXT PRIMARY KEY,
+            identity_key_pub TEXT NOT NULL,
+            is_local INTEGER NOT NULL DEFAULT 0,
+            forked INTEGER NOT NULL DEFAULT 0,
+            added_at INTEGER NOT NULL
+        );
+        CREATE TABLE feed_keys (
+            feed_id TEXT NOT NULL REFERENCES feeds(feed_id),
+            from_sequence INTEGER NOT NULL,
+            identity_key_pub TEXT NOT NULL,
+            verified INTEGER NOT NULL,
+            PRIMARY KEY(feed_id, from_sequence)
+        );
+        CREATE TABLE message_stubs (
+            feed_id TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            message_id TEXT NOT NULL UNIQUE,
+            reason TEXT NOT NULL,
+            received_at INTEGER NOT NULL,
+            PRIMARY KEY(feed_id, sequence)
+        );
+        CREATE TABLE pending_entries (
+            message_id TEXT PRIMARY KEY,
+            feed_id TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            previous TEXT,
+            kind TEXT NOT NULL,
+            entry_json TEXT NOT NULL,
+            received_at INTEGER NOT NULL
+        );
+        CREATE INDEX idx_pending_feed_seq ON pending_entries(feed_id, sequence);
+        CREATE TABLE foreign_envelopes (
+            message_id TEXT PRIMARY KEY,
+            feed_id TEXT,
+            sequence INTEGER,
+            version INTEGER NOT NULL,
+            envelope_json TEXT NOT NULL,
+            received_at INTEGER NOT NULL
+        );
+        CREATE TABLE fork_evidence (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            feed_id TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            kept_message_id TEXT NOT NULL,
+            conflicting_message_id TEXT NOT NULL,
+            conflicting_entry_json TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            detected_at INTEGER NOT NULL,
+            UNIQUE(kept_message_id, conflicting_message_id)
+        );
+        """
+}
