@@ -7,7 +7,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")
 arguments.removeAll { $0 == "--json" }
 if arguments.contains("--help") || arguments.contains("-h") {
-    print("usage: kith-bench [--json] [SUITE...]   (suites: \(allSuites.map { $0.name }.joined(separator: ", ")); default: all)")
+    emit("usage: kith-bench [--json] [SUITE...]   (suites: \(allSuites.map { $0.name }.joined(separator: ", ")); default: all)")
     exit(0)
 }
 let unknown = arguments.filter { name in !allSuites.contains { $0.name == name } }
@@ -21,7 +21,7 @@ for suite in selected {
     do {
         try suite.run { figure in
             figures.append(figure)
-            if !json { print("\(figure.name) \(BenchFormat.value(figure.value)) \(figure.unit)"); fflush(stdout) }
+            if !json { emit("\(figure.name) \(BenchFormat.value(figure.value)) \(figure.unit)") }
         }
     } catch {
         FileHandle.standardError.write(Data("kith-bench: suite \(suite.name) failed: \(error)\n".utf8))
@@ -30,5 +30,10 @@ for suite in selected {
 }
 if json {
     let entries = figures.map { "{\"name\":\"\($0.name)\",\"unit\":\"\($0.unit)\",\"value\":\(BenchFormat.value($0.value))}" }
-    print("[" + entries.joined(separator: ",") + "]")
+    emit("[" + entries.joined(separator: ",") + "]")
+}
+
+/// Writes one line to standard output immediately (no buffering, so long runs show progress).
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

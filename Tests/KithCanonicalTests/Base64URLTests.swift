@@ -1,0 +1,88 @@
+import KithCanonical
+import PropertyBased
+import Testing
+
+/// Strict unpadded base64url: RFC 4648 vectors, every rejection rule, round trips.
+@Suite struct Base64URLTests {
+    @Test(arguments: [
+        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
+    ])
+    func rfc4648Vectors(plain: String, encoded: String) throws {
+        #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
+        #expect(try Base64URL.decode(encoded) == Array(plain.utf8))
+        #expect(Base64URL.encodedLength(of: plain.utf8.count) == encoded.count)
+    }
+
+    @Test func usesTheURLSafeAlphabet() throws {
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
+        #expect(Base64URL.encode([0xFF, 0xFF, 0xFF]) == "____")
+        #expect(Base64URL.encode([0xF8, 0x00, 0x00]) == "-AAA")
+        #expect(try Base64URL.decode("-_8") == [0xFB, 0xFF])
+        #expect(try Base64URL.decode(utf8: Array("____".utf8)) == [0xFF, 0xFF, 0xFF])
+    }
+
+    @Test func paddingIsRejected() {
+        #expect(throws: Base64URLError.padding(offset: 2)) { try Base64URL.decode("Zg==") }
+        #expect(throws: Base64URLError.padding(offset: 3)) { try Base64URL.decode("Zm8=") }
+        #expect(throws: Base64URLError.padding(offset: 0)) { try Base64URL.decode("====") }
+    }
+
+    @Test(arguments: [("Zm+v", 2), ("Zm/v", 2), ("Zm9 ", 3), ("Zm9\n", 3), ("\u{E9}A", 0), ("Zm.v", 2), ("Z*", 1)])
+    func foreignCharactersAreRejected(text: String, offset: Int) {
+        #expect(throws: Base64URLError.invalidCharacter(offset: offset)) { try Base64URL.decode(text) }
+    }
+
+    @Test(arguments: ["Z", "Zm9vY", "Zm9vYmFyZ", "AAAAA"])
+    func lengthOneModFourIsRejected(text: String) {
+        #expect(throws: Base64URLError.invalidLength(text.count)) { try Base64URL.decode(text) }
+    }
+
+    @Test(arguments: ["Zh", "Zm9", "AB", "AAB", "Zm9vYh", "_-"])
+    func nonZeroTrailingBitsAreRejected(text: String) {
+        #expect(throws: Base64URLError.nonCanonicalTrailingBits) { try Base64URL.decode(text) }
+    }
+
+    @Test func wrongExpectedLengthIsRejected() throws {
+        #expect(throws: Base64URLError.wrongDecodedLength(expected: 2, actualCharacters: 4)) {
+            try Base64URL.decode("Zm9v", expectedLength: 2)
+        }
+        #expect(throws: Base64URLError.wrongDecodedLength(expected: 32, actualCharacters: 42)) {
+            try Base64URL.decode(String(repeating: "A", count: 42), expectedLength: 32)
+        }
+        #expect(try Base64URL.decode(String(repeating: "A", count: 43), expectedLength: 32) == [UInt8](repeating: 0, count: 32))
+        #expect(try Base64URL.decode("Zm9v", expectedLength: 3) == Array("foo".utf8))
+    }
+
+    @Test func errorsDescribeThemselves() {
+        let errors: [Base64URLError] = [
+            .padding(offset: 1), .invalidCharacter(offset: 1), .invalidLength(5), .nonCanonicalTrailingBits,
+            .wrongDecodedLength(expected: 32, actualCharacters: 4),
+        ]
+        #expect(errors.allSatisfy { !$0.description.isEmpty })
+        #expect(Base64URLError.wrongDecodedLength(expected: 32, actualCharacters: 4).description.contains("43"))
+    }
+
+    @Test func randomBytesRoundTrip() async {
+        await propertyCheck(count: 300, input: Gen.uint8().array(of: 0...80)) { bytes in
+            let text = Base64URL.encode(bytes)
+            #expect(text.count == Base64URL.encodedLength(of: bytes.count))
+            #expect(!text.contains("="))
+            #expect((try? Base64URL.decode(text, expectedLength: bytes.count)) == bytes)
+        }
+    }
+
+    @Test func everyAcceptedStringIsTheUniqueEncoding() async {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let character = Gen<Character?>.element(of: alphabet).map { $0 ?? "A" }
+        await propertyCheck(count: 500, input: character.array(of: 0...12)) { characters in
+            let text = String(characters)
+            if let decoded = try? Base64URL.decode(text) {
+                #expect(Base64URL.encode(decoded) == text)
+            } else {
+                // Only impossible lengths or non-zero trailing bits can fail on alphabet characters,
+                // and neither exists for whole 4-character groups.
+                #expect(text.count % 4 != 0)
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import KithCanonical
+import KithIdentity
+import Testing
+@testable import KithFeed
+
+@Suite struct ChainVerifierTests {
+    typealias F = FeedFixtures
+    let verifier = ChainVerifier(identityKey: FeedFixtures.alice.publicKeys.identityKey)
+
+    @Test func validChainVerifies() {
+        let report = verifier.verify(lines: F.chain(6).map(\.canonicalBytes))
+        #expect(report.isValid && report.accepted == 6)
+    }
+
+    @Test func stubsAreAnchoredByTheNextMessage() {
+        let chain = F.chain(4)
+        var lines = chain.map(\.canonicalBytes)
+        lines[1] = SelfStub(of: chain[1]).canonicalBytes
+        let report = verifier.verify(lines: lines)
+        #expect(report.isValid && report.accepted == 4)
+        var forged = lines
+        forged[1] = SelfStub(feedID: F.alice.feedID, sequence: 1, messageID: chain[3].messageID).canonicalBytes
+        let bad = verifier.verify(lines: forged)
+        #expect(bad.rejections.map(\.code).contains("chain_broken"))
+    }
+
+    @Test func trailingStubIsReportedAsUnanchored() {
+        let chain = F.chain(3)
+        var lines = chain.map(\.canonicalBytes)
+        lines[2] = SelfStub(of: chain[2]).canonicalBytes
+        let report = verifier.verify(lines: lines)
+        #expect(report.isValid && report.unanchoredTip == 2 && report.accepted == 2)
+    }
+
+    @Test func gapsBrokenLinksAndForeignKeysAreRejected() {
+        let chain = F.chain(5).map(\.canonicalBytes)
+        let gap = verifier.verify(lines: [chain[0], chain[1], chain[3], chain[4]])
+        #expect(gap.rejections.first?.code == "sequence_gap" && gap.rejections.first?.line == 3)
+        let bobs = F.chain(2, identity: F.bob).map(\.canonicalBytes)
+        let mixed = verifier.verify(lines: [chain[0], bobs[1]])
+        #expect(mixed.rejections.map(\.code).contains("feed_id_mismatch"))
+        let other = ChainVerifier(identityKey: F.bob.publicKeys.identityKey).verify(lines: chain)
+        #expect(other.rejections.count == 5)
+    }
+
+    @Test func aTamperedLineIsReportedWithItsSequence() {
+        var lines = F.chain(4).map(\.canonicalBytes)
+        var object = (try? CanonicalJSON.parse(lines[2]).objectValue) ?? JSONObject()
+        object["timestamp"] = .integer(42)
+        lines[2] = CanonicalJSON.serialize(object)
+        let report = verifier.verify(lines: lines)
+        #expect(report.rejections.map(\.code) == ["bad_signature", "chain_broken"])
+        #expect(report.rejections.map(\.sequence) == [2, 3])
+    }
+
+    @Test func garbageLinesAreRejectedNotFatal() {
+        let chain = F.chain(2).map(\.canonicalBytes)
+        let report = verifier.verify(lines: [chain[0], Array("{not json".utf8), chain[1]])
+        #expect(report.rejections.first?.code == "malformed_json")
+        #expect(!report.isValid)
+    }
+}
