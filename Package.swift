@@ -45,6 +45,13 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CQREncode",
+            path: "Sources/CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+
         // MARK: Core modules
         .target(
             name: "KithCanonical",
@@ -108,7 +115,7 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithStore",
+                "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "CQREncode",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

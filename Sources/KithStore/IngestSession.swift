@@ -55,7 +55,7 @@ struct IngestSession {
     mutating func ingestEnvelope(_ envelope: Envelope) throws -> IngestOutcome {
         let id = envelope.messageID
         let sequence = envelope.sequence
-        guard var feed = try state(envelope.feedID) else {
+        guard let feed = try state(envelope.feedID) else {
             return .rejected(sequence: sequence, .unknownFeed(envelope.feedID.string))
         }
         if try exists("SELECT 1 FROM messages WHERE message_id = ?", id.string)
@@ -70,6 +70,7 @@ struct IngestSession {
         }
 
         if let held = try slot(envelope.feedID, sequence) {
+            if held.id == id, held.reason != "self" { return .duplicate(id) }
             if held.id == id {
                 // A full envelope for a position held as a stub (the author's own device): upgrade it.
                 try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [envelope.feedID.string, sequence])
@@ -116,7 +117,10 @@ struct IngestSession {
             sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, 'envelope', ?, ?)",
             arguments: [id.string, envelope.feedID.string, sequence, envelope.previous?.string, String(decoding: envelope.canonicalBytes, as: UTF8.self), now]
         )
-        feed = try state(envelope.feedID) ?? feed
+        _ = feed
+        // The new entry may anchor a held stub just above the head: try linking.
+        try promote(envelope.feedID)
+        if try slot(envelope.feedID, sequence)?.id == id { return .stored(id, sequence: sequence) }
         return .pending(id, sequence: sequence)
     }
 
@@ -129,7 +133,9 @@ struct IngestSession {
         if let held = try slot(feedID, sequence) {
             return held.id == id ? .duplicate(id) : .rejected(sequence: sequence, .conflictingEntry(sequence: sequence))
         }
-        if try exists("SELECT 1 FROM pending_entries WHERE message_id = ?", id.string) { return .duplicate(id) }
+        if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = ?"), arguments: [id.string, sequence, kind]) != nil {
+            return .duplicate(id)
+        }
         guard try pendingCount(feedID) < store.limits.maxPendingPerFeed else {
             return .rejected(sequence: sequence, .pendingLimit(feedID.string))
         }
@@ -155,7 +161,7 @@ struct IngestSession {
             for row in rows where row.kind == "envelope" {
                 if row.previous == expectedPrevious { chosen = row } else if let head = feed.head {
                     try recordFork(feedID, head.sequence, kept: head.messageID, conflicting: try MessageID(row.id), bytes: Array(row.json.utf8), reason: "previous_mismatch")
-                    try deletePending(row.id)
+                    try deletePending(row)
                 }
             }
             if chosen == nil {
@@ -163,7 +169,7 @@ struct IngestSession {
                 chosen = rows.first { row in row.kind != "envelope" && anchors.contains { $0.previous == row.id } }
             }
             guard let row = chosen else { return }
-            try deletePending(row.id)
+            try deletePending(row)
             let id = try MessageID(row.id)
             if row.kind == "envelope" {
                 let envelope = try Envelope.parseV1(Array(row.json.utf8))
@@ -182,7 +188,7 @@ struct IngestSession {
             report.promoted.append(id)
             for other in rows where other.id != row.id && other.kind == "envelope" {
                 try recordFork(feedID, next, kept: id.string, conflicting: try MessageID(other.id), bytes: Array(other.json.utf8), reason: "same_sequence")
-                try deletePending(other.id)
+                try deletePending(other)
             }
         }
     }
@@ -191,11 +197,10 @@ struct IngestSession {
     /// applies its effects. Throws ``FeedError`` for content that breaks a hard rule.
     mutating func insertLinked(_ envelope: Envelope) throws {
         var sealed: String?
-        var tombstoneTarget: MessageID?
+        var content: Content?
         if let decryptor, let plain = try? decryptor.decrypt(envelope) {
-            let content = try Content.parse(plain, envelopeType: envelope.type)
+            content = try Content.parse(plain, envelopeType: envelope.type)
             sealed = store.sealer.seal(plain, context: envelope.messageID.string)
-            if case .tombstone(let tombstone) = content { tombstoneTarget = tombstone.targetMessage }
         }
         let statement = try db.cachedStatement(sql: """
             INSERT INTO messages(message_id, feed_id, sequence, timestamp, type, audience, envelope_json, content_json, tombstoned, received_at)
@@ -205,11 +210,8 @@ struct IngestSession {
             envelope.messageID.string, envelope.feedID.string, envelope.sequence, envelope.timestamp, envelope.type,
             envelope.audience.description, String(decoding: envelope.canonicalBytes, as: UTF8.self), sealed, now,
         ])
-        if let target = tombstoneTarget {
-            try db.execute(
-                sql: "UPDATE messages SET tombstoned = 1, content_json = NULL WHERE message_id = ? AND feed_id = ?",
-                arguments: [target.string, envelope.feedID.string]
-            )
+        if let content {
+            try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer)
         }
         try db.cachedStatement(sql: "UPDATE contacts SET last_seen_seq = ? WHERE feed_id = ? AND last_seen_seq < ?")
             .execute(arguments: [envelope.sequence, envelope.feedID.string, envelope.sequence])
@@ -220,6 +222,7 @@ struct IngestSession {
 
     struct PendingRow {
         let id: String
+        let sequence: UInt32
         let previous: String?
         let kind: String
         let json: String
@@ -243,12 +246,13 @@ struct IngestSession {
         return key
     }
 
-    func slot(_ feedID: FeedID, _ sequence: UInt32) throws -> (id: MessageID, isStub: Bool)? {
+    /// The entry held at a linked position: a full message (`reason` nil) or a stub (`self`, `foreign`, `pruned`).
+    func slot(_ feedID: FeedID, _ sequence: UInt32) throws -> (id: MessageID, reason: String?)? {
         if let id = try String.fetchOne(db.cachedStatement(sql: "SELECT message_id FROM messages WHERE feed_id = ? AND sequence = ?"), arguments: [feedID.string, sequence]) {
-            return (try MessageID(id), false)
+            return (try MessageID(id), nil)
         }
-        if let id = try String.fetchOne(db.cachedStatement(sql: "SELECT message_id FROM message_stubs WHERE feed_id = ? AND sequence = ?"), arguments: [feedID.string, sequence]) {
-            return (try MessageID(id), true)
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT message_id, reason FROM message_stubs WHERE feed_id = ? AND sequence = ?"), arguments: [feedID.string, sequence]) {
+            return (try MessageID(row["message_id"] as String), row["reason"] as String)
         }
         return nil
     }
@@ -261,15 +265,15 @@ struct IngestSession {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT message_id, previous, kind, entry_json FROM pending_entries WHERE feed_id = ? AND sequence = ?"),
             arguments: [feedID.string, sequence]
-        ).map { PendingRow(id: $0["message_id"], previous: $0["previous"], kind: $0["kind"], json: $0["entry_json"]) }
+        ).map { PendingRow(id: $0["message_id"], sequence: sequence, previous: $0["previous"], kind: $0["kind"], json: $0["entry_json"]) }
     }
 
     func pendingCount(_ feedID: FeedID) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pending_entries WHERE feed_id = ?"), arguments: [feedID.string]) ?? 0
     }
 
-    func deletePending(_ id: String) throws {
-        try db.execute(sql: "DELETE FROM pending_entries WHERE message_id = ?", arguments: [id])
+    func deletePending(_ row: PendingRow) throws {
+        try db.execute(sql: "DELETE FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = ?", arguments: [row.id, row.sequence, row.kind])
     }
 
     func recordFork(_ feedID: FeedID, _ sequence: UInt32, kept: MessageID, conflicting: MessageID, bytes: [UInt8], reason: String) throws {

@@ -100,13 +100,14 @@ enum Schema {
             PRIMARY KEY(feed_id, sequence)
         );
         CREATE TABLE pending_entries (
-            message_id TEXT PRIMARY KEY,
+            message_id TEXT NOT NULL,
             feed_id TEXT NOT NULL,
             sequence INTEGER NOT NULL,
             previous TEXT,
             kind TEXT NOT NULL,
             entry_json TEXT NOT NULL,
-            received_at INTEGER NOT NULL
+            received_at INTEGER NOT NULL,
+            PRIMARY KEY(message_id, sequence, kind)
         );
         CREATE INDEX idx_pending_feed_seq ON pending_entries(feed_id, sequence);
         CREATE TABLE foreign_envelopes (
