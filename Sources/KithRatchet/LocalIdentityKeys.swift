@@ -1,0 +1,38 @@
+import Crypto
+
+/// The local user's long-term keys as the ratchet needs them (handed over by the key vault).
+public struct LocalIdentityKeys: Sendable {
+    /// The Ed25519 identity key.
+    public let identityKey: Curve25519.Signing.PrivateKey
+    /// The X25519 dh_key, which plays the X3DH "signed prekey" role.
+    public let dhKey: Curve25519.KeyAgreement.PrivateKey
+    /// The ML-KEM-768 pq_key.
+    public let pqKey: MLKEM768.PrivateKey
+    /// The identity key converted to X25519 (see ``EdwardsToMontgomery``).
+    public let identityDHKey: Curve25519.KeyAgreement.PrivateKey
+    /// The local feed_id.
+    public let feedID: String
+
+    /// Bundles the keys and derives the X25519 form of the identity key.
+    public init(
+        identityKey: Curve25519.Signing.PrivateKey,
+        dhKey: Curve25519.KeyAgreement.PrivateKey,
+        pqKey: MLKEM768.PrivateKey
+    ) throws(RatchetError) {
+        self.identityKey = identityKey
+        self.dhKey = dhKey
+        self.pqKey = pqKey
+        self.identityDHKey = try EdwardsToMontgomery.keyAgreementKey(from: identityKey)
+        self.feedID = FeedID.of(ed25519PublicKey: Array(identityKey.publicKey.rawRepresentation))
+    }
+
+    /// The public half other users store in their contact record.
+    public var peerIdentity: PeerIdentity {
+        get throws(RatchetError) {
+            try PeerIdentity(
+                identityKey: Array(identityKey.publicKey.rawRepresentation),
+                pqKey: Array(pqKey.publicKey.rawRepresentation)
+            )
+        }
+    }
+}
