@@ -1,0 +1,54 @@
+/// Capability checks on leaves joining or changing the group (RFC 9420 §7.2, §7.3, §11.1, §12.1.7).
+enum CapabilityRules {
+    /// Extension types every client supports without listing them (RFC 9420 §7.2: the RFC-defined types 1–5).
+    static func isDefault(_ type: ExtensionType) -> Bool { (1...5).contains(type.rawValue) }
+
+    /// Proposal types every client supports without listing them (RFC 9420 §7.2: the RFC-defined types 1–7).
+    static func isDefault(_ type: ProposalType) -> Bool { (1...7).contains(type.rawValue) }
+
+    /// Checks that `leaf` can be a member of a group with `suite` and GroupContext `extensions`, next to the members of `tree`.
+    static func check(_ leaf: LeafNode, suite: CipherSuiteID, extensions: [Extension], tree: RatchetTree, ignoring: LeafIndex?) throws {
+        let capabilities = leaf.capabilities
+        guard capabilities.cipherSuites.contains(suite) else { throw MLSGroupError.unsupportedCapability("leaf does not support the group's cipher suite") }
+        guard capabilities.versions.contains(.mls10) else { throw MLSGroupError.unsupportedCapability("leaf does not support mls10") }
+        guard capabilities.credentials.contains(leaf.credential.type) else {
+            throw MLSGroupError.unsupportedCapability("leaf does not list its own credential type")
+        }
+        for item in leaf.extensions where !isDefault(item.type) && !capabilities.extensions.contains(item.type) {
+            throw MLSGroupError.unsupportedCapability("leaf uses extension \(item.type.rawValue) it does not list")
+        }
+        try checkRequired(capabilities, extensions: extensions)
+        for index in tree.occupiedLeaves where index != ignoring {
+            guard let member = tree.leaf(index) else { continue }
+            guard member.capabilities.credentials.contains(leaf.credential.type), capabilities.credentials.contains(member.credential.type) else {
+                throw MLSGroupError.unsupportedCapability("credential types not mutually supported with \(index)")
+            }
+        }
+    }
+
+    /// Checks that `capabilities` satisfy the `required_capabilities` in `extensions` and list every non-default extension in use.
+    static func checkRequired(_ capabilities: Capabilities, extensions: [Extension]) throws {
+        for item in extensions where !isDefault(item.type) && !capabilities.extensions.contains(item.type) {
+            throw MLSGroupError.unsupportedCapability("member does not support GroupContext extension \(item.type.rawValue)")
+        }
+        guard let data = extensions.data(of: .requiredCapabilities) else { return }
+        let required = try RequiredCapabilities(tlsEncoded: data)
+        for type in required.extensionTypes where !isDefault(type) && !capabilities.extensions.contains(type) {
+            throw MLSGroupError.unsupportedCapability("required extension \(type.rawValue) not supported")
+        }
+        for type in required.proposalTypes where !isDefault(type) && !capabilities.proposals.contains(type) {
+            throw MLSGroupError.unsupportedCapability("required proposal \(type.rawValue) not supported")
+        }
+        for type in required.credentialTypes where !capabilities.credentials.contains(type) {
+            throw MLSGroupError.unsupportedCapability("required credential \(type.rawValue) not supported")
+        }
+    }
+
+    /// Checks that every member supports new GroupContext `extensions` (GroupContextExtensions proposal).
+    static func checkMembers(of tree: RatchetTree, support extensions: [Extension]) throws {
+        for index in tree.occupiedLeaves {
+            guard let member = tree.leaf(index) else { continue }
+            try checkRequired(member.capabilities, extensions: extensions)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// Policies of a group member that the protocol leaves to the application.
+public struct GroupConfiguration: Sendable {
+    /// Returns the current Unix time in seconds for lifetime checks, or nil to skip them (tests with expired vectors).
+    public var clock: @Sendable () -> UInt64?
+    /// Number of past epochs whose resumption PSKs are kept.
+    public var resumptionPSKEpochs: Int
+    /// Number of past epochs whose message keys are kept to decrypt late application messages (0 deletes them at once;
+    /// XMTP keeps 3).
+    public var pastEpochsForApplicationMessages: Int
+
+    /// Creates a configuration.
+    public init(clock: @escaping @Sendable () -> UInt64?, resumptionPSKEpochs: Int = 8, pastEpochsForApplicationMessages: Int = 0) {
+        self.clock = clock
+        self.resumptionPSKEpochs = resumptionPSKEpochs
+        self.pastEpochsForApplicationMessages = pastEpochsForApplicationMessages
+    }
+}

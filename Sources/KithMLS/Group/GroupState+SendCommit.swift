@@ -1,0 +1,124 @@
+/// Creating Commits (RFC 9420 §12.4.1).
+extension GroupState {
+    /// Creates a commit adding and removing members, with an UpdatePath when `includePath` is true or required.
+    ///
+    /// Pending proposals of the epoch are included by reference when `includePending` is true (this member's own
+    /// Updates are left out: the path replaces them). `self` only advances its message-key ratchet; the new epoch is in
+    /// ``PendingCommit/newState``.
+    public mutating func commit(adding keyPackages: [KeyPackage] = [], removing removed: [LeafIndex] = [], includePending: Bool = true,
+                                includePath: Bool = true, wireFormat: WireFormat = .publicMessage, authenticatedData: [UInt8] = [],
+                                ratchetTreeInWelcome: Bool = true) throws -> PendingCommit {
+        var work = self
+        let pending = try work.buildCommit(adding: keyPackages, removing: removed, includePending: includePending, includePath: includePath,
+                                           wireFormat: wireFormat, authenticatedData: authenticatedData, ratchetTreeInWelcome: ratchetTreeInWelcome)
+        self = work
+        return pending
+    }
+
+    private mutating func buildCommit(adding keyPackages: [KeyPackage], removing removed: [LeafIndex], includePending: Bool,
+                                      includePath: Bool, wireFormat: WireFormat, authenticatedData: [UInt8],
+                                      ratchetTreeInWelcome: Bool) throws -> PendingCommit {
+        guard wireFormat == .publicMessage || wireFormat == .privateMessage else { throw MLSFramingError.contentTypeNotAllowed }
+        let me = Sender.member(ownLeaf)
+        var resolved = ResolvedProposals()
+        var items: [ProposalOrRef] = []
+        if includePending {
+            for pending in pendingProposals where !(pending.sender == me && pending.proposal.type == .update) {
+                try resolved.add(pending.proposal, sender: pending.sender, committer: me)
+                items.append(.reference(pending.reference))
+            }
+        }
+        let proposals: [Proposal] = removed.map { .remove($0) } + keyPackages.map { .add($0) }
+        for proposal in proposals {
+            try resolved.add(proposal, sender: me, committer: me)
+            items.append(.proposal(proposal))
+        }
+        if resolved.reinit != nil || resolved.externalInit != nil { throw MLSGroupError.unsupported("committing ReInit or ExternalInit") }
+
+        var newTree = tree
+        var newExtensions = context.extensions
+        if let extensions = resolved.groupContextExtensions {
+            try CapabilityRules.checkMembers(of: tree, support: extensions)
+            newExtensions = extensions
+        }
+        for update in resolved.updates {
+            try validateUpdateLeaf(update.node, at: update.leaf, in: newTree)
+            try newTree.updateLeaf(update.node, at: update.leaf)
+        }
+        for leaf in resolved.removes {
+            guard newTree.leaf(leaf) != nil else { throw MLSGroupError.invalidProposalList("Remove of a blank leaf") }
+            try newTree.removeLeaf(leaf)
+        }
+        var joiners: [(leaf: LeafIndex, keyPackage: KeyPackage)] = []
+        for keyPackage in resolved.adds {
+            try validateKeyPackage(keyPackage, in: newTree)
+            joiners.append((try newTree.addLeaf(keyPackage.leafNode), keyPackage))
+        }
+        let pskIDs = resolved.psks
+        let pskSecret = try PreSharedKey.pskSecret(suite: suite, psks: psks.resolve(pskIDs))
+
+        var provisional = context
+        provisional.epoch += 1
+        provisional.extensions = newExtensions
+        var newKeys = privateKeys
+        var commitSecret = suite.zeroSecret
+        var path: UpdatePath? = nil
+        var pathSecrets: [NodeIndex: [UInt8]] = [:]
+        if includePath || resolved.pathRequired {
+            guard let ownLeafNode = newTree.leaf(ownLeaf) else { throw MLSTreeError.blankLeaf(ownLeaf) }
+            let base = provisional
+            let created = try TreeKEM.create(for: ownLeaf, leaf: ownLeafNode, signaturePrivateKey: signaturePrivateKey, tree: &newTree,
+                                             suite: suite, groupID: context.groupID, excluding: Set(joiners.map(\.leaf))) { treeHash in
+                var context = base
+                context.treeHash = treeHash
+                return context.tlsEncoded
+            }
+            path = created.path
+            newKeys = created.privateKeys
+            commitSecret = created.commitSecret
+            pathSecrets = created.pathSecrets
+        } else {
+            newKeys.prune(to: newTree)
+        }
+        provisional.treeHash = newTree.rootTreeHash(suite: suite)
+
+        let commit = Commit(proposals: items, path: path)
+        let framed = FramedContent(groupID: context.groupID, epoch: context.epoch, sender: me, authenticatedData: authenticatedData,
+                                   body: .commit(commit))
+        var content = try AuthenticatedContent.sign(wireFormat: wireFormat, content: framed, context: context, suite: suite,
+                                                    signaturePrivateKey: signaturePrivateKey)
+        var newContext = provisional
+        newContext.confirmedTranscriptHash = TranscriptHashes.confirmed(suite: suite, interimBefore: interimTranscriptHash, content: content)
+        let newSecrets = try EpochSecrets(suite: suite, initSecret: secrets.initSecret, commitSecret: commitSecret, pskSecret: pskSecret,
+                                          context: newContext)
+        let tag = newSecrets.confirmationTag(confirmedTranscriptHash: newContext.confirmedTranscriptHash)
+        content.auth.confirmationTag = tag
+
+        let message: MLSMessage
+        if wireFormat == .privateMessage {
+            message = MLSMessage(body: .privateMessage(try PrivateMessageProtection.encrypt(content, suite: suite, secretTree: &secretTree,
+                                                                                             senderDataSecret: secrets.senderDataSecret)))
+        } else {
+            message = MLSMessage(body: .publicMessage(try PublicMessageProtection.protect(content, suite: suite, membershipKey: secrets.membershipKey,
+                                                                                           context: context)))
+        }
+
+        var next = self
+        next.enter(context: newContext, tree: newTree, keys: newKeys, secrets: newSecrets, confirmationTag: tag)
+
+        var welcome: Welcome? = nil
+        if !joiners.isEmpty {
+            var groupInfo = GroupInfo(groupContext: newContext,
+                                      extensions: ratchetTreeInWelcome ? [Extension(type: .ratchetTree, data: newTree.tlsEncoded)] : [],
+                                      confirmationTag: tag, signer: ownLeaf, signature: [])
+            try groupInfo.sign(suite: suite, signaturePrivateKey: signaturePrivateKey)
+            let recipients = joiners.map { joiner -> (keyPackage: KeyPackage, secrets: GroupSecrets) in
+                let ancestor = newTree.math.commonAncestor(ownLeaf.nodeIndex, joiner.leaf.nodeIndex)
+                return (joiner.keyPackage, GroupSecrets(joinerSecret: newSecrets.joinerSecret, pathSecret: pathSecrets[ancestor], psks: pskIDs))
+            }
+            welcome = try Welcome.seal(suite: suite, groupInfo: groupInfo, joinerSecret: newSecrets.joinerSecret, pskSecret: pskSecret,
+                                       recipients: recipients)
+        }
+        return PendingCommit(message: message, welcome: welcome, newState: next)
+    }
+}

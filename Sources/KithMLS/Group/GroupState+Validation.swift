@@ -1,0 +1,37 @@
+/// Validation of KeyPackages and leaf nodes arriving in proposals (RFC 9420 §7.3, §10.1).
+extension GroupState {
+    /// Checks an Add proposal's KeyPackage: suite, version, signatures, leaf source, lifetime and key uniqueness.
+    func validateKeyPackage(_ keyPackage: KeyPackage, in tree: RatchetTree) throws {
+        guard keyPackage.cipherSuite == suite.id else { throw MLSGroupError.invalidKeyPackage("cipher suite differs from the group's") }
+        guard keyPackage.version == context.version else { throw MLSGroupError.invalidKeyPackage("protocol version differs") }
+        guard keyPackage.verifySignature(suite: suite) else { throw MLSGroupError.invalidKeyPackage("signature does not verify") }
+        guard keyPackage.initKey != keyPackage.leafNode.encryptionKey else { throw MLSGroupError.invalidKeyPackage("init key equals encryption key") }
+        guard case .keyPackage(let lifetime) = keyPackage.leafNode.source else { throw MLSGroupError.invalidKeyPackage("leaf source is not key_package") }
+        if let now = configuration.clock(), !lifetime.contains(now) { throw MLSGroupError.invalidKeyPackage("lifetime does not cover the current time") }
+        guard keyPackage.leafNode.verifySignature(suite: suite, groupID: context.groupID, leafIndex: LeafIndex(0)) else {
+            throw MLSGroupError.invalidKeyPackage("leaf signature does not verify")
+        }
+        try checkUniqueKeys(keyPackage.leafNode, in: tree, ignoring: nil)
+        try CapabilityRules.check(keyPackage.leafNode, suite: suite.id, extensions: context.extensions, tree: tree, ignoring: nil)
+    }
+
+    /// Checks an Update proposal's leaf for `leaf`: source, signature and key uniqueness.
+    func validateUpdateLeaf(_ node: LeafNode, at leaf: LeafIndex, in tree: RatchetTree) throws {
+        guard case .update = node.source else { throw MLSGroupError.invalidProposalList("Update leaf source is not update") }
+        guard node.verifySignature(suite: suite, groupID: context.groupID, leafIndex: leaf) else {
+            throw MLSTreeError.invalidLeafSignature(leaf)
+        }
+        guard tree.leaf(leaf)?.encryptionKey != node.encryptionKey else { throw MLSTreeError.duplicateKey("encryption key reused by Update") }
+        try checkUniqueKeys(node, in: tree, ignoring: leaf)
+        try CapabilityRules.check(node, suite: suite.id, extensions: context.extensions, tree: tree, ignoring: leaf)
+    }
+
+    /// Rejects a leaf whose encryption or signature key is already used by another leaf.
+    func checkUniqueKeys(_ node: LeafNode, in tree: RatchetTree, ignoring: LeafIndex?) throws {
+        for index in tree.occupiedLeaves where index != ignoring {
+            guard let other = tree.leaf(index) else { continue }
+            if other.encryptionKey == node.encryptionKey { throw MLSTreeError.duplicateKey("encryption key of \(index)") }
+            if other.signatureKey == node.signatureKey { throw MLSTreeError.duplicateKey("signature key of \(index)") }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// Protocol constants and bounds of the MLS module (RFC 9420).
+public enum MLSLimits {
+    /// Largest length a variable-length vector header can express (RFC 9420 §2.1.2: 2^30 - 1).
+    public static let maxVarIntValue: UInt32 = (1 << 30) - 1
+    /// Largest number of leaves a ratchet tree may have (keeps node indices inside `UInt32`).
+    public static let maxLeafCount: UInt32 = 1 << 30
+    /// Largest number of future generations a receiver ratchets forward for one message.
+    public static let maxForwardRatchet: UInt32 = 1024
+    /// Size of the reuse guard that is XORed into the first bytes of a content nonce (RFC 9420 §6.3.1).
+    public static let reuseGuardLength = 4
+    /// Label prefix added by ExpandWithLabel, SignWithLabel and EncryptWithLabel.
+    public static let labelPrefix = "MLS 1.0 "
+}

@@ -1,0 +1,62 @@
+/// Tree hashes (RFC 9420 §7.8).
+extension RatchetTree {
+    /// The tree hash of the root.
+    public func rootTreeHash(suite: CipherSuite) -> [UInt8] {
+        treeHash(of: root, suite: suite, excluding: [])
+    }
+
+    /// The tree hash of every node, indexed by node index.
+    public func allTreeHashes(suite: CipherSuite) -> [[UInt8]] {
+        var hashes = [[UInt8]](repeating: [], count: nodes.count)
+        fill(&hashes, root, suite)
+        return hashes
+    }
+
+    private func fill(_ hashes: inout [[UInt8]], _ node: NodeIndex, _ suite: CipherSuite) {
+        if let left = math.left(node), let right = math.right(node) {
+            fill(&hashes, left, suite)
+            fill(&hashes, right, suite)
+            hashes[Int(node.value)] = parentHashInput(node, hashes[Int(left.value)], hashes[Int(right.value)], suite, [])
+        } else {
+            hashes[Int(node.value)] = leafHashInput(node, suite, [])
+        }
+    }
+
+    /// The tree hash of `node`'s subtree as if the leaves in `excluded` were blank and absent from every unmerged-leaves list.
+    public func treeHash(of node: NodeIndex, suite: CipherSuite, excluding excluded: Set<LeafIndex>) -> [UInt8] {
+        guard let left = math.left(node), let right = math.right(node) else { return leafHashInput(node, suite, excluded) }
+        let leftHash = treeHash(of: left, suite: suite, excluding: excluded)
+        let rightHash = treeHash(of: right, suite: suite, excluding: excluded)
+        return parentHashInput(node, leftHash, rightHash, suite, excluded)
+    }
+
+    private func leafHashInput(_ node: NodeIndex, _ suite: CipherSuite, _ excluded: Set<LeafIndex>) -> [UInt8] {
+        var writer = TLSWriter()
+        writer.writeUInt8(1)
+        let leafIndex = node.leafIndex ?? LeafIndex(node.value / 2)
+        writer.writeUInt32(leafIndex.value)
+        if case .leaf(let leaf)? = self[node: node], !excluded.contains(leafIndex) {
+            writer.writeUInt8(1)
+            leaf.encode(to: &writer)
+        } else {
+            writer.writeUInt8(0)
+        }
+        return suite.digest(writer.bytes)
+    }
+
+    private func parentHashInput(_ node: NodeIndex, _ leftHash: [UInt8], _ rightHash: [UInt8], _ suite: CipherSuite,
+                                 _ excluded: Set<LeafIndex>) -> [UInt8] {
+        var writer = TLSWriter()
+        writer.writeUInt8(2)
+        if case .parent(var parent)? = self[node: node] {
+            if !excluded.isEmpty { parent.unmergedLeaves.removeAll { excluded.contains($0) } }
+            writer.writeUInt8(1)
+            parent.encode(to: &writer)
+        } else {
+            writer.writeUInt8(0)
+        }
+        writer.writeOpaque(leftHash)
+        writer.writeOpaque(rightHash)
+        return suite.digest(writer.bytes)
+    }
+}
