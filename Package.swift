@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // MARK: System libraries
@@ -140,7 +141,7 @@ let package = Package(
         .executableTarget(
             name: "KithBench",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

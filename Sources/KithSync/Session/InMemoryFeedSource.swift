@@ -1,0 +1,84 @@
+import KithCanonical
+
+/// An in-memory ``SyncFeedSource`` for tests and benchmarks.
+///
+/// Its toy envelope is `feed_id 32 | sequence u32 | content` (content non-empty; a first content
+/// byte 0xFF marks an envelope that fails "verification"). Every held feed is shared with every peer.
+public actor InMemoryFeedSource: SyncFeedSource {
+    private var feeds: [SyncFeedID: [UInt32: [UInt8]]] = [:]
+    private var followed: [SyncFeedID] = []
+    private var acknowledgements: [SyncPeer: Set<SyncMessageID>] = [:]
+    private var priorities: [SyncFeedID: [UInt32: SyncPriority]] = [:]
+    /// Envelopes ingested, in arrival order (for tests of newest-first delivery).
+    public private(set) var ingestLog: [(feed: SyncFeedID, sequence: UInt32)] = []
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// Builds a toy envelope.
+    public static func envelope(feed: SyncFeedID, sequence: UInt32, content: [UInt8]) -> [UInt8] {
+        var writer = ByteWriter(capacity: 36 + content.count)
+        writer.write(bytes: feed.bytes)
+        writer.write(sequence)
+        writer.write(bytes: content)
+        return writer.bytes
+    }
+
+    /// Follows a feed (it will be requested from peers).
+    public func follow(_ feed: SyncFeedID) {
+        if !followed.contains(feed) { followed.append(feed) }
+    }
+
+    /// Stores an envelope directly (for authoring or seeding) with its scheduling class.
+    public func append(feed: SyncFeedID, sequence: UInt32, content: [UInt8], priority: SyncPriority = .content) {
+        feeds[feed, default: [:]][sequence] = Self.envelope(feed: feed, sequence: sequence, content: content)
+        priorities[feed, default: [:]][sequence] = priority
+    }
+
+    /// Sequences held of a feed, ascending.
+    public func sequences(of feed: SyncFeedID) -> [UInt32] {
+        (feeds[feed] ?? [:]).keys.sorted()
+    }
+
+    /// Highest sequence held contiguously from 0.
+    public func contiguousSequence(of feed: SyncFeedID) -> UInt32? {
+        guard let held = feeds[feed] else { return nil }
+        var next: UInt32 = 0
+        while held[next] != nil { next += 1 }
+        return next == 0 ? nil : next - 1
+    }
+
+    public func followedFeeds(for peer: SyncPeer) -> [SyncFeedState] {
+        followed.map { SyncFeedState(feedID: $0, haveSequence: contiguousSequence(of: $0)) }
+    }
+
+    public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) -> SyncFeedBatch? {
+        guard let held = feeds[feed], !held.isEmpty else { return nil }
+        let acked = acknowledgements[peer] ?? []
+        let envelopes = held
+            .filter { entry in haveSequence.map { entry.key > $0 } ?? true }
+            .sorted { $0.key > $1.key }
+            .map { SyncOutgoingEnvelope(sequence: $0.key, bytes: $0.value, priority: priorities[feed]?[$0.key] ?? .content) }
+            .filter { !acked.contains(SyncMessageID(envelope: $0.bytes)) }
+        return SyncFeedBatch(latestSequence: held.keys.max(), envelopes: envelopes)
+    }
+
+    public func ingest(_ envelope: [UInt8], messageID: SyncMessageID, from peer: SyncPeer) -> SyncIngestResult {
+        var reader = ByteReader(envelope)
+        guard let feedBytes = try? reader.readBytes(SyncLimits.idLength),
+              let feed = try? SyncFeedID(bytes: feedBytes),
+              let sequence = try? reader.readUInt32(),
+              let first = reader.readRemaining().first,
+              first != 0xFF,
+              followed.contains(feed)
+        else { return .invalid }
+        if feeds[feed]?[sequence] != nil { return .duplicate }
+        feeds[feed, default: [:]][sequence] = envelope
+        ingestLog.append((feed, sequence))
+        return .accepted
+    }
+
+    public func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) {
+        acknowledgements[peer, default: []].insert(messageID)
+    }
+}

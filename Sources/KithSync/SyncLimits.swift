@@ -1,0 +1,84 @@
+/// Every constant and bound of Kith's device-to-device sync, in one place.
+///
+/// Sizes are in bytes, durations in seconds. The wire sizes come from spec section 8.3; the
+/// bounds are Kith's own and are documented in `docs/sync.md`.
+public enum SyncLimits {
+    // MARK: Spec 8.3 structure sizes
+
+    /// Length of a feed id or message id on the wire (raw SHA-256).
+    public static let idLength = 32
+    /// Encoded size of a ``SyncRequest``.
+    public static let requestLength = 36
+    /// Encoded size of a ``SyncOffer``.
+    public static let offerLength = 40
+    /// Size of the fixed part of a ``SyncChunk`` (message id, index, total).
+    public static let chunkHeaderLength = 36
+    /// Encoded size of a ``SyncAck``.
+    public static let ackLength = 33
+    /// `have_seq` value meaning "I have nothing of this feed".
+    public static let haveNothing: UInt32 = 0xFFFF_FFFF
+
+    // MARK: Link frames (ATT payloads)
+
+    /// Smallest link frame a transport may negotiate (ATT MTU 23 minus 3).
+    public static let minimumMTU = 20
+    /// Largest link frame a transport may negotiate (ATT MTU 512 minus 3).
+    public static let maximumMTU = 509
+    /// Link frame size assumed by benchmarks and defaults (one LE Data Length Extension PDU).
+    public static let defaultMTU = 244
+
+    // MARK: Segmentation and sealing
+
+    /// Bytes of segment header in every link frame.
+    public static let segmentHeaderLength = 1
+    /// Largest link message (handshake message or sealed frame) a receiver reassembles from segments.
+    public static let maximumLinkMessageLength = 2048
+    /// Bytes of explicit nonce (low 16 bits of the Noise counter) in front of every sealed frame.
+    public static let sealedNonceLength = 2
+    /// Bytes of ChaCha20-Poly1305 tag at the end of every sealed frame.
+    public static let tagLength = 16
+    /// A sealed frame never holds less plaintext than this; at small MTUs it spans several link frames.
+    public static let minimumSealedPlaintext = 112
+    /// Largest number of frames a ``SecureLink`` seals in one direction before it must be re-established.
+    public static let maximumFramesPerLink: UInt64 = 1 << 48
+
+    // MARK: Records inside sealed frames
+
+    /// Bytes in front of a chunk record: kind (1) and chunk length (2).
+    public static let chunkRecordPrefixLength = 3
+
+    // MARK: Reassembly
+
+    /// Largest envelope (and largest reassembled message body) accepted.
+    public static let maximumMessageLength = 64 * 1024
+    /// Largest message body (envelope plus the optional 5-byte compression prefix).
+    public static let maximumBodyLength = maximumMessageLength + compressedBodyPrefixLength
+    /// Largest `total_chunks` accepted for one message.
+    public static let maximumChunksPerMessage = 4096
+    /// Messages reassembled at the same time per link.
+    public static let maximumConcurrentReassemblies = 8
+    /// Bytes buffered across all unfinished reassemblies of a link.
+    public static let maximumBufferedBytes = 256 * 1024
+    /// Seconds an unfinished reassembly may wait for its next chunk before it is dropped
+    /// (an inactivity timeout: every accepted chunk restarts it).
+    public static let reassemblyTimeout: Double = 30
+
+    // MARK: Sessions
+
+    /// Requests a peer may send in one session (bounds the work a peer can queue).
+    public static let maximumRequestsPerSession = 4096
+
+    // MARK: Compression
+
+    /// zstd compression level for envelopes (spec 8.4: level 1 for speed).
+    public static let compressionLevel: Int32 = 1
+    /// Bytes in front of a compressed body: encoding flag (1) and decompressed size (4).
+    public static let compressedBodyPrefixLength = 5
+
+    // MARK: Protocol
+
+    /// The sync protocol version carried in ``SyncHello``.
+    public static let protocolVersion: UInt8 = 1
+    /// Noise prologue binding both sides to this protocol.
+    public static let noisePrologue: [UInt8] = Array("kith-sync/1".utf8)
+}

@@ -1,0 +1,26 @@
+/// Why a ``SyncTransport`` could not send or receive a link frame.
+public enum SyncTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The frame is larger than the negotiated MTU.
+    case frameTooLarge(size: Int, mtu: Int)
+    /// Link frames are never empty.
+    case emptyFrame
+    /// The radio link dropped (out of range, supervision timeout).
+    case disconnected
+    /// This side or the peer closed the link.
+    case closed
+    /// Nothing arrived within the idle timeout.
+    case idleTimeout
+    /// Only one receive may wait at a time.
+    case concurrentReceive
+
+    public var description: String {
+        switch self {
+        case .frameTooLarge(let size, let mtu): "link frame of \(size) bytes exceeds the negotiated MTU of \(mtu)"
+        case .emptyFrame: "link frames must not be empty"
+        case .disconnected: "the link disconnected"
+        case .closed: "the link is closed"
+        case .idleTimeout: "nothing was received within the idle timeout"
+        case .concurrentReceive: "another receive is already waiting on this link"
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// Optional features a peer supports, exchanged in ``SyncHello`` (u16, big-endian bit set).
+///
+/// A feature is used on a link only when both Hellos carry its bit; unknown bits are ignored.
+public struct SyncCapabilities: OptionSet, Hashable, Sendable {
+    /// The raw bit set.
+    public let rawValue: UInt16
+
+    /// Wraps a raw bit set.
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// Bit 0 (0x0001): message bodies carry a 1-byte encoding flag and envelopes may be zstd level 1
+    /// compressed (spec 8.4). Never applied to blobs.
+    public static let zstdEnvelopes = SyncCapabilities(rawValue: 0x0001)
+
+    /// Every capability this implementation understands.
+    public static let all: SyncCapabilities = [.zstdEnvelopes]
+}

@@ -1,0 +1,130 @@
+import KithCanonical
+
+/// One record of the sync protocol, as carried inside a sealed link frame.
+///
+/// The spec's structures carry no type byte, so each record starts with a 1-byte kind:
+///
+/// | kind | record | body |
+/// |---|---|---|
+/// | 0x00 | padding | the rest of the plaintext, all zero bytes |
+/// | 0x01 | ``SyncRequest`` | 36 bytes |
+/// | 0x02 | ``SyncOffer`` | 40 bytes |
+/// | 0x03 | ``SyncChunk`` | length u16, then the chunk (37...65535 bytes) |
+/// | 0x04 | ``SyncAck`` | 33 bytes |
+/// | 0x05 | done | nothing: the sender has no more requests or offers for this session |
+///
+/// Several records may share one sealed frame.
+public enum SyncFrame: Hashable, Sendable {
+    /// A ``SyncRequest``.
+    case request(SyncRequest)
+    /// A ``SyncOffer``.
+    case offer(SyncOffer)
+    /// A ``SyncChunk``.
+    case chunk(SyncChunk)
+    /// A ``SyncAck``.
+    case ack(SyncAck)
+    /// The sender has nothing more to request or offer in this session.
+    case done
+
+    /// The kind byte of each record.
+    public enum Kind: UInt8, Sendable {
+        /// Padding to the end of the plaintext.
+        case padding = 0x00
+        /// ``SyncRequest``.
+        case request = 0x01
+        /// ``SyncOffer``.
+        case offer = 0x02
+        /// ``SyncChunk``.
+        case chunk = 0x03
+        /// ``SyncAck``.
+        case ack = 0x04
+        /// End of requests and offers.
+        case done = 0x05
+    }
+
+    /// The record's kind.
+    public var kind: Kind {
+        switch self {
+        case .request: .request
+        case .offer: .offer
+        case .chunk: .chunk
+        case .ack: .ack
+        case .done: .done
+        }
+    }
+
+    /// Encoded size of the record, kind byte included.
+    public var encodedLength: Int {
+        switch self {
+        case .request: 1 + SyncLimits.requestLength
+        case .offer: 1 + SyncLimits.offerLength
+        case .chunk(let chunk): SyncLimits.chunkRecordPrefixLength + chunk.encodedLength
+        case .ack: 1 + SyncLimits.ackLength
+        case .done: 1
+        }
+    }
+
+    /// Appends the record to a writer.
+    /// - Throws: ``SyncWireError`` for a chunk that breaks the structural rules.
+    public func write(to writer: inout ByteWriter) throws(SyncWireError) {
+        writer.write(kind.rawValue)
+        switch self {
+        case .request(let request): request.write(to: &writer)
+        case .offer(let offer): offer.write(to: &writer)
+        case .ack(let ack): ack.write(to: &writer)
+        case .done: break
+        case .chunk(let chunk):
+            guard !chunk.data.isEmpty else { throw .emptyChunkData }
+            guard chunk.totalChunks > 0 else { throw .zeroTotalChunks }
+            guard chunk.chunkIndex < chunk.totalChunks else {
+                throw .chunkIndexOutOfRange(index: chunk.chunkIndex, total: chunk.totalChunks)
+            }
+            guard chunk.encodedLength <= Int(UInt16.max) else { throw .chunkTooLong(chunk.encodedLength) }
+            writer.write(UInt16(chunk.encodedLength))
+            chunk.write(to: &writer)
+        }
+    }
+
+    /// The encoded record.
+    public func encoded() throws(SyncWireError) -> [UInt8] {
+        var writer = ByteWriter(capacity: encodedLength)
+        try write(to: &writer)
+        return writer.bytes
+    }
+
+    /// Decodes every record of a plaintext; a padding record ends the list.
+    /// - Throws: ``SyncWireError`` for an unknown kind, a malformed record or non-zero padding.
+    public static func decodeAll(_ plaintext: [UInt8]) throws(SyncWireError) -> [SyncFrame] {
+        var reader = ByteReader(plaintext)
+        var frames: [SyncFrame] = []
+        while !reader.isAtEnd {
+            guard let frame = try decodeNext(&reader) else { break }
+            frames.append(frame)
+        }
+        return frames
+    }
+
+    /// Decodes one record; returns nil after consuming valid padding.
+    static func decodeNext(_ reader: inout ByteReader) throws(SyncWireError) -> SyncFrame? {
+        let raw: UInt8
+        do { raw = try reader.readUInt8() } catch { throw .malformed(error) }
+        guard let kind = Kind(rawValue: raw) else { throw .unknownRecordKind(raw) }
+        switch kind {
+        case .padding:
+            let padding = reader.readRemaining()
+            guard padding.allSatisfy({ $0 == 0 }) else { throw .nonZeroPadding }
+            return nil
+        case .request: return .request(try SyncRequest(reading: &reader))
+        case .offer: return .offer(try SyncOffer(reading: &reader))
+        case .ack: return .ack(try SyncAck(reading: &reader))
+        case .done: return .done
+        case .chunk:
+            let length: Int
+            do { length = Int(try reader.readUInt16()) } catch { throw .malformed(error) }
+            guard length <= reader.remaining else {
+                throw .malformed(.truncated(needed: length, available: reader.remaining, offset: reader.offset))
+            }
+            return .chunk(try SyncChunk(reading: &reader, length: length))
+        }
+    }
+}
