@@ -46,6 +46,22 @@ public enum Base64URL {
         try decode(utf8: Array(text.utf8), expectedLength: expectedLength)
     }
 
+    /// True when `text` is canonical unpadded base64url (checked without decoding into a buffer).
+    public static func isCanonical<Text: Collection>(utf8 text: Text) -> Bool where Text.Element == UInt8 {
+        let count = text.count
+        guard count % 4 != 1 else { return false }
+        var last: UInt8 = 0
+        for symbol in text {
+            last = reverse[Int(symbol)]
+            if last == 0xFF { return false }
+        }
+        switch count % 4 {
+        case 2: return last & 0x0F == 0
+        case 3: return last & 0x03 == 0
+        default: return true
+        }
+    }
+
     /// Decodes canonical unpadded base64url given as UTF-8 bytes.
     public static func decode(utf8 text: [UInt8], expectedLength: Int? = nil) throws(Base64URLError) -> [UInt8] {
         let remainder = text.count % 4

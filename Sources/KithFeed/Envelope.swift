@@ -34,6 +34,8 @@ public struct Envelope: Sendable, Hashable {
     public let canonicalBytes: [UInt8]
     /// base64url(SHA-256(canonicalBytes)).
     public let messageID: MessageID
+    /// Every field as parsed (kept so the signing input needs no second parse).
+    let fields: JSONObject
 
     static let knownFields: Set<String> = [
         "version", "feed_id", "sequence", "timestamp", "previous", "type", "audience", "content_enc", "signature",
@@ -50,7 +52,7 @@ public struct Envelope: Sendable, Hashable {
 
     /// The canonical bytes that the signature covers: the envelope without `signature`.
     public func signingBytes() -> [UInt8] {
-        Self.signingBytes(of: canonicalObject().removing("signature"))
+        Self.signingBytes(of: fields.removing("signature"))
     }
 
     /// Verifies the Ed25519 signature and that `feed_id` is SHA-256 of the original identity key.
@@ -67,10 +69,7 @@ public struct Envelope: Sendable, Hashable {
     }
 
     /// The parsed JSON object of the envelope.
-    public func canonicalObject() -> JSONObject {
-        // `canonicalBytes` were produced by or validated against the canonical serializer.
-        (try? CanonicalJSON.parse(canonicalBytes, limits: Self.jsonLimits).objectValue) ?? JSONObject()
-    }
+    public func canonicalObject() -> JSONObject { fields }
 
     static let jsonLimits = JSONLimits(
         maxBytes: FeedLimits.maxEnvelopeBytes,

@@ -86,3 +86,12 @@ import Testing
         }
     }
 }
+
+@Suite struct Base64URLCanonicalCheckTests {
+    @Test func isCanonicalAgreesWithDecode() {
+        for text in ["", "AQ", "AR", "AQI", "AQJ", "AQID", "AQIDBA", "A", "AQ==", "a+b/", "ab_-", "_w", "_x"] {
+            let decodes = (try? Base64URL.decode(text)) != nil
+            #expect(Base64URL.isCanonical(utf8: Array(text.utf8)) == decodes, "\(text)")
+        }
+    }
+}

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Kith
 import KithFeed
 import KithIdentity
 import KithStore

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Interop and end-to-end checks, run by scripts/test.sh after `swift test`:
+# independent Python implementations (cryptography, PyNaCl) against Kith's vectors and CLI output,
+# and the `kith` / `kith-vectors` executables driven as a user would.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+venv=.build/interop-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" || { echo "error: cannot create a Python virtualenv" >&2; exit 1; }
+fi
+if ! "$venv/bin/python" -c "import cryptography, nacl" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "cryptography>=44" pynacl || { echo "error: pip install failed" >&2; exit 1; }
+fi
+export PYTHON="$PWD/$venv/bin/python"
+export KITH="$PWD/.build/debug/kith"
+shared="${KITH_SHARED_DIR:-../shared}"
+
+passed=0
+failed=0
+check() {
+  local name=$1
+  shift
+  if "$@" > ".build/interop-$name.log" 2>&1; then
+    passed=$((passed + 1))
+    echo "ok   $name: $(tail -n 1 ".build/interop-$name.log")"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name (log: .build/interop-$name.log)"
+    tail -n 20 ".build/interop-$name.log" | sed 's/^/     /'
+  fi
+}
+
+check feed-vectors "$PYTHON" Interop/feed/check_vectors.py
+check feed-cli "$PWD/Interop/feed/cli_roundtrip.sh"
+check ratchet-conversion "$PYTHON" Interop/ratchet/check_conversion.py
+check ratchet-session "$PYTHON" Interop/ratchet/check_session.py
+for script in Interop/contacts/check_*.py; do
+  [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
+done
+check mls-vector-runner .build/debug/kith-vectors mls "$shared"/testvectors/mls/*.json
+
+echo "interop: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,31 @@
+import Crypto
+import KithCanonical
+
+/// The `previous_key_sig` rule of spec 5.5.
+///
+/// The signed bytes are the raw new keys concatenated: new_identity_key (32) || new_dh_key (32)
+/// || new_pq_key (1,184), 1,248 bytes, signed with Ed25519 by the identity key the feed used
+/// before the rotation.
+public enum KeyRotationVerifier {
+    /// The bytes `previous_key_sig` covers; nil when a key field is not valid base64url of its size.
+    public static func signedBytes(_ rotation: KeyRotation) -> [UInt8]? {
+        guard let identity = try? Base64URL.decode(rotation.newIdentityKey, expectedLength: 32),
+              let dh = try? Base64URL.decode(rotation.newDHKey, expectedLength: 32),
+              let pq = try? Base64URL.decode(rotation.newPQKey, expectedLength: FeedLimits.pqPublicKeyBytes) else { return nil }
+        return identity + dh + pq
+    }
+
+    /// True when `previous_key_sig` is present and verifies under `oldIdentityKey`.
+    public static func isVerified(_ rotation: KeyRotation, oldIdentityKey: Curve25519.Signing.PublicKey) -> Bool {
+        guard let text = rotation.previousKeySignature,
+              let signature = try? Base64URL.decode(text, expectedLength: 64),
+              let bytes = signedBytes(rotation) else { return false }
+        return oldIdentityKey.isValidSignature(signature, for: bytes)
+    }
+
+    /// The new identity key of a rotation, if it parses.
+    public static func newIdentityKey(_ rotation: KeyRotation) -> Curve25519.Signing.PublicKey? {
+        guard let raw = try? Base64URL.decode(rotation.newIdentityKey, expectedLength: 32) else { return nil }
+        return try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
+    }
+}

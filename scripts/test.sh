@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, runs `swift test` (every module, including the
+# official vectors in ../shared/testvectors), then the interop and CLI checks in Interop/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+if [ ! -d "${KITH_SHARED_DIR:-../shared}/testvectors" ]; then
+  echo "error: official test vectors not found at ${KITH_SHARED_DIR:-../shared}/testvectors (set KITH_SHARED_DIR)" >&2
+  exit 1
+fi
+
+mkdir -p .build
+echo "== swift build =="
+if ! swift build --build-tests > .build/swift-build.log 2>&1; then
+  grep -E "error|warning" .build/swift-build.log | head -40
+  echo "swift build failed (full log: .build/swift-build.log)" >&2
+  exit 1
+fi
+echo "== swift test =="
+set +e
+swift test --skip-build > .build/swift-test.log 2>&1
+status=$?
+set -e
+grep -E "✘|Test run with|Executed [0-9]+ test|skipped" .build/swift-test.log | tail -40 || true
+if [ "$status" -ne 0 ]; then
+  echo "swift test failed (full log: .build/swift-test.log)" >&2
+  exit 1
+fi
+
+echo "== interop and CLI checks =="
+Interop/run.sh
