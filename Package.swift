@@ -176,7 +176,10 @@ let package = Package(
         ),
         .testTarget(
             name: "KithStoreTests",
-            dependencies: ["KithTestSupport", "KithStore"],
+            dependencies: [
+                "KithTestSupport", "KithStore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
