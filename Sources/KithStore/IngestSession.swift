@@ -9,6 +9,10 @@ struct IngestSession {
     struct FeedState {
         let key: Curve25519.Signing.PublicKey
         var head: FeedHead?
+        /// Whether the feed has rotated keys (then each sequence's key is looked up).
+        var hasRotations: Bool
+        /// Whether entries may be held ahead of a gap (then linking checks them).
+        var hasPending: Bool
     }
 
     let db: Database
@@ -22,6 +26,17 @@ struct IngestSession {
         self.db = db
         self.store = store
         self.decryptor = decryptor
+    }
+
+    /// Ends the batch: records each feed's new head as the contact's `last_seen_seq`.
+    func finish() throws {
+        for (feed, state) in feeds {
+            guard let head = state.head else { continue }
+            try db.execute(
+                sql: "UPDATE contacts SET last_seen_seq = ? WHERE feed_id = ? AND last_seen_seq < ?",
+                arguments: [head.sequence, feed, head.sequence]
+            )
+        }
     }
 
     mutating func ingest(_ bytes: [UInt8]) throws -> IngestOutcome {
@@ -58,21 +73,26 @@ struct IngestSession {
         guard let feed = try state(envelope.feedID) else {
             return .rejected(sequence: sequence, .unknownFeed(envelope.feedID.string))
         }
-        if try exists("SELECT 1 FROM messages WHERE message_id = ?", id.string)
-            || exists("SELECT 1 FROM pending_entries WHERE message_id = ? AND kind = 'envelope'", id.string) {
+        let next: UInt32 = feed.head.map { $0.sequence &+ 1 } ?? 0
+        // Cheap duplicate checks first: an id already held was verified when it was stored.
+        var held: (id: MessageID, reason: String?)?
+        if sequence < next {
+            held = try slot(envelope.feedID, sequence)
+            if let held, held.id == id, held.reason != "self" { return .duplicate(id) }
+        } else if sequence > next, feed.hasPending,
+                  try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = 'envelope'"), arguments: [id.string, sequence]) != nil {
             return .duplicate(id)
         }
-        let verificationKey = try key(for: envelope.feedID, sequence: sequence, fallback: feed.key)
+        let verificationKey = feed.hasRotations ? try key(for: envelope.feedID, sequence: sequence, fallback: feed.key) : feed.key
         do {
-            try envelope.verifySignature(with: verificationKey)
+            try envelope.verifySignature(with: verificationKey, feedKey: feed.key)
         } catch {
             return .rejected(sequence: sequence, error)
         }
 
-        if let held = try slot(envelope.feedID, sequence) {
-            if held.id == id, held.reason != "self" { return .duplicate(id) }
+        if let held {
             if held.id == id {
-                // A full envelope for a position held as a stub (the author's own device): upgrade it.
+                // A full envelope for a position held as a self stub (the author's own device): upgrade it.
                 try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [envelope.feedID.string, sequence])
                 try insertLinked(envelope)
                 return .stored(id, sequence: sequence)
@@ -81,7 +101,6 @@ struct IngestSession {
             return .fork(id, sequence: sequence)
         }
 
-        let next: UInt32 = feed.head.map { $0.sequence &+ 1 } ?? 0
         if sequence == next {
             if let head = feed.head, envelope.previous != head.messageID {
                 try recordFork(envelope.feedID, head.sequence, kept: head.messageID, conflicting: id, bytes: envelope.canonicalBytes, reason: "previous_mismatch")
@@ -94,10 +113,6 @@ struct IngestSession {
             }
             try promote(envelope.feedID)
             return .stored(id, sequence: sequence)
-        }
-        if sequence < next {
-            // Below the head every position is held, so slot() answered above; unreachable in practice.
-            return .duplicate(id)
         }
         // Ahead of a gap: check it against pending neighbours, then hold it.
         for row in try pendingRows(envelope.feedID, sequence &+ 1) where row.kind == "envelope" {
@@ -117,7 +132,7 @@ struct IngestSession {
             sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, 'envelope', ?, ?)",
             arguments: [id.string, envelope.feedID.string, sequence, envelope.previous?.string, String(decoding: envelope.canonicalBytes, as: UTF8.self), now]
         )
-        _ = feed
+        feeds[envelope.feedID.string]?.hasPending = true
         // The new entry may anchor a held stub just above the head: try linking.
         try promote(envelope.feedID)
         if try slot(envelope.feedID, sequence)?.id == id { return .stored(id, sequence: sequence) }
@@ -143,6 +158,7 @@ struct IngestSession {
             sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, NULL, ?, ?, ?)",
             arguments: [id.string, feedID.string, sequence, kind, String(decoding: bytes, as: UTF8.self), now]
         )
+        feeds[feedID.string]?.hasPending = true
         try promote(feedID)
         if try slot(feedID, sequence)?.id == id { return .stored(id, sequence: sequence) }
         return .pending(id, sequence: sequence)
@@ -152,7 +168,7 @@ struct IngestSession {
 
     /// Links pending entries that now follow the head, oldest first.
     mutating func promote(_ feedID: FeedID) throws {
-        while let feed = try state(feedID) {
+        while let feed = try state(feedID), feed.hasPending {
             let next: UInt32 = feed.head.map { $0.sequence &+ 1 } ?? 0
             let rows = try pendingRows(feedID, next)
             if rows.isEmpty { return }
@@ -212,9 +228,8 @@ struct IngestSession {
         ])
         if let content {
             try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer)
+            if case .keyRotation = content { feeds[envelope.feedID.string]?.hasRotations = true }
         }
-        try db.cachedStatement(sql: "UPDATE contacts SET last_seen_seq = ? WHERE feed_id = ? AND last_seen_seq < ?")
-            .execute(arguments: [envelope.sequence, envelope.feedID.string, envelope.sequence])
         feeds[envelope.feedID.string]?.head = FeedHead(sequence: envelope.sequence, messageID: envelope.messageID)
     }
 
@@ -232,7 +247,12 @@ struct IngestSession {
         if let cached = feeds[feedID.string] { return cached }
         guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
               let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return nil }
-        let state = FeedState(key: key, head: try FeedStore.head(db, feedID.string))
+        let state = FeedState(
+            key: key,
+            head: try FeedStore.head(db, feedID.string),
+            hasRotations: try Int.fetchOne(db, sql: "SELECT 1 FROM feed_keys WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil,
+            hasPending: try Int.fetchOne(db, sql: "SELECT 1 FROM pending_entries WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil
+        )
         feeds[feedID.string] = state
         return state
     }
