@@ -110,13 +110,15 @@ let package = Package(
                 "KithCanonical",
                 "CZstd",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "CQREncode",
+                "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "CQREncode",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -34,6 +34,7 @@ check feed-vectors "$PYTHON" Interop/feed/check_vectors.py
 check feed-cli "$PWD/Interop/feed/cli_roundtrip.sh"
 check ratchet-conversion "$PYTHON" Interop/ratchet/check_conversion.py
 check ratchet-session "$PYTHON" Interop/ratchet/check_session.py
+check contacts-cli Interop/contacts/cli_contacts.sh
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done

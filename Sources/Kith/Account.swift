@@ -142,7 +142,7 @@ public final class Account: Sendable {
             case .selfOnly:
                 sealed = try SelfAudienceCipher.seal(plaintext, key: identity.journalKey, sequence: sequence, feedID: feedID)
             case .contacts:
-                throw KithError.notYetSupported("audience 'contacts' arrives with contact exchange (issue #6); use --audience self for now")
+                sealed = try sealForContacts(plaintext, sequence: sequence)
             case .direct:
                 throw KithError.notYetSupported("direct messages arrive with the Double Ratchet integration (issue #3)")
             case .group:
@@ -210,5 +210,5 @@ public final class Account: Sendable {
         do { return try store.collectGarbage(policy) } catch { throw .store(error) }
     }
 
-    var decryptor: AccountDecryptor { AccountDecryptor(identity: identity) }
+    var decryptor: AccountDecryptor { AccountDecryptor(identity: identity, store: store) }
 }

@@ -1,19 +1,96 @@
+import Crypto
+import KithCanonical
 import KithFeed
 import KithIdentity
 import KithStore
+import Synchronization
 
-/// Decrypts what the local identity may read. Today: its own `self` messages.
-/// Contacts, direct and group audiences plug in here as they arrive.
-struct AccountDecryptor: ContentDecryptor {
+/// Decrypts what the local identity may read: its own `self` messages, and `contacts` messages
+/// of its own feed (self slot) and of its contacts (pairwise contacts keys).
+///
+/// Built before an ingest from a snapshot of the contacts' dh keys (the store must not be read
+/// during its own write transaction). Contacts keys are derived lazily and cached. When it opens
+/// a contact's verified key_rotation, it learns the new dh key at once, so later messages of the
+/// same batch stay readable.
+final class AccountDecryptor: ContentDecryptor {
+    struct State {
+        /// Every dh key (base64url) each contact used, newest first.
+        var dhKeys: [FeedID: [String]]
+        /// The identity key (base64url) each contact currently signs with (for rotation checks).
+        var identityKeys: [FeedID: String]
+        /// Derived contacts keys by "feed_id/dh_key".
+        var cache: [String: SymmetricKey] = [:]
+    }
+
     let identity: Identity
+    let selfSlotKey: SymmetricKey
+    private let state: Mutex<State>
+
+    /// A decryptor without contacts (own messages only).
+    convenience init(identity: Identity) {
+        self.init(identity: identity, dhKeys: [:], identityKeys: [:])
+    }
+
+    /// A decryptor that knows the store's contacts.
+    convenience init(identity: Identity, store: FeedStore) {
+        self.init(identity: identity, dhKeys: (try? store.contactDHKeys()) ?? [:], identityKeys: (try? store.contactIdentityKeys()) ?? [:])
+    }
+
+    init(identity: Identity, dhKeys: [FeedID: [String]], identityKeys: [FeedID: String]) {
+        self.identity = identity
+        selfSlotKey = ContactsKey.selfSlotKey(journalKey: identity.journalKey)
+        state = Mutex(State(dhKeys: dhKeys, identityKeys: identityKeys))
+    }
 
     func decrypt(_ envelope: Envelope) throws(FeedError) -> [UInt8]? {
         switch envelope.audience {
         case .selfOnly:
             guard envelope.feedID == identity.feedID else { return nil }
             return try SelfAudienceCipher.open(try envelope.contentBytes(), key: identity.journalKey, sequence: envelope.sequence, feedID: envelope.feedID)
+        case .contacts:
+            let keys = envelope.feedID == identity.feedID ? [selfSlotKey] : contactsKeys(for: envelope.feedID)
+            guard !keys.isEmpty else { return nil }
+            let sealed = try envelope.contentBytes()
+            let plaintext: [UInt8]
+            do throws(ContactsCipherError) {
+                plaintext = try ContactsAudienceCipher.open(sealed, keys: keys, sequence: envelope.sequence, feedID: envelope.feedID)
+            } catch {
+                if error == .notARecipient { return nil }
+                throw .decryptionFailed(error.description)
+            }
+            if envelope.type == "key_rotation" { observeRotation(plaintext, of: envelope.feedID) }
+            return plaintext
         default:
             return nil
+        }
+    }
+
+    /// The contacts keys this identity shares with `feed`, newest dh key first.
+    func contactsKeys(for feed: FeedID) -> [SymmetricKey] {
+        state.withLock { state in
+            var keys: [SymmetricKey] = []
+            for dh in state.dhKeys[feed] ?? [] {
+                let cacheKey = feed.string + "/" + dh
+                if let cached = state.cache[cacheKey] { keys.append(cached); continue }
+                guard let raw = try? Base64URL.decode(dh, expectedLength: 32),
+                      let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw),
+                      let derived = try? ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: publicKey, myFeed: identity.feedID, theirFeed: feed)
+                else { continue }
+                state.cache[cacheKey] = derived
+                keys.append(derived)
+            }
+            return keys
+        }
+    }
+
+    private func observeRotation(_ plaintext: [UInt8], of feed: FeedID) {
+        guard case .keyRotation(let rotation)? = try? Content.parse(plaintext, envelopeType: "key_rotation") else { return }
+        state.withLock { state in
+            guard let oldText = state.identityKeys[feed], let oldKey = try? PublicKeys.identityKey(fromBase64URL: oldText),
+                  KeyRotationVerifier.isVerified(rotation, oldIdentityKey: oldKey) else { return }
+            state.identityKeys[feed] = rotation.newIdentityKey
+            state.dhKeys[feed, default: []].removeAll { $0 == rotation.newDHKey }
+            state.dhKeys[feed, default: []].insert(rotation.newDHKey, at: 0)
         }
     }
 }

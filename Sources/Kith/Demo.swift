@@ -20,6 +20,10 @@ public enum Demo {
         public var forkDetected = false
         /// Entries that arrived newest-first and were linked once the gap filled.
         public var linkedFromPending = 0
+        /// Whether Bob read Alice's contacts post after importing her feed.
+        public var contactReadPost = false
+        /// Whether Carol, not a contact, failed to read it.
+        public var strangerLockedOut = false
     }
 
     /// Runs the demo in `directory` (two homes, `alice/` and `bob/`), narrating through `say`.
@@ -99,8 +103,38 @@ public enum Demo {
         say("Bob's store: \(summary.forkDetected ? "fork detected, evidence recorded, his copy of #\(forked.sequence) kept" : "no fork detected")")
 
         say("")
+        say("== 7. Alice and Bob meet and exchange contact cards ==")
+        try contactsStep(alice: alice, bob: bob, summary: &summary, say: say)
+
+        say("")
         say("Done. Homes are in \(directory.path). Try: kith --home \(aliceHome.directory.path) log")
         return summary
+    }
+
+    private static func contactsStep(alice: Account, bob: Account, summary: inout Summary, say: (String) -> Void) throws(KithError) {
+        let aliceCard = try alice.contactCard(displayName: "Alice")
+        let bobCard = try bob.contactCard(displayName: "Bob")
+        say("Alice's card: \(aliceCard.encoded.count) bytes, signed by her identity key; as text (\(aliceCard.text.count) characters):")
+        say("  " + aliceCard.text.prefix(64) + "…")
+        say("Bob scans the QR code on Alice's screen:")
+        say(try QRCode.render(aliceCard.text))
+        try bob.addContact(cardText: aliceCard.text, name: "Alice")
+        try alice.addContact(cardText: bobCard.text, name: "Bob")
+        say("Both verified the other's card (signature, feed id = SHA-256(identity key), age) and derived a shared contacts key.")
+        let post = try alice.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
+        say("Alice posts #\(post.sequence) to her contacts: one ciphertext, one 40-byte blinded slot per recipient.")
+        _ = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
+        if case .post(let read)? = try bob.timeline(feed: alice.feedID).first(where: { $0.messageID == post.messageID })?.content {
+            summary.contactReadPost = true
+            say("Bob imports Alice's feed and reads: \"\(read.body)\"")
+        } else {
+            say("Bob could not read the post (unexpected)")
+        }
+        let carol = try Account.inMemory()
+        _ = try carol.importFeed(lines: try alice.exportFeed(includeSelfContent: true), identityKey: alice.identity.publicKeys.identityKey)
+        let carolCopy = try carol.timeline(feed: alice.feedID).first { $0.messageID == post.messageID }
+        summary.strangerLockedOut = carolCopy != nil && carolCopy?.content == nil
+        say("Carol, not Alice's contact, imports Alice's full export: she verifies and stores the post but \(summary.strangerLockedOut ? "cannot read it" : "CAN read it (unexpected)").")
     }
 
     private static func aliceSeedForDemo(_ home: AccountHome, _ passphrase: @escaping @Sendable () throws(IdentityError) -> String) throws(KithError) -> Seed {

@@ -43,19 +43,18 @@ struct Feed: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "The author's Ed25519 identity key (base64url), as printed by `kith id`.")
-        var key: String
+        @Option(help: "The author's Ed25519 identity key (base64url), as printed by `kith id`; optional for a contact's feed (the key comes from the contact record).")
+        var key: String?
 
         @Argument(help: "The export file (- for standard input).")
         var file: String
 
         func run() throws {
             try Output.run {
-                let identityKey: IdentityPublicKey
-                do throws(IdentityError) { identityKey = try PublicKeys.identityKey(fromBase64URL: key) } catch { throw KithError.identity(error) }
+                let identityKey = try key.map(parseIdentityKey)
                 let lines = try Output.readLines(file)
                 let account = try openAccount(global)
-                let report = try account.importFeed(lines: lines, identityKey: identityKey)
+                let report = try identityKey.map { try account.importFeed(lines: lines, identityKey: $0) } ?? account.importKnownFeed(lines: lines)
                 var counts: [String: Int] = [:]
                 var rejected: [(Int, IngestOutcome)] = []
                 for (index, outcome) in report.outcomes.enumerated() {
@@ -109,9 +108,7 @@ struct Feed: ParsableCommand {
 
         func run() throws {
             try Output.run {
-                let identityKey: IdentityPublicKey
-                do throws(IdentityError) { identityKey = try PublicKeys.identityKey(fromBase64URL: key) } catch { throw KithError.identity(error) }
-                let report = ChainVerifier(identityKey: identityKey).verify(lines: try Output.readLines(file))
+                let report = ChainVerifier(identityKey: try parseIdentityKey(key)).verify(lines: try Output.readLines(file))
                 if global.json {
                     var object = JSONObject()
                     object["valid"] = .bool(report.isValid)
@@ -139,5 +136,14 @@ struct Feed: ParsableCommand {
                 if !report.isValid { throw ExitCode(1) }
             }
         }
+    }
+}
+
+/// Parses a base64url Ed25519 identity key given on the command line.
+func parseIdentityKey(_ text: String) throws(KithError) -> IdentityPublicKey {
+    do throws(IdentityError) {
+        return try PublicKeys.identityKey(fromBase64URL: text)
+    } catch {
+        throw .identity(error)
     }
 }

@@ -6,19 +6,25 @@ import KithStore
 
 /// How stored messages are shown by `kith log`.
 enum MessageRendering {
-    static func line(_ message: StoredMessage, localFeed: FeedID) -> String {
+    static func line(_ message: StoredMessage, localFeed: FeedID, author name: String? = nil) -> String {
         let date = Date(timeIntervalSince1970: TimeInterval(message.timestamp))
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
-        let author = message.feedID == localFeed ? "me" : String(message.feedID.string.prefix(8))
+        let author = name ?? (message.feedID == localFeed ? "me" : String(message.feedID.string.prefix(8)))
         let prefix = "\(formatter.string(from: date)) \(author) #\(message.sequence) [\(message.audience)]"
         guard let content = message.content else { return "\(prefix) \(message.type): (encrypted, not readable here)" }
         switch content {
-        case .post(let post): return "\(prefix) \(post.body)"
+        case .post(let post):
+            let attached = post.attachments.isEmpty ? "" : " [\(post.attachments.count) attachment\(post.attachments.count == 1 ? "" : "s")]"
+            let reply = post.replyTo.map { " (reply to \($0.string.prefix(8)))" } ?? ""
+            return "\(prefix) \(post.body)\(attached)\(reply)"
         case .reaction(let reaction): return "\(prefix) reacted \(reaction.emoji) to \(reaction.targetMessage.string.prefix(8))"
         case .profileUpdate(let update): return "\(prefix) profile: \(update.displayName ?? "(no name)")"
         case .tombstone(let tombstone): return "\(prefix) retracted \(tombstone.targetMessage.string.prefix(8))"
         case .unknown(let type, _): return "\(prefix) \(type): (unknown type, stored and relayed)"
+        case .contactIntroduction(let intro):
+            return "\(prefix) introduced \(intro.introducedFeedID.string.prefix(8))\(intro.note.map { ": \($0)" } ?? "")"
+        case .keyRotation(let rotation): return "\(prefix) announced new keys (\(rotation.reason ?? "no reason given"))"
         default: return "\(prefix) \(content.type)"
         }
     }

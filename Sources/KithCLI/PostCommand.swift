@@ -12,8 +12,11 @@ struct PostCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Who can read it: self (contacts, direct:FEED_ID and group:ID arrive with later releases).")
+    @Option(help: "Who can read it: self or contacts (direct:FEED_ID and group:ID arrive with later releases).")
     var audience: String = "self"
+
+    @Option(name: .customLong("attach"), parsing: .upToNextOption, help: "Files to attach (at most 4), encrypted before they are stored.")
+    var attachments: [String] = []
 
     @Argument(help: "The text (at most 2,000 characters).")
     var text: String
@@ -22,8 +25,9 @@ struct PostCommand: ParsableCommand {
         try Output.run {
             let parsed: Audience
             do throws(FeedError) { parsed = try Audience(audience) } catch { throw KithError.feed(error) }
+            let files = try attachments.map { try Output.readFile($0) }
             let account = try openAccount(global)
-            let envelope = try account.post(text, audience: parsed)
+            let envelope = try account.post(text, audience: parsed, attachments: files)
             if global.json {
                 var object = JSONObject()
                 object["message_id"] = .string(envelope.messageID.string)
@@ -61,8 +65,16 @@ struct Log: ParsableCommand {
                 return
             }
             if messages.isEmpty { Output.line("No messages yet. Try: kith post --audience self \"hello\"") }
+            var reactions: [MessageID: [String]] = [:]
             for message in messages where !message.tombstoned {
-                Output.line(MessageRendering.line(message, localFeed: account.feedID))
+                if case .reaction(let reaction)? = message.content {
+                    reactions[reaction.targetMessage, default: []].append("\(reaction.emoji) \(account.displayName(of: message.feedID))")
+                }
+            }
+            for message in messages where !message.tombstoned {
+                if case .reaction? = message.content { continue }
+                Output.line(MessageRendering.line(message, localFeed: account.feedID, author: account.displayName(of: message.feedID)))
+                if let list = reactions[message.messageID] { Output.line("    reactions: " + list.joined(separator: ", ")) }
             }
         }
     }

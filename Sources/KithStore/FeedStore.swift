@@ -93,6 +93,7 @@ public final class FeedStore: Sendable {
             for bytes in entries {
                 session.report.outcomes.append(try session.ingest(bytes))
             }
+            try session.finish()
             return session.report
         }
     }

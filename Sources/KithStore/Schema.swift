@@ -15,6 +15,9 @@ enum Schema {
         migrator.registerMigration("v1-kith") { db in
             try db.execute(sql: kithTables)
         }
+        migrator.registerMigration("v2-contacts") { db in
+            try db.execute(sql: contactsTables)
+        }
         return migrator
     }
 
@@ -128,6 +131,47 @@ enum Schema {
             reason TEXT NOT NULL,
             detected_at INTEGER NOT NULL,
             UNIQUE(kept_message_id, conflicting_message_id)
+        );
+        """
+
+    /// Contact exchange, introductions, key rotations (docs/contacts.md, "Storage").
+    /// `contacts.contacts_key` holds the key sealed by ``ContentSealer`` (context
+    /// `contacts_key:{feed_id}`); `key_stale` = 1 when a verified rotation changed the contact's dh
+    /// key and the account must re-derive it. `contact_dh_keys` keeps every dh key a contact used,
+    /// so older posts stay readable. `key_rotations` records every rotation seen, verified or not;
+    /// only verified ones reach `feed_keys`. Introduction notes are sealed (context
+    /// `introduction:{message_id}`).
+    static let contactsTables = """
+        ALTER TABLE contacts ADD COLUMN local_name TEXT;
+        ALTER TABLE contacts ADD COLUMN card TEXT;
+        ALTER TABLE contacts ADD COLUMN profile_sequence INTEGER NOT NULL DEFAULT -1;
+        ALTER TABLE contacts ADD COLUMN key_stale INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE contact_dh_keys (
+            feed_id TEXT NOT NULL,
+            dh_key_pub TEXT NOT NULL,
+            from_sequence INTEGER NOT NULL,
+            PRIMARY KEY(feed_id, dh_key_pub)
+        );
+        CREATE TABLE key_rotations (
+            message_id TEXT PRIMARY KEY,
+            feed_id TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            new_identity_key TEXT NOT NULL,
+            new_dh_key TEXT NOT NULL,
+            new_pq_key TEXT NOT NULL,
+            verified INTEGER NOT NULL,
+            reason TEXT,
+            recorded_at INTEGER NOT NULL
+        );
+        CREATE TABLE contact_introductions (
+            introduced_feed_id TEXT NOT NULL,
+            introducer_feed_id TEXT NOT NULL,
+            dh_key_pub TEXT NOT NULL,
+            pq_key_pub TEXT NOT NULL,
+            note_sealed TEXT,
+            message_id TEXT NOT NULL,
+            introduced_at INTEGER NOT NULL,
+            PRIMARY KEY(introduced_feed_id, introducer_feed_id)
         );
         """
 }

@@ -27,18 +27,27 @@ public enum SyncLimits {
     /// Link frame size assumed by benchmarks and defaults (one LE Data Length Extension PDU).
     public static let defaultMTU = 244
 
+    // MARK: TCP
+
+    /// Bytes of big-endian length in front of every link frame on TCP.
+    public static let tcpLengthPrefixLength = 2
+    /// Frames a TCP connection queues before it stops reading from the socket.
+    public static let tcpInboxHighWatermark = 1024
+    /// Accepted TCP connections waiting to be taken from a listener.
+    public static let tcpPendingConnections = 16
+
     // MARK: Segmentation and sealing
 
     /// Bytes of segment header in every link frame.
     public static let segmentHeaderLength = 1
     /// Largest link message (handshake message or sealed frame) a receiver reassembles from segments.
-    public static let maximumLinkMessageLength = 2048
+    public static let maximumLinkMessageLength = 4096
+    /// Most link frames one sealed frame spans (bounds what one lost link frame costs).
+    public static let maximumSegmentsPerSealedFrame = 16
     /// Bytes of explicit nonce (low 16 bits of the Noise counter) in front of every sealed frame.
     public static let sealedNonceLength = 2
     /// Bytes of ChaCha20-Poly1305 tag at the end of every sealed frame.
     public static let tagLength = 16
-    /// A sealed frame never holds less plaintext than this; at small MTUs it spans several link frames.
-    public static let minimumSealedPlaintext = 112
     /// Largest number of frames a ``SecureLink`` seals in one direction before it must be re-established.
     public static let maximumFramesPerLink: UInt64 = 1 << 48
 
@@ -65,6 +74,8 @@ public enum SyncLimits {
 
     // MARK: Sessions
 
+    /// Most received messages ingested in one batch (one store transaction).
+    public static let maximumIngestBatch = 64
     /// Requests a peer may send in one session (bounds the work a peer can queue).
     public static let maximumRequestsPerSession = 4096
 

@@ -68,7 +68,7 @@ import Testing
         let backup = try alice.exportFeed(includeSelfContent: true)
         let bob = try Account.inMemory()
         let report = try bob.importFeed(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
-        #expect(report.outcomes.allSatisfy(\.isAccepted))
+        #expect(report.outcomes.allSatisfy { $0.isAccepted })
         #expect(try bob.timeline(feed: alice.feedID).allSatisfy { $0.content == nil })
     }
 

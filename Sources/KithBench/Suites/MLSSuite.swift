@@ -1,72 +1,103 @@
 import KithMLS
 
-/// Benchmarks of the MLS core (RFC 9420, suite 1 unless named): application messages, commits with a path,
-/// processing commits and joining from a Welcome, for groups of 16 and 64 members.
+/// Benchmarks of the MLS core (RFC 9420) for suites 1 and 3: a commit adding one member to groups of 16, 64, 128 and
+/// 1,000 members (create and process), one commit adding 1,000 members at once, the Welcome of each, joining from it, and
+/// application messages. Published mls-rs anchors (other hardware): create 13.5 ms and process 1.0 ms at 128 members,
+/// 1,000 adds in one commit 156 ms.
 enum MLSSuite: BenchSuite {
     static let name = "mls"
 
     private static let configuration = GroupConfiguration(clock: { nil })
+    /// Group sizes of the add-one-member figures.
+    static let groupSizes = [16, 64, 128, 1000]
+    /// Members added by the one big commit.
+    static let bulkAdd = 1000
 
     private static func member(_ index: Int, suite: CipherSuite) throws -> (KeyPackage, KeyPackageSecrets) {
         try KeyPackage.generate(suite: suite, credential: .basic(identity: Array("member-\(index)".utf8)),
                                 signatureKeys: suite.signature.generateKeyPair(), lifetime: Lifetime(notBefore: 0, notAfter: .max))
     }
 
-    /// A group of `size` members built with one commit; returns the creator's and the last member's states.
+    /// A group of `size` members built with one commit; returns the creator's state and the last joiner's state.
     private static func group(size: Int, suite: CipherSuite) throws -> (creator: GroupState, member: GroupState) {
         let (creatorPackage, creatorSecrets) = try member(0, suite: suite)
         var creator = try GroupState(creating: [1, 2, 3], keyPackage: creatorPackage, secrets: creatorSecrets, configuration: configuration)
         var packages: [(KeyPackage, KeyPackageSecrets)] = []
         for index in 1..<size { packages.append(try member(index, suite: suite)) }
         let pending = try creator.commit(adding: packages.map(\.0))
-        creator = pending.newState
         guard let welcome = pending.welcome, let last = packages.last else { throw MLSGroupError.unsupported("empty group") }
         let joined = try GroupState(welcome: welcome, keyPackage: last.0, secrets: last.1, configuration: configuration)
-        return (creator, joined)
+        return (pending.newState, joined)
+    }
+
+    /// Mean milliseconds of `body` over `rounds` runs.
+    private static func milliseconds(rounds: Int, _ body: () throws -> Void) throws -> Double {
+        try BenchClock.seconds { for _ in 0..<rounds { try body() } } / Double(rounds) * 1000
     }
 
     static func run(report: (BenchFigure) -> Void) throws {
-        let suite = try CipherSuite(rawValue: 1)
-        var (sender, receiver) = try group(size: 2, suite: suite)
+        for rawSuite: UInt16 in [1, 3] {
+            let suite = try CipherSuite(rawValue: rawSuite)
+            let prefix = "mls.s\(rawSuite)"
 
-        for size in [100, 1024] {
-            let payload = [UInt8](repeating: 0x61, count: size)
+            var (sender, receiver) = try group(size: 2, suite: suite)
+            let payload = [UInt8](repeating: 0x61, count: 100)
             let rate = try BenchClock.rate {
                 let message = try sender.encryptApplication(payload)
                 _ = try receiver.handle(message)
             }
-            report(BenchFigure(name: "mls.app_encrypt_decrypt_\(size)B_per_s", value: rate, unit: "ops/s"))
-        }
+            report(BenchFigure(name: "\(prefix).app_encrypt_decrypt_100B_per_s", value: rate, unit: "ops/s"))
 
-        for size in [16, 64] {
-            var (creator, member) = try group(size: size, suite: suite)
-            var pending: PendingCommit?
-            let rounds = 20
-            let createSeconds = try BenchClock.seconds {
-                for _ in 0..<rounds { pending = try creator.commit() }
-            }
-            report(BenchFigure(name: "mls.commit_create_path_\(size)_ms", value: createSeconds / Double(rounds) * 1000, unit: "ms"))
-            guard let commit = pending else { continue }
-            let processSeconds = try BenchClock.seconds {
-                for _ in 0..<rounds {
+            for size in groupSizes {
+                let (creator, member) = try group(size: size, suite: suite)
+                let (joinerPackage, joinerSecrets) = try Self.member(size, suite: suite)
+                let rounds = size >= 1000 ? 5 : 20
+                var pending: PendingCommit?
+                let create = try milliseconds(rounds: rounds) {
+                    var copy = creator
+                    pending = try copy.commit(adding: [joinerPackage])
+                }
+                report(BenchFigure(name: "\(prefix).commit_add1_create_\(size)_ms", value: create, unit: "ms"))
+                guard let commit = pending, let welcome = commit.welcome else { continue }
+                let process = try milliseconds(rounds: rounds) {
                     var copy = member
                     _ = try copy.handle(commit.message)
                 }
-            }
-            report(BenchFigure(name: "mls.commit_process_path_\(size)_ms", value: processSeconds / Double(rounds) * 1000, unit: "ms"))
-            _ = try member.handle(commit.message)
-
-            let (joinerPackage, joinerSecrets) = try Self.member(size, suite: suite)
-            var adder = commit.newState
-            let add = try adder.commit(adding: [joinerPackage])
-            guard let welcome = add.welcome else { continue }
-            let joinSeconds = try BenchClock.seconds {
-                for _ in 0..<5 {
+                report(BenchFigure(name: "\(prefix).commit_add1_process_\(size)_ms", value: process, unit: "ms"))
+                report(BenchFigure(name: "\(prefix).commit_add1_message_\(size)_bytes", value: Double(commit.message.tlsEncoded.count), unit: "bytes"))
+                report(BenchFigure(name: "\(prefix).welcome_add1_\(size)_bytes", value: Double(welcome.tlsEncoded.count), unit: "bytes"))
+                // The same add without an UpdatePath (allowed for add-only commits): no encryption to the copath.
+                var bare: PendingCommit?
+                let bareCreate = try milliseconds(rounds: rounds) {
+                    var copy = creator
+                    bare = try copy.commit(adding: [joinerPackage], includePath: false)
+                }
+                report(BenchFigure(name: "\(prefix).commit_add1_nopath_create_\(size)_ms", value: bareCreate, unit: "ms"))
+                if let bare {
+                    let bareProcess = try milliseconds(rounds: rounds) {
+                        var copy = member
+                        _ = try copy.handle(bare.message)
+                    }
+                    report(BenchFigure(name: "\(prefix).commit_add1_nopath_process_\(size)_ms", value: bareProcess, unit: "ms"))
+                }
+                let join = try milliseconds(rounds: size >= 1000 ? 2 : 5) {
                     _ = try GroupState(welcome: welcome, keyPackage: joinerPackage, secrets: joinerSecrets, configuration: configuration)
                 }
+                report(BenchFigure(name: "\(prefix).join_welcome_\(size)_ms", value: join, unit: "ms"))
             }
-            report(BenchFigure(name: "mls.join_welcome_\(size)_ms", value: joinSeconds / 5 * 1000, unit: "ms"))
-            report(BenchFigure(name: "mls.welcome_with_tree_\(size)_bytes", value: Double(welcome.tlsEncoded.count), unit: "bytes"))
+
+            let (creatorPackage, creatorSecrets) = try member(0, suite: suite)
+            let lonely = try GroupState(creating: [4, 5, 6], keyPackage: creatorPackage, secrets: creatorSecrets, configuration: configuration)
+            let packages = try (1...bulkAdd).map { try member($0, suite: suite).0 }
+            var bulk: PendingCommit?
+            let bulkMilliseconds = try milliseconds(rounds: 3) {
+                var copy = lonely
+                bulk = try copy.commit(adding: packages)
+            }
+            report(BenchFigure(name: "\(prefix).commit_add\(bulkAdd)_create_ms", value: bulkMilliseconds, unit: "ms"))
+            if let welcome = bulk?.welcome {
+                report(BenchFigure(name: "\(prefix).welcome_add\(bulkAdd)_bytes", value: Double(welcome.tlsEncoded.count), unit: "bytes"))
+            }
         }
     }
 }

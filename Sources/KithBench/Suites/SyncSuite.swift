@@ -2,112 +2,114 @@ import Crypto
 import Dispatch
 import KithSync
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Benchmarks of the sync stack: Noise handshakes and transport sealing (wall clock), zstd on
-/// envelope-like JSON, and full sessions over the simulated BLE link (air time = bytes on the air
-/// × 8 / bandwidth, deterministic; and the wall-clock CPU cost of the whole stack).
+/// The figures of the sync issue, measured over the simulated BLE link at 200 kbit/s, MTU 244
+/// (ATT MTU 247), 15 ms latency, counting ATT payload bytes on the air:
+///
+/// - `sync.time_vs_ideal`: virtual time of a 1,000-post session over its ideal
+///   (bytes on the air × 8 / bandwidth);
+/// - `sync.air_bytes_vs_envelopes` and `…_zstd`: bytes on the air (both directions, handshake,
+///   requests, offers, acks included) over the sum of the envelope sizes, without and with zstd;
+/// - `sync.delta_1_message_bytes`: bytes on the air of a whole session (IK handshake included)
+///   when the peer lacks exactly one message;
+/// - `sync.receiver_cpu_us_per_message`: process CPU time of the receiving side (transport,
+///   opening, reassembly, hashing, ingest, acks) per message, with the sender's frames queued beforehand.
 enum SyncSuite: BenchSuite {
     static let name = "sync"
 
+    /// The issue's link: 200 kbit/s, MTU 244.
+    static let bandwidth: Double = 200_000
+    static let mtu = 244
+    static let postCount = 1000
+
     static func run(report: (BenchFigure) -> Void) throws {
-        // Noise handshakes, both sides in one process.
-        let xx = try BenchClock.rate(minimumSeconds: 0.5) { try handshake(pattern: .xx) }
-        report(BenchFigure(name: "sync.noise_xx_handshake_ms", value: 1000 / xx, unit: "ms"))
-        let ik = try BenchClock.rate(minimumSeconds: 0.5) { try handshake(pattern: .ik) }
-        report(BenchFigure(name: "sync.noise_ik_handshake_ms", value: 1000 / ik, unit: "ms"))
-
-        // Seal + open of one full sealed frame at MTU 244 (225 plaintext bytes).
-        var sender = try NoiseCipherState(key: [UInt8](repeating: 7, count: 32))
-        var receiver = try NoiseCipherState(key: [UInt8](repeating: 7, count: 32))
-        let plaintext = [UInt8](repeating: 0x42, count: 225)
-        let frames = try BenchClock.rate(minimumSeconds: 0.5) {
-            let sealed = try sender.encrypt(associatedData: [], plaintext: plaintext)
-            _ = try receiver.decrypt(associatedData: [], ciphertext: sealed)
-        }
-        report(BenchFigure(name: "sync.seal_open_frames_per_s", value: frames, unit: "ops/s"))
-        report(BenchFigure(name: "sync.seal_open_mb_per_s", value: frames * 225 / 1_000_000, unit: "MB/s"))
-
-        // zstd level 1 on envelope-like JSON (random ciphertext in base64url, as real content is encrypted).
         var generator = SplitMix64(seed: 1)
-        let envelopes = (0..<200).map { envelopeLikeJSON(sequence: $0, contentBytes: 200, generator: &generator) }
-        let raw = envelopes.reduce(0) { $0 + $1.count }
-        let compressed = try envelopes.reduce(0) { $0 + (try EnvelopeCompression.compress($1)).count + 5 }
-        report(BenchFigure(name: "sync.zstd_ratio_envelope_600b", value: Double(compressed) / Double(raw), unit: "ratio"))
+        let feed = try SyncFeedID(bytes: [UInt8](repeating: 0xA0, count: 32))
+        let contents = (0..<postCount).map { envelopeLikeJSON(sequence: $0, generator: &generator) }
 
-        // Frame layout efficiency per MTU.
-        for mtu in [20, 182, 244, 509] {
-            let layout = try FrameLayout(mtu: mtu)
-            report(BenchFigure(name: "sync.layout_mtu\(mtu)_chunk_data_bytes", value: Double(layout.chunkDataLength), unit: "bytes"))
-            report(BenchFigure(name: "sync.layout_mtu\(mtu)_efficiency", value: layout.chunkEfficiency, unit: "ratio"))
+        let plain = try blocking { try await syncPosts(feed: feed, contents: contents, capabilities: []) }
+        report(BenchFigure(name: "sync.time_vs_ideal", value: plain.elapsedSeconds / plain.idealSeconds, unit: "ratio"))
+        report(BenchFigure(name: "sync.air_bytes_vs_envelopes", value: plain.airBytesVsEnvelopes, unit: "ratio"))
+        let zstd = try blocking { try await syncPosts(feed: feed, contents: contents, capabilities: .all) }
+        report(BenchFigure(name: "sync.air_bytes_vs_envelopes_zstd", value: zstd.airBytesVsEnvelopes, unit: "ratio"))
+        let delta = try blocking { try await deltaSession(feed: feed, contents: contents) }
+        report(BenchFigure(name: "sync.delta_1_message_bytes", value: Double(delta), unit: "bytes"))
+        var samples: [Double] = []
+        for _ in 0..<3 {
+            samples.append(try blocking { try await receiverCPU(feed: feed, contents: contents) })
         }
-
-        // 1,000 posts (~590-byte JSON envelopes + 36-byte toy header) from one feed, one session, 1 Mbit/s, 15 ms latency,
-        // 17 bytes of radio overhead per frame; air time is bytes on the air × 8 / bandwidth.
-        for (mtu, capabilities, label) in [
-            (20, SyncCapabilities(), "mtu20"), (182, [], "mtu182"), (244, [], "mtu244"), (509, [], "mtu509"),
-            (244, SyncCapabilities.zstdEnvelopes, "mtu244_zstd"),
-        ] as [(Int, SyncCapabilities, String)] {
-            let outcome = try blocking {
-                try await syncPosts(count: 1000, mtu: mtu, capabilities: capabilities, envelopes: envelopes)
-            }
-            report(BenchFigure(name: "sync.posts1000_\(label)_airtime_s", value: outcome.airTimeSeconds, unit: "s"))
-            report(BenchFigure(name: "sync.posts1000_\(label)_air_bytes", value: Double(outcome.airBytes), unit: "bytes"))
-            report(BenchFigure(name: "sync.posts1000_\(label)_goodput_ratio", value: outcome.goodput, unit: "ratio"))
-            report(BenchFigure(name: "sync.posts1000_\(label)_wall_msgs_per_s", value: 1000 / outcome.wallSeconds, unit: "ops/s"))
-        }
+        report(BenchFigure(name: "sync.receiver_cpu_us_per_message", value: samples.min() ?? 0, unit: "us"))
     }
 
-    private static func handshake(pattern: SecureLinkPattern) throws {
-        let initiatorStatic = Curve25519.KeyAgreement.PrivateKey()
-        let responderStatic = Curve25519.KeyAgreement.PrivateKey()
-        var initiator = try NoiseHandshakeState(
-            protocolName: pattern.protocolName, isInitiator: true, prologue: pattern.prologue,
-            localStatic: initiatorStatic,
-            remoteStatic: pattern == .ik ? Array(responderStatic.publicKey.rawRepresentation) : nil
-        )
-        var responder = try NoiseHandshakeState(
-            protocolName: pattern.protocolName, isInitiator: false, prologue: pattern.prologue, localStatic: responderStatic
-        )
-        var initiatorTurn = true
-        while !initiator.isComplete {
-            if initiatorTurn {
-                _ = try responder.readMessage(try initiator.writeMessage(payload: SyncHello().encoded))
-            } else {
-                _ = try initiator.readMessage(try responder.writeMessage(payload: SyncHello().encoded))
-            }
-            initiatorTurn.toggle()
-        }
-        _ = try initiator.transportCiphers()
-        _ = try responder.transportCiphers()
-    }
+    // MARK: Sessions
 
     private struct SessionOutcome: Sendable {
-        var airTimeSeconds: Double
-        var airBytes: Int
-        var goodput: Double
-        var wallSeconds: Double
+        var elapsedSeconds: Double
+        var idealSeconds: Double
+        var airBytesVsEnvelopes: Double
     }
 
-    private static func syncPosts(
-        count: Int, mtu: Int, capabilities: SyncCapabilities, envelopes: [[UInt8]]
-    ) async throws -> SessionOutcome {
-        let feed = try SyncFeedID(bytes: [UInt8](repeating: 0xA0, count: 32))
+    private static func linkConfiguration() -> SimulatedBLEConfiguration {
+        SimulatedBLEConfiguration(mtu: mtu, bandwidthBitsPerSecond: bandwidth, latencySeconds: 0.015)
+    }
+
+    /// Alice holds 1,000 posts of one feed, Bob none; both follow it. One session, XX handshake.
+    private static func syncPosts(feed: SyncFeedID, contents: [[UInt8]], capabilities: SyncCapabilities) async throws -> SessionOutcome {
         let alice = InMemoryFeedSource()
         let bob = InMemoryFeedSource()
         var envelopeBytes = 0
-        for sequence in 0..<count {
-            let content = envelopes[sequence % envelopes.count]
-            envelopeBytes += content.count + 36
+        for (sequence, content) in contents.enumerated() {
+            envelopeBytes += InMemoryFeedSource.envelope(feed: feed, sequence: UInt32(sequence), content: content).count
             await alice.append(feed: feed, sequence: UInt32(sequence), content: content)
         }
         await alice.follow(feed)
         await bob.follow(feed)
-        let aliceKey = Curve25519.KeyAgreement.PrivateKey()
-        let bobKey = Curve25519.KeyAgreement.PrivateKey()
-        let (central, peripheral) = SimulatedBLELink.makePair(configuration: SimulatedBLEConfiguration(
-            mtu: mtu, bandwidthBitsPerSecond: 1_000_000, latencySeconds: 0.015, perFrameOverheadBytes: 17
-        ))
-        let start = ContinuousClock.now
+        let (central, _, bobReport) = try await session(
+            alice: alice, bob: bob, capabilities: capabilities, aliceKey: .init(), bobKey: .init(), bobKnown: false
+        )
+        guard bobReport.messagesAccepted == contents.count else { throw SyncBenchFailure.incomplete("\(bobReport)") }
+        let statistics = await central.statistics()
+        return SessionOutcome(
+            elapsedSeconds: statistics.elapsedSeconds,
+            idealSeconds: statistics.airTimeSeconds,
+            airBytesVsEnvelopes: Double(statistics.bytesOnAir) / Double(envelopeBytes)
+        )
+    }
+
+    /// After a full sync, Alice writes one post; the next session (IK: they are contacts) carries it.
+    /// Both follow two feeds (Alice's and Bob's), as contacts do.
+    private static func deltaSession(feed: SyncFeedID, contents: [[UInt8]]) async throws -> Int {
+        let bobFeed = try SyncFeedID(bytes: [UInt8](repeating: 0xB0, count: 32))
+        let alice = InMemoryFeedSource()
+        let bob = InMemoryFeedSource()
+        for (sequence, content) in contents.enumerated() {
+            await alice.append(feed: feed, sequence: UInt32(sequence), content: content)
+            await bob.append(feed: feed, sequence: UInt32(sequence), content: content)
+            await alice.append(feed: bobFeed, sequence: UInt32(sequence), content: content)
+            await bob.append(feed: bobFeed, sequence: UInt32(sequence), content: content)
+        }
+        for source in [alice, bob] {
+            await source.follow(feed)
+            await source.follow(bobFeed)
+        }
+        await alice.append(feed: feed, sequence: UInt32(contents.count), content: contents[0])
+        let (central, _, bobReport) = try await session(
+            alice: alice, bob: bob, capabilities: [], aliceKey: .init(), bobKey: .init(), bobKnown: true
+        )
+        guard bobReport.messagesAccepted == 1 else { throw SyncBenchFailure.incomplete("\(bobReport)") }
+        return await central.statistics().bytesOnAir
+    }
+
+    private static func session(
+        alice: InMemoryFeedSource, bob: InMemoryFeedSource, capabilities: SyncCapabilities,
+        aliceKey: Curve25519.KeyAgreement.PrivateKey, bobKey: Curve25519.KeyAgreement.PrivateKey, bobKnown: Bool
+    ) async throws -> (SimulatedBLEEndpoint, SyncSessionReport, SyncSessionReport) {
+        let (central, peripheral) = SimulatedBLELink.makePair(configuration: linkConfiguration())
         async let bobSide: SyncSessionReport = {
             let link = try await SecureLink.accept(
                 over: peripheral,
@@ -117,33 +119,82 @@ enum SyncSuite: BenchSuite {
         }()
         let link = try await SecureLink.connect(
             over: central,
-            configuration: SecureLinkConfiguration(localStatic: aliceKey, hello: SyncHello(capabilities: capabilities)) { _ in true }
+            configuration: SecureLinkConfiguration(localStatic: aliceKey, hello: SyncHello(capabilities: capabilities)) { _ in true },
+            responderStaticKey: bobKnown ? Array(bobKey.publicKey.rawRepresentation) : nil
         )
         let aliceReport = await SyncSession(link: link, source: alice, clock: central).run()
         let bobReport = try await bobSide
-        let elapsed = ContinuousClock.now - start
-        guard aliceReport.completed, bobReport.completed, bobReport.messagesAccepted == count else {
-            throw SyncBenchFailure.incomplete("\(bobReport)")
+        guard aliceReport.completed, bobReport.completed else {
+            throw SyncBenchFailure.incomplete("alice \(aliceReport), bob \(bobReport)")
         }
-        let statistics = await central.statistics()
-        return SessionOutcome(
-            airTimeSeconds: statistics.airTimeSeconds,
-            airBytes: statistics.bytesOnAir,
-            goodput: Double(envelopeBytes) / Double(statistics.bytesOnAir),
-            wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        )
+        return (central, aliceReport, bobReport)
     }
 
-    /// A JSON object shaped like a Kith envelope whose content is random ciphertext in base64url.
-    private static func envelopeLikeJSON(sequence: Int, contentBytes: Int, generator: inout SplitMix64) -> [UInt8] {
+    /// Queues everything the sender would send (request, done, offer, 1,000 messages) on the link
+    /// first, then times Bob's whole session alone: its CPU time is the receiving side's.
+    private static func receiverCPU(feed: SyncFeedID, contents: [[UInt8]]) async throws -> Double {
+        let bob = InMemoryFeedSource()
+        await bob.follow(feed)
+        let aliceKey = Curve25519.KeyAgreement.PrivateKey()
+        let bobKey = Curve25519.KeyAgreement.PrivateKey()
+        let (central, peripheral) = SimulatedBLELink.makePair(configuration: linkConfiguration())
+        async let accepted = SecureLink.accept(
+            over: peripheral,
+            configuration: SecureLinkConfiguration(localStatic: bobKey, hello: SyncHello(capabilities: [])) { _ in true }
+        )
+        let alice = try await SecureLink.connect(
+            over: central,
+            configuration: SecureLinkConfiguration(localStatic: aliceKey, hello: SyncHello(capabilities: [])) { _ in true }
+        )
+        let bobLink = try await accepted
+        // Alice holds the whole feed, so Bob has nothing to send back.
+        try await alice.enqueue([.request(SyncRequest(feedID: feed, haveSequence: UInt32(contents.count - 1))), .done])
+        try await alice.enqueue([.offer(SyncOffer(feedID: feed, haveSequence: UInt32(contents.count - 1), messageCount: UInt32(contents.count)))])
+        for (sequence, content) in contents.enumerated().reversed() {
+            let envelope = InMemoryFeedSource.envelope(feed: feed, sequence: UInt32(sequence), content: content)
+            let body = MessageBody.encode(envelope: envelope, compressionNegotiated: false)
+            let chunks = try MessageFragmenter.chunks(
+                messageID: SyncMessageID(envelope: envelope), body: body, chunkDataLength: alice.layout.chunkDataLength
+            )
+            try await alice.enqueue(chunks.map(SyncFrame.chunk))
+        }
+        try await alice.flush()
+        let before = processCPUSeconds()
+        let report = await SyncSession(link: bobLink, source: bob, clock: peripheral).run()
+        let cpu = processCPUSeconds() - before
+        guard report.completed, report.messagesAccepted == contents.count else { throw SyncBenchFailure.incomplete("\(report)") }
+        return cpu / Double(contents.count) * 1_000_000
+    }
+
+    // MARK: Helpers
+
+    /// User + system CPU time of this process.
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// A spec 3.1 envelope (canonical JSON, keys sorted) whose content is random ciphertext in
+    /// base64url; with the in-memory source's 36-byte header the envelope is 600 bytes.
+    private static func envelopeLikeJSON(sequence: Int, generator: inout SplitMix64) -> [UInt8] {
         func b64(_ count: Int) -> String {
             let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
             return String((0..<count).map { _ in alphabet[Int(generator.next() % 64)] })
         }
-        let json = "{\"audience\":\"contacts\",\"author\":\"\(b64(43))\",\"content\":\"\(b64(contentBytes * 4 / 3))\","
-            + "\"content_type\":\"post\",\"previous\":\"\(b64(43))\",\"sequence\":\(sequence),"
-            + "\"signature\":\"\(b64(86))\",\"timestamp\":\(1_760_000_000_000 + sequence),\"version\":1}"
-        return Array(json.utf8)
+        let feedID = "oK3f8kR2mNpLvXwY1cBdHtAeOsUiGjKlP0FyVnWqCm4"
+        func json(content: String) -> String {
+            "{\"audience\":\"contacts\",\"content_enc\":\"\(content)\",\"feed_id\":\"\(feedID)\","
+                + "\"previous\":\"\(b64(43))\",\"sequence\":\(sequence),\"signature\":\"\(b64(86))\","
+                + "\"timestamp\":\(1_760_000_000 + sequence * 37),\"type\":\"post\",\"version\":1}"
+        }
+        let skeleton = json(content: "").utf8.count
+        return Array(json(content: b64(max(1, 600 - 36 - skeleton))).utf8)
     }
 
     /// Runs async work from the synchronous suite entry point.

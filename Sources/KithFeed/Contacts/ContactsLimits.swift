@@ -2,10 +2,10 @@
 public enum ContactsLimits {
     /// Format byte of the v1 recipient map.
     public static let mapVersion: UInt8 = 0x01
-    /// Most recipient slots in one message (including the author's own slot). With 40-byte
-    /// slots, 1,000 recipients take 40 KB, which keeps a 280-byte post well under the 64 KiB
-    /// envelope limit after base64url.
-    public static let maxRecipients = 1_000
+    /// Most recipient slots in one message, the author's own slot included (so 1,023 contacts).
+    /// With 40-byte slots, 1,024 slots take 41 KB, which keeps a 280-character post under the
+    /// 64 KiB envelope limit after base64url.
+    public static let maxRecipients = 1_024
     /// Length of the per-message random salt.
     public static let saltBytes = 16
     /// Length of a blinded slot id.

@@ -2,7 +2,7 @@ import KithCanonical
 
 /// The decoded bytes of a `contacts` message's `content_enc` (v1 recipient map).
 ///
-///     version u8 = 0x01 | salt 16 | slot_count u16 (1...1000)
+///     version u8 = 0x01 | salt 16 | slot_count u16 (1...1024)
 ///     | slot_count × (slot_id 8 | wrapped_key 32), strictly ascending by slot_id
 ///     | body = ChaCha20-Poly1305 ciphertext || tag 16
 ///

@@ -104,10 +104,12 @@ extension KEMAlgorithm {
         do { return try body() } catch { throw MLSCryptoError.invalidPrivateKey("\(self) private key rejected") }
     }
 
-    /// A small-order X25519 key yields an all-zero shared secret with every clamped scalar.
+    /// A fixed probe scalar: any clamped scalar is a multiple of 8, so it maps every small-order point to zero.
+    private static let smallOrderProbe = Curve25519.KeyAgreement.PrivateKey()
+
+    /// A small-order X25519 key yields an all-zero shared secret with every clamped scalar (one DH with a fixed probe).
     private static func rejectSmallOrder(_ key: Curve25519.KeyAgreement.PublicKey) throws {
-        let probe = Curve25519.KeyAgreement.PrivateKey()
-        let shared = try probe.sharedSecretFromKeyAgreement(with: key)
+        let shared = try smallOrderProbe.sharedSecretFromKeyAgreement(with: key)
         guard shared.withUnsafeBytes({ $0.contains { $0 != 0 } }) else { throw MLSCryptoError.allZeroSharedSecret }
     }
 

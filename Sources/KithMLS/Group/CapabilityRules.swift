@@ -8,6 +8,17 @@ enum CapabilityRules {
 
     /// Checks that `leaf` can be a member of a group with `suite` and GroupContext `extensions`, next to the members of `tree`.
     static func check(_ leaf: LeafNode, suite: CipherSuiteID, extensions: [Extension], tree: RatchetTree, ignoring: LeafIndex?) throws {
+        try checkOwn(leaf, suite: suite, extensions: extensions)
+        for index in tree.occupiedLeaves where index != ignoring {
+            guard let member = tree.leaf(index) else { continue }
+            guard member.capabilities.credentials.contains(leaf.credential.type), leaf.capabilities.credentials.contains(member.credential.type) else {
+                throw MLSGroupError.unsupportedCapability("credential types not mutually supported with \(index)")
+            }
+        }
+    }
+
+    /// The checks of ``check(_:suite:extensions:tree:ignoring:)`` that involve only the leaf and the GroupContext.
+    static func checkOwn(_ leaf: LeafNode, suite: CipherSuiteID, extensions: [Extension]) throws {
         let capabilities = leaf.capabilities
         guard capabilities.cipherSuites.contains(suite) else { throw MLSGroupError.unsupportedCapability("leaf does not support the group's cipher suite") }
         guard capabilities.versions.contains(.mls10) else { throw MLSGroupError.unsupportedCapability("leaf does not support mls10") }
@@ -18,12 +29,6 @@ enum CapabilityRules {
             throw MLSGroupError.unsupportedCapability("leaf uses extension \(item.type.rawValue) it does not list")
         }
         try checkRequired(capabilities, extensions: extensions)
-        for index in tree.occupiedLeaves where index != ignoring {
-            guard let member = tree.leaf(index) else { continue }
-            guard member.capabilities.credentials.contains(leaf.credential.type), capabilities.credentials.contains(member.credential.type) else {
-                throw MLSGroupError.unsupportedCapability("credential types not mutually supported with \(index)")
-            }
-        }
     }
 
     /// Checks that `capabilities` satisfy the `required_capabilities` in `extensions` and list every non-default extension in use.

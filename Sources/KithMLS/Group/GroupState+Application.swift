@@ -2,6 +2,7 @@
 extension GroupState {
     /// Encrypts application data as a PrivateMessage from this member, advancing its application ratchet.
     public mutating func encryptApplication(_ data: [UInt8], authenticatedData: [UInt8] = [], paddingLength: Int = 0) throws -> MLSMessage {
+        guard reinitialization == nil else { throw MLSGroupError.groupReinitialized }
         let framed = FramedContent(groupID: context.groupID, epoch: context.epoch, sender: .member(ownLeaf), authenticatedData: authenticatedData,
                                    body: .application(data))
         let content = try AuthenticatedContent.sign(wireFormat: .privateMessage, content: framed, context: context, suite: suite,

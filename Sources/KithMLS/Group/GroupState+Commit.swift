@@ -37,11 +37,7 @@ extension GroupState {
             if removed == ownLeaf { return .removedFromGroup }
             try newTree.removeLeaf(removed)
         }
-        var joiners: Set<LeafIndex> = []
-        for keyPackage in proposals.adds {
-            try validateKeyPackage(keyPackage, in: newTree)
-            joiners.insert(try newTree.addLeaf(keyPackage.leafNode))
-        }
+        let joiners = Set(try addValidatedKeyPackages(proposals.adds, to: &newTree, extensions: newExtensions).map(\.leaf))
 
         var newKeys = privateKeys
         if let ownUpdate = proposals.updates.first(where: { $0.leaf == ownLeaf }) {
@@ -56,9 +52,11 @@ extension GroupState {
         if let path = commit.path {
             let committerLeaf: LeafIndex
             switch committer {
-            case .member(let leaf): committerLeaf = leaf
+            case .member(let leaf):
+                committerLeaf = leaf
+                try validateCommitPathLeaf(path.leafNode, at: leaf, in: newTree, extensions: newExtensions)
             default:
-                try checkUniqueKeys(path.leafNode, in: newTree, ignoring: nil)
+                try validateCommitPathLeaf(path.leafNode, at: nil, in: newTree, extensions: newExtensions)
                 committerLeaf = try newTree.addLeaf(path.leafNode)
             }
             try TreeKEM.merge(path, from: committerLeaf, into: &newTree, suite: suite, groupID: context.groupID)
@@ -84,6 +82,7 @@ extension GroupState {
             throw MLSGroupError.confirmationTagMismatch
         }
         enter(context: newContext, tree: newTree, keys: newKeys, secrets: newSecrets, confirmationTag: confirmationTag)
+        reinitialization = proposals.reinit
         return .newEpoch(newContext.epoch)
     }
 
@@ -99,7 +98,8 @@ extension GroupState {
                 try proposals.add(pending.proposal, sender: pending.sender, committer: committer)
             }
         }
-        if proposals.reinit != nil { throw MLSGroupError.unsupported("ReInit") }
+        try proposals.checkReInitAlone()
+        if let reinit = proposals.reinit { try checkReInit(reinit) }
         if external {
             guard proposals.externalInit != nil else { throw MLSGroupError.invalidProposalList("external commit without ExternalInit") }
             guard proposals.adds.isEmpty, proposals.updates.isEmpty, proposals.groupContextExtensions == nil, proposals.removes.count <= 1 else {

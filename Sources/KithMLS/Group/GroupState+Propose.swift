@@ -2,7 +2,7 @@
 extension GroupState {
     /// Frames, signs and protects `proposal` from this member and records it as pending.
     ///
-    /// Add, Remove, PreSharedKey and GroupContextExtensions can be proposed here; use ``proposeUpdate(wireFormat:authenticatedData:)``
+    /// Add, Remove, PreSharedKey, ReInit and GroupContextExtensions can be proposed here; use ``proposeUpdate(wireFormat:authenticatedData:)``
     /// for Updates.
     public mutating func propose(_ proposal: Proposal, wireFormat: WireFormat = .publicMessage, authenticatedData: [UInt8] = []) throws -> MLSMessage {
         switch proposal {
@@ -12,7 +12,8 @@ extension GroupState {
         case .preSharedKey(let id): _ = try psks.resolve([id])
         case .groupContextExtensions: break
         case .update: throw MLSGroupError.invalidProposalList("use proposeUpdate for Update proposals")
-        case .reinit, .externalInit: throw MLSGroupError.unsupported("proposing ReInit or ExternalInit")
+        case .reinit(let body): try checkReInit(body)
+        case .externalInit: throw MLSGroupError.invalidProposalList("ExternalInit is only sent by external joiners")
         }
         return try send(proposal, wireFormat: wireFormat, authenticatedData: authenticatedData)
     }
@@ -30,6 +31,7 @@ extension GroupState {
     }
 
     private mutating func send(_ proposal: Proposal, wireFormat: WireFormat, authenticatedData: [UInt8]) throws -> MLSMessage {
+        guard reinitialization == nil else { throw MLSGroupError.groupReinitialized }
         let framed = FramedContent(groupID: context.groupID, epoch: context.epoch, sender: .member(ownLeaf), authenticatedData: authenticatedData,
                                    body: .proposal(proposal))
         let content = try AuthenticatedContent.sign(wireFormat: wireFormat, content: framed, context: context, suite: suite,

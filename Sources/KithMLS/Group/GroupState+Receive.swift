@@ -81,12 +81,14 @@ extension GroupState {
             guard case .member(let leaf) = content.content.sender else { throw MLSFramingError.senderNotMember }
             return .application(data: data, sender: leaf)
         case .proposal(let proposal):
+            guard reinitialization == nil else { throw MLSGroupError.groupReinitialized }
             let reference = Proposal.reference(suite: suite, authenticatedContent: content.tlsEncoded)
             if !pendingProposals.contains(where: { $0.reference == reference }) {
                 pendingProposals.append(PendingProposal(reference: reference, proposal: proposal, sender: content.content.sender))
             }
             return .proposal(reference: reference)
         case .commit(let commit):
+            guard reinitialization == nil else { throw MLSGroupError.groupReinitialized }
             return try applyCommit(commit, content: content)
         }
     }

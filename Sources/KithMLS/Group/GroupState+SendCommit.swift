@@ -8,32 +8,42 @@ extension GroupState {
     public mutating func commit(adding keyPackages: [KeyPackage] = [], removing removed: [LeafIndex] = [], includePending: Bool = true,
                                 includePath: Bool = true, wireFormat: WireFormat = .publicMessage, authenticatedData: [UInt8] = [],
                                 ratchetTreeInWelcome: Bool = true) throws -> PendingCommit {
+        let proposals: [Proposal] = removed.map { .remove($0) } + keyPackages.map { .add($0) }
         var work = self
-        let pending = try work.buildCommit(adding: keyPackages, removing: removed, includePending: includePending, includePath: includePath,
-                                           wireFormat: wireFormat, authenticatedData: authenticatedData, ratchetTreeInWelcome: ratchetTreeInWelcome)
+        let pending = try work.buildCommit(byValue: proposals, includePending: includePending, includePath: includePath, wireFormat: wireFormat,
+                                           authenticatedData: authenticatedData, ratchetTreeInWelcome: ratchetTreeInWelcome)
         self = work
         return pending
     }
 
-    private mutating func buildCommit(adding keyPackages: [KeyPackage], removing removed: [LeafIndex], includePending: Bool,
-                                      includePath: Bool, wireFormat: WireFormat, authenticatedData: [UInt8],
-                                      ratchetTreeInWelcome: Bool) throws -> PendingCommit {
+    /// Builds, signs and protects a commit of `byValue` proposals (and the pending ones when `includePending` is true).
+    ///
+    /// A pending ReInit is committed only when it would be the only proposal (RFC 9420 §12.1.5: other proposals win).
+    /// `extraPSKs` enter the key schedule and the Welcome without a proposal (the `reinit` or `branch` PSK that links a new
+    /// group to its origin, §11.2–11.3).
+    mutating func buildCommit(byValue proposals: [Proposal], includePending: Bool, includePath: Bool, wireFormat: WireFormat,
+                              authenticatedData: [UInt8], ratchetTreeInWelcome: Bool, extraPSKs: [PreSharedKeyID] = []) throws -> PendingCommit {
+        guard reinitialization == nil else { throw MLSGroupError.groupReinitialized }
         guard wireFormat == .publicMessage || wireFormat == .privateMessage else { throw MLSFramingError.contentTypeNotAllowed }
         let me = Sender.member(ownLeaf)
         var resolved = ResolvedProposals()
         var items: [ProposalOrRef] = []
         if includePending {
-            for pending in pendingProposals where !(pending.sender == me && pending.proposal.type == .update) {
+            let candidates = pendingProposals.filter { !($0.sender == me && $0.proposal.type == .update) }
+            let others = candidates.filter { $0.proposal.type != .reinit }
+            let chosen = others.isEmpty && proposals.isEmpty ? Array(candidates.prefix(1)) : others
+            for pending in chosen {
                 try resolved.add(pending.proposal, sender: pending.sender, committer: me)
                 items.append(.reference(pending.reference))
             }
         }
-        let proposals: [Proposal] = removed.map { .remove($0) } + keyPackages.map { .add($0) }
         for proposal in proposals {
             try resolved.add(proposal, sender: me, committer: me)
             items.append(.proposal(proposal))
         }
-        if resolved.reinit != nil || resolved.externalInit != nil { throw MLSGroupError.unsupported("committing ReInit or ExternalInit") }
+        try resolved.checkReInitAlone()
+        if let reinit = resolved.reinit { try checkReInit(reinit) }
+        if resolved.externalInit != nil { throw MLSGroupError.invalidProposalList("ExternalInit in a member commit") }
 
         var newTree = tree
         var newExtensions = context.extensions
@@ -49,12 +59,8 @@ extension GroupState {
             guard newTree.leaf(leaf) != nil else { throw MLSGroupError.invalidProposalList("Remove of a blank leaf") }
             try newTree.removeLeaf(leaf)
         }
-        var joiners: [(leaf: LeafIndex, keyPackage: KeyPackage)] = []
-        for keyPackage in resolved.adds {
-            try validateKeyPackage(keyPackage, in: newTree)
-            joiners.append((try newTree.addLeaf(keyPackage.leafNode), keyPackage))
-        }
-        let pskIDs = resolved.psks
+        let joiners = try addValidatedKeyPackages(resolved.adds, to: &newTree, extensions: newExtensions)
+        let pskIDs = resolved.psks + extraPSKs
         let pskSecret = try PreSharedKey.pskSecret(suite: suite, psks: psks.resolve(pskIDs))
 
         var provisional = context
@@ -105,6 +111,7 @@ extension GroupState {
 
         var next = self
         next.enter(context: newContext, tree: newTree, keys: newKeys, secrets: newSecrets, confirmationTag: tag)
+        next.reinitialization = resolved.reinit
 
         var welcome: Welcome? = nil
         if !joiners.isEmpty {

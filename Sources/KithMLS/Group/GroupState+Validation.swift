@@ -2,6 +2,40 @@
 extension GroupState {
     /// Checks an Add proposal's KeyPackage: suite, version, signatures, leaf source, lifetime and key uniqueness.
     func validateKeyPackage(_ keyPackage: KeyPackage, in tree: RatchetTree) throws {
+        try validateKeyPackageItself(keyPackage)
+        try checkUniqueKeys(keyPackage.leafNode, in: tree, ignoring: nil)
+        try CapabilityRules.check(keyPackage.leafNode, suite: suite.id, extensions: context.extensions, tree: tree, ignoring: nil)
+    }
+
+    /// Validates the KeyPackages of a commit's Add proposals and adds their leaves to `tree` in order (RFC 9420 §12.1.1).
+    ///
+    /// Uniqueness and credential checks against the members use a ``MembershipIndex``, so adding n members to a group
+    /// of m costs O(n + m) comparisons rather than O(n·m). `extensions` are the GroupContext extensions of the new epoch
+    /// (a GroupContextExtensions proposal of the same commit applies first).
+    func addValidatedKeyPackages(_ keyPackages: [KeyPackage], to tree: inout RatchetTree,
+                                 extensions: [Extension]) throws -> [(leaf: LeafIndex, keyPackage: KeyPackage)] {
+        guard !keyPackages.isEmpty else { return [] }
+        var index = MembershipIndex(tree: tree)
+        var searchFrom: UInt32 = 0
+        var added: [(leaf: LeafIndex, keyPackage: KeyPackage)] = []
+        for keyPackage in keyPackages {
+            try validateKeyPackageItself(keyPackage)
+            let leafNode = keyPackage.leafNode
+            try CapabilityRules.checkOwn(leafNode, suite: suite.id, extensions: extensions)
+            if !index.admits(leafNode) {
+                try checkUniqueKeys(leafNode, in: tree, ignoring: nil)
+                try CapabilityRules.check(leafNode, suite: suite.id, extensions: extensions, tree: tree, ignoring: nil)
+            }
+            let leaf = try tree.addLeaf(leafNode, searchingFrom: searchFrom)
+            searchFrom = leaf.value + 1
+            index.insert(leafNode)
+            added.append((leaf, keyPackage))
+        }
+        return added
+    }
+
+    /// The checks of a KeyPackage that do not involve the tree: suite, version, signatures, keys, source and lifetime.
+    private func validateKeyPackageItself(_ keyPackage: KeyPackage) throws {
         guard keyPackage.cipherSuite == suite.id else { throw MLSGroupError.invalidKeyPackage("cipher suite differs from the group's") }
         guard keyPackage.version == context.version else { throw MLSGroupError.invalidKeyPackage("protocol version differs") }
         guard keyPackage.verifySignature(suite: suite) else { throw MLSGroupError.invalidKeyPackage("signature does not verify") }
@@ -11,8 +45,6 @@ extension GroupState {
         guard keyPackage.leafNode.verifySignature(suite: suite, groupID: context.groupID, leafIndex: LeafIndex(0)) else {
             throw MLSGroupError.invalidKeyPackage("leaf signature does not verify")
         }
-        try checkUniqueKeys(keyPackage.leafNode, in: tree, ignoring: nil)
-        try CapabilityRules.check(keyPackage.leafNode, suite: suite.id, extensions: context.extensions, tree: tree, ignoring: nil)
     }
 
     /// Checks an Update proposal's leaf for `leaf`: source, signature and key uniqueness.
@@ -24,6 +56,15 @@ extension GroupState {
         guard tree.leaf(leaf)?.encryptionKey != node.encryptionKey else { throw MLSTreeError.duplicateKey("encryption key reused by Update") }
         try checkUniqueKeys(node, in: tree, ignoring: leaf)
         try CapabilityRules.check(node, suite: suite.id, extensions: context.extensions, tree: tree, ignoring: leaf)
+    }
+
+    /// Checks the new leaf of a commit's UpdatePath (RFC 9420 §7.3, §12.4.2): keys unique among the other members and
+    /// capabilities covering the group's suite, GroupContext extensions (after the commit) and the members' credentials.
+    /// `leaf` is nil for an external commit, whose leaf is not in the tree yet. Source, signature and parent hash are
+    /// checked when the path is merged.
+    func validateCommitPathLeaf(_ node: LeafNode, at leaf: LeafIndex?, in tree: RatchetTree, extensions: [Extension]) throws {
+        try checkUniqueKeys(node, in: tree, ignoring: leaf)
+        try CapabilityRules.check(node, suite: suite.id, extensions: extensions, tree: tree, ignoring: leaf)
     }
 
     /// Rejects a leaf whose encryption or signature key is already used by another leaf.

@@ -27,6 +27,8 @@ public struct GroupState: Sendable {
     public internal(set) var pendingProposals: [PendingProposal]
     /// Message keys of recent past epochs, oldest first (see ``GroupConfiguration/pastEpochsForApplicationMessages``).
     var pastEpochs: [PastEpoch] = []
+    /// The ReInit committed in this epoch, if any: the group is then closed and continues as the group it describes.
+    public internal(set) var reinitialization: ReInit? = nil
     /// Leaf key pairs of this member's own Update proposals, by public key, until a commit applies one.
     var pendingUpdateKeys: [[UInt8]: KeyPair] = [:]
     /// Application policies.

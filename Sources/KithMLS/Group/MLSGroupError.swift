@@ -30,6 +30,10 @@ public enum MLSGroupError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedCapability(String)
     /// The message type is not supported yet by this implementation.
     case unsupported(String)
+    /// A ReInit was committed: the group accepts no more handshake messages and sends nothing; continue in the new group.
+    case groupReinitialized
+    /// A ReInit proposal or the Welcome of a reinitialized group does not match what the old group agreed.
+    case reinitMismatch(String)
 
     /// A human-readable explanation.
     public var description: String {
@@ -49,6 +53,8 @@ public enum MLSGroupError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidKeyPackage(let reason): "invalid KeyPackage: \(reason)"
         case .unsupportedCapability(let what): "missing capability: \(what)"
         case .unsupported(let what): "not supported yet: \(what)"
+        case .groupReinitialized: "the group was reinitialized by a committed ReInit; use the new group"
+        case .reinitMismatch(let what): "reinitialization mismatch: \(what)"
         }
     }
 }

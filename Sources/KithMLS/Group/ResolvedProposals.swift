@@ -14,6 +14,11 @@ struct ResolvedProposals: Sendable {
         count == 0 || groupContextExtensions != nil || !updates.isEmpty || !removes.isEmpty || externalInit != nil
     }
 
+    /// Throws unless a ReInit, when present, is the only proposal (RFC 9420 §12.2).
+    func checkReInitAlone() throws {
+        if reinit != nil && count != 1 { throw MLSGroupError.invalidProposalList("ReInit must be the only proposal of its commit") }
+    }
+
     /// Sorts one proposal into its group, rejecting invalid combinations (RFC 9420 §12.2).
     mutating func add(_ proposal: Proposal, sender: Sender, committer: Sender) throws {
         count += 1
@@ -35,6 +40,9 @@ struct ResolvedProposals: Sendable {
         case .add(let keyPackage):
             adds.append(keyPackage)
         case .preSharedKey(let id):
+            if case .resumption(let usage, _, _) = id.kind, usage != .application {
+                throw MLSGroupError.invalidProposalList("PreSharedKey proposal with resumption usage \(usage)")
+            }
             guard !psks.contains(id) else { throw MLSGroupError.invalidProposalList("duplicate PSK") }
             psks.append(id)
         case .reinit(let body):

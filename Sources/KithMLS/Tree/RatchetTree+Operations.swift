@@ -10,8 +10,13 @@ extension RatchetTree {
     /// The new leaf is listed as unmerged at every non-blank parent on its direct path.
     @discardableResult
     public mutating func addLeaf(_ leaf: LeafNode) throws -> LeafIndex {
+        try addLeaf(leaf, searchingFrom: 0)
+    }
+
+    /// ``addLeaf(_:)`` when every leaf left of `start` is known to be occupied (consecutive adds of one commit).
+    mutating func addLeaf(_ leaf: LeafNode, searchingFrom start: UInt32) throws -> LeafIndex {
         let index: LeafIndex
-        if let blank = (0..<leafCount).first(where: { self.leaf(LeafIndex($0)) == nil }) {
+        if let blank = (min(start, leafCount)..<leafCount).first(where: { self[node: LeafIndex($0).nodeIndex] == nil }) {
             index = LeafIndex(blank)
         } else {
             index = LeafIndex(leafCount)

@@ -23,11 +23,22 @@ extension RatchetTree {
     }
 
     /// The tree hash of `node`'s subtree as if the leaves in `excluded` were blank and absent from every unmerged-leaves list.
+    ///
+    /// Subtrees without an excluded leaf are memoized (see ``TreeHashCache``), so after a change only the changed
+    /// nodes' ancestors are hashed again.
     public func treeHash(of node: NodeIndex, suite: CipherSuite, excluding excluded: Set<LeafIndex>) -> [UInt8] {
-        guard let left = math.left(node), let right = math.right(node) else { return leafHashInput(node, suite, excluded) }
-        let leftHash = treeHash(of: left, suite: suite, excluding: excluded)
-        let rightHash = treeHash(of: right, suite: suite, excluding: excluded)
-        return parentHashInput(node, leftHash, rightHash, suite, excluded)
+        let cacheable = !excluded.contains { math.isInSubtree($0.nodeIndex, of: node) }
+        if cacheable, let cached = hashCache.hash(of: node, suite: suite.id) { return cached }
+        let hash: [UInt8]
+        if let left = math.left(node), let right = math.right(node) {
+            let leftHash = treeHash(of: left, suite: suite, excluding: cacheable ? [] : excluded)
+            let rightHash = treeHash(of: right, suite: suite, excluding: cacheable ? [] : excluded)
+            hash = parentHashInput(node, leftHash, rightHash, suite, cacheable ? [] : excluded)
+        } else {
+            hash = leafHashInput(node, suite, cacheable ? [] : excluded)
+        }
+        if cacheable { hashCache.store(hash, of: node, suite: suite.id) }
+        return hash
     }
 
     private func leafHashInput(_ node: NodeIndex, _ suite: CipherSuite, _ excluded: Set<LeafIndex>) -> [UInt8] {

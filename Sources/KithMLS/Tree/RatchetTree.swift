@@ -6,6 +6,8 @@ public struct RatchetTree: Hashable, Sendable, TLSCodable {
     public private(set) var nodes: [Node?]
     /// The tree arithmetic for the current size.
     public private(set) var math: TreeMath
+    /// Memoized subtree hashes, shared with unchanged copies (not part of equality).
+    private(set) var hashCache = TreeHashCache()
 
     /// Creates a one-leaf tree holding `leaf`.
     public init(firstLeaf leaf: LeafNode) {
@@ -60,6 +62,13 @@ public struct RatchetTree: Hashable, Sendable, TLSCodable {
     public mutating func setNode(_ node: Node?, at index: NodeIndex) {
         guard Int(index.value) < nodes.count else { return }
         nodes[Int(index.value)] = node
+        privateHashCache().forget([index] + math.directPath(index))
+    }
+
+    /// The hash cache, copied first when other tree values share it.
+    private mutating func privateHashCache() -> TreeHashCache {
+        if !isKnownUniquelyReferenced(&hashCache) { hashCache = hashCache.copy() }
+        return hashCache
     }
 
     /// The leaf indices that hold members, in order.
@@ -88,6 +97,7 @@ public struct RatchetTree: Hashable, Sendable, TLSCodable {
     /// Doubles the number of leaves, adding blank nodes on the right (RFC 9420 §7.7).
     mutating func extend() throws {
         guard leafCount < MLSLimits.maxLeafCount, let bigger = TreeMath(leafCount: leafCount * 2) else { throw MLSTreeError.treeFull }
+        privateHashCache().forget(from: UInt32(nodes.count))
         nodes.append(contentsOf: [Node?](repeating: nil, count: Int(bigger.nodeCount) - nodes.count))
         math = bigger
     }
@@ -99,6 +109,7 @@ public struct RatchetTree: Hashable, Sendable, TLSCodable {
             guard rightLeaves.allSatisfy({ leaf(LeafIndex($0)) == nil }) else { return }
             nodes.removeLast(nodes.count - Int(smaller.nodeCount))
             math = smaller
+            privateHashCache().forget(from: smaller.nodeCount)
         }
     }
 }

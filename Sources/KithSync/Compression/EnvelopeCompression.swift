@@ -7,14 +7,25 @@ import CZstd
 /// a single frame and decode to exactly that many bytes into a buffer of that size. A
 /// decompression bomb is therefore refused before any allocation larger than the bound.
 public enum EnvelopeCompression {
-    /// Compresses bytes into one zstd frame (level 1) that records its content size.
-    public static func compress(_ input: [UInt8], level: Int32 = SyncLimits.compressionLevel) throws(CompressionError) -> [UInt8] {
+    /// Compresses bytes into one zstd frame (level 1) that records its content size, optionally
+    /// against a raw-content dictionary (``EnvelopeDictionary``).
+    public static func compress(
+        _ input: [UInt8], level: Int32 = SyncLimits.compressionLevel, dictionary: [UInt8]? = nil
+    ) throws(CompressionError) -> [UInt8] {
         guard !input.isEmpty else { throw .emptyEnvelope }
+        guard let context = ZSTD_createCCtx() else { throw .compressionFailed("cannot allocate a compression context") }
+        defer { ZSTD_freeCCtx(context) }
         let capacity = ZSTD_compressBound(input.count)
         var output = [UInt8](repeating: 0, count: capacity)
+        let dictionaryBytes = dictionary ?? []
         let written = output.withUnsafeMutableBytes { destination in
             input.withUnsafeBytes { source in
-                ZSTD_compress(destination.baseAddress, capacity, source.baseAddress, input.count, level)
+                dictionaryBytes.withUnsafeBytes { dict in
+                    ZSTD_compress_usingDict(
+                        context, destination.baseAddress, capacity, source.baseAddress, input.count,
+                        dictionaryBytes.isEmpty ? nil : dict.baseAddress, dictionaryBytes.count, level
+                    )
+                }
             }
         }
         if ZSTD_isError(written) != 0 { throw .compressionFailed(errorName(written)) }
@@ -25,7 +36,7 @@ public enum EnvelopeCompression {
     /// Decompresses one zstd frame that must decode to exactly `declaredSize` bytes (≤ 64 KB).
     /// - Throws: ``CompressionError`` for every deviation; never allocates more than `declaredSize`
     ///   bytes of output.
-    public static func decompress(_ frame: [UInt8], declaredSize: Int) throws(CompressionError) -> [UInt8] {
+    public static func decompress(_ frame: [UInt8], declaredSize: Int, dictionary: [UInt8]? = nil) throws(CompressionError) -> [UInt8] {
         guard declaredSize <= SyncLimits.maximumMessageLength else { throw .declaredSizeTooLarge(declaredSize) }
         guard declaredSize > 0 else { throw .emptyEnvelope }
         guard !frame.isEmpty else { throw .notZstdFrame }
@@ -43,9 +54,15 @@ public enum EnvelopeCompression {
         guard let context = ZSTD_createDCtx() else { throw .corruptFrame("cannot allocate a decompression context") }
         defer { ZSTD_freeDCtx(context) }
         var output = [UInt8](repeating: 0, count: declaredSize)
+        let dictionaryBytes = dictionary ?? []
         let produced = output.withUnsafeMutableBytes { destination in
             frame.withUnsafeBytes { source in
-                ZSTD_decompressDCtx(context, destination.baseAddress, declaredSize, source.baseAddress, frame.count)
+                dictionaryBytes.withUnsafeBytes { dict in
+                    ZSTD_decompress_usingDict(
+                        context, destination.baseAddress, declaredSize, source.baseAddress, frame.count,
+                        dictionaryBytes.isEmpty ? nil : dict.baseAddress, dictionaryBytes.count
+                    )
+                }
             }
         }
         if ZSTD_isError(produced) != 0 { throw .corruptFrame(errorName(produced)) }

@@ -23,14 +23,17 @@ public struct MessageReassembler: Sendable {
     public let limits: ReassemblyLimits
     /// True when bodies carry the compression flag (``SyncCapabilities/zstdEnvelopes`` negotiated).
     public let compressionNegotiated: Bool
+    /// True when bodies may use the built-in dictionary (``SyncCapabilities/zstdEnvelopeDictionary`` negotiated too).
+    public let dictionaryNegotiated: Bool
     private var partials: [SyncMessageID: Partial] = [:]
     /// Bytes currently buffered across unfinished messages.
     public private(set) var bufferedBytes = 0
 
     /// Creates an empty reassembler.
-    public init(limits: ReassemblyLimits = ReassemblyLimits(), compressionNegotiated: Bool = false) {
+    public init(limits: ReassemblyLimits = ReassemblyLimits(), compressionNegotiated: Bool = false, dictionaryNegotiated: Bool = false) {
         self.limits = limits
         self.compressionNegotiated = compressionNegotiated
+        self.dictionaryNegotiated = compressionNegotiated && dictionaryNegotiated
     }
 
     /// Messages currently in progress.
@@ -92,7 +95,7 @@ public struct MessageReassembler: Sendable {
         }
         let envelope: [UInt8]
         do {
-            envelope = try MessageBody.decode(body, compressionNegotiated: compressionNegotiated)
+            envelope = try MessageBody.decode(body, compressionNegotiated: compressionNegotiated, dictionaryNegotiated: dictionaryNegotiated)
         } catch {
             throw .invalidBody(id, error)
         }

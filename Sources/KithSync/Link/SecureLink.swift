@@ -13,6 +13,9 @@ import KithCanonical
 ///
 ///     nonce_low u16 | ChaCha20-Poly1305(plaintext records) | tag 16
 ///
+/// carrying as many records as fit ``FrameLayout/plaintextCapacity`` (``enqueue(_:)`` batches,
+/// ``flush()`` seals) and spanning up to 16 link frames, so the nonce and tag are paid once per
+/// batch of messages rather than once per link frame,
 /// where `nonce_low` is the low 16 bits of the Noise transport nonce: the receiver rebuilds the
 /// full 64-bit nonce as the smallest value above the last one it accepted, so lost frames are
 /// tolerated while tampered, replayed or reordered frames fail authentication and close the link.
@@ -36,6 +39,7 @@ public actor SecureLink {
     private var segmenter: LinkSegmenter
     private var reassembler: LinkSegmentReassembler
     private var inbox: [SyncFrame] = []
+    private var outgoing: [UInt8] = []
     private var inboxStart = 0
     private var receiving = false
     private var sending = false
@@ -174,12 +178,64 @@ public actor SecureLink {
 
     // MARK: Frames
 
-    /// Sends records, packing as many as fit into each sealed frame, in order.
+    /// Sends records now: appends them to the outgoing buffer, then seals and transmits everything
+    /// buffered (``enqueue(_:)`` followed by ``flush()``).
     ///
-    /// Concurrent calls are serialized; each call's records are sent contiguously.
+    /// Concurrent calls are serialized; each call's records are sent contiguously and in order.
     public func send(_ frames: [SyncFrame]) async throws(SecureLinkError) {
+        try await enqueue(frames)
+        try await flush()
+    }
+
+    /// Sends one record now.
+    public func send(_ frame: SyncFrame) async throws(SecureLinkError) {
+        try await send([frame])
+    }
+
+    /// Appends records to the outgoing buffer. Whenever the next record would not fit the sealed
+    /// frame being filled, the buffered records are sealed and transmitted as one sealed frame;
+    /// records still buffered leave with the next ``flush()`` (or ``close()``).
+    ///
+    /// Batching is what keeps the overhead small: one nonce, one tag and one segment header per link
+    /// frame are shared by every record of a sealed frame (several messages, their acks...).
+    public func enqueue(_ frames: [SyncFrame]) async throws(SecureLinkError) {
         guard !closed else { throw .closed }
-        let plaintexts = try pack(frames)
+        var ready: [[UInt8]] = []
+        for frame in frames {
+            let record: [UInt8]
+            do { record = try frame.encoded() } catch { throw .malformedRecord(error) }
+            guard record.count <= layout.plaintextCapacity else {
+                throw .recordTooLarge(record.count, capacity: layout.plaintextCapacity)
+            }
+            if outgoing.count + record.count > layout.plaintextCapacity {
+                ready.append(outgoing)
+                outgoing = []
+                outgoing.reserveCapacity(layout.plaintextCapacity)
+            }
+            outgoing += record
+        }
+        if !ready.isEmpty { try await transmit(ready) }
+    }
+
+    /// Seals and transmits the records buffered by ``enqueue(_:)``, if any.
+    public func flush() async throws(SecureLinkError) {
+        guard !outgoing.isEmpty else { return }
+        guard !closed else { throw .closed }
+        let plaintext = outgoing
+        outgoing = []
+        try await transmit([plaintext])
+    }
+
+    /// Bytes of records buffered for sending.
+    public var bufferedOutgoingBytes: Int { outgoing.count }
+
+    /// True when records of an already received sealed frame are waiting to be returned by ``receive()``.
+    public var hasPendingRecords: Bool { inboxStart < inbox.count }
+
+    /// Seals and transmits plaintexts in order. The plaintexts were taken from the buffer before
+    /// the first suspension, and send turns are granted first come first served, so nonces follow
+    /// the order in which records were enqueued.
+    private func transmit(_ plaintexts: [[UInt8]]) async throws(SecureLinkError) {
         await acquireSendTurn()
         defer { releaseSendTurn() }
         for plaintext in plaintexts {
@@ -190,11 +246,6 @@ public actor SecureLink {
             }
             sealedFramesSent += 1
         }
-    }
-
-    /// Sends one record.
-    public func send(_ frame: SyncFrame) async throws(SecureLinkError) {
-        try await send([frame])
     }
 
     /// Waits for the next record.
@@ -224,8 +275,10 @@ public actor SecureLink {
     /// Link messages the segment layer discarded because link frames were lost.
     public var damagedLinkMessages: Int { reassembler.damagedMessages }
 
-    /// Closes the link and the transport.
+    /// Sends what ``enqueue(_:)`` buffered (best effort), then closes the link and the transport.
     public func close() async {
+        guard !closed else { return }
+        try? await flush()
         guard !closed else { return }
         closed = true
         await transport.close()
@@ -233,30 +286,19 @@ public actor SecureLink {
 
     // MARK: Sealing
 
-    private func pack(_ frames: [SyncFrame]) throws(SecureLinkError) -> [[UInt8]] {
-        var plaintexts: [[UInt8]] = []
-        var current = ByteWriter(capacity: layout.plaintextCapacity)
-        for frame in frames {
-            var record = ByteWriter(capacity: frame.encodedLength)
-            do { try frame.write(to: &record) } catch { throw .malformedRecord(error) }
-            guard record.bytes.count <= layout.plaintextCapacity else {
-                throw .recordTooLarge(record.bytes.count, capacity: layout.plaintextCapacity)
-            }
-            if current.bytes.count + record.bytes.count > layout.plaintextCapacity {
-                plaintexts.append(current.bytes)
-                current = ByteWriter(capacity: layout.plaintextCapacity)
-            }
-            current.write(bytes: record.bytes)
-        }
-        if !current.bytes.isEmpty { plaintexts.append(current.bytes) }
-        return plaintexts
-    }
-
     private func seal(_ plaintext: [UInt8]) throws(SecureLinkError) -> [UInt8] {
         var padded = plaintext
-        if padsFramesToFullSize, padded.count < layout.plaintextCapacity {
-            padded.append(SyncFrame.Kind.padding.rawValue)
-            padded += [UInt8](repeating: 0, count: layout.plaintextCapacity - padded.count)
+        if padsFramesToFullSize {
+            // Pad so the sealed frame fills whole link frames: link frame lengths then reveal
+            // nothing, only the number of link frames per sealed frame does.
+            let overhead = SyncLimits.sealedNonceLength + SyncLimits.tagLength
+            let perFrame = layout.segmentPayloadLength
+            let frames = (padded.count + overhead + perFrame - 1) / perFrame
+            let target = min(frames * perFrame, layout.sealedFrameLength) - overhead
+            if padded.count < target {
+                padded.append(SyncFrame.Kind.padding.rawValue)
+                padded += [UInt8](repeating: 0, count: target - padded.count)
+            }
         }
         let nonce = sendCipher.nonce
         guard nonce < SyncLimits.maximumFramesPerLink else { throw .nonceExhausted }

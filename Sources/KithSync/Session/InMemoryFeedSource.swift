@@ -63,7 +63,11 @@ public actor InMemoryFeedSource: SyncFeedSource {
         return SyncFeedBatch(latestSequence: held.keys.max(), envelopes: envelopes)
     }
 
-    public func ingest(_ envelope: [UInt8], messageID: SyncMessageID, from peer: SyncPeer) -> SyncIngestResult {
+    public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) -> [SyncIngestResult] {
+        messages.map { ingest($0.envelope) }
+    }
+
+    private func ingest(_ envelope: [UInt8]) -> SyncIngestResult {
         var reader = ByteReader(envelope)
         guard let feedBytes = try? reader.readBytes(SyncLimits.idLength),
               let feed = try? SyncFeedID(bytes: feedBytes),

@@ -9,8 +9,9 @@ public protocol SyncFeedSource: Sendable {
     /// unknown here or not shared with this peer.
     func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async -> SyncFeedBatch?
 
-    /// Verifies and stores an envelope received from `peer`.
-    func ingest(_ envelope: [UInt8], messageID: SyncMessageID, from peer: SyncPeer) async -> SyncIngestResult
+    /// Verifies and stores a batch of messages received from `peer` (the messages of one sealed
+    /// frame), ideally in one transaction; returns one verdict per message, in order.
+    func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async -> [SyncIngestResult]
 
     /// Records `peer`'s verdict on a message this device sent (so a later session skips it).
     func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) async

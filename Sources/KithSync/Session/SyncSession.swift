@@ -24,6 +24,8 @@ public actor SyncSession {
     private var messagesExpected = 0
     private var messagesCompleted = 0
     private var finished = false
+    private var acksBuffered = false
+    private var received: [ReceivedMessage] = []
     private var linkFailure: SecureLinkError?
     private var requests: AsyncStream<SyncRequest>.Continuation?
 
@@ -35,7 +37,8 @@ public actor SyncSession {
         self.peer = SyncPeer(staticKey: link.peerStaticKey)
         self.reassembler = MessageReassembler(
             limits: limits,
-            compressionNegotiated: link.negotiated.capabilities.contains(.zstdEnvelopes)
+            compressionNegotiated: link.negotiated.capabilities.contains(.zstdEnvelopes),
+            dictionaryNegotiated: link.negotiated.capabilities.contains(.zstdEnvelopeDictionary)
         )
     }
 
@@ -43,8 +46,12 @@ public actor SyncSession {
     public func run() async -> SyncSessionReport {
         let (stream, continuation) = AsyncStream<SyncRequest>.makeStream()
         requests = continuation
+        // Known before any record is read, so an offer is always checked against the full set.
+        let feeds = await source.followedFeeds(for: peer)
+        requestedFeeds = Set(feeds.map(\.feedID))
+        report.requestsSent = requestedFeeds.count
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.sendLoop(stream) }
+            group.addTask { await self.sendLoop(stream, feeds: feeds) }
             group.addTask { await self.receiveLoop() }
         }
         await link.close()
@@ -54,10 +61,7 @@ public actor SyncSession {
 
     // MARK: Sending
 
-    private func sendLoop(_ stream: AsyncStream<SyncRequest>) async {
-        let feeds = await source.followedFeeds(for: peer)
-        requestedFeeds = Set(feeds.map(\.feedID))
-        report.requestsSent = requestedFeeds.count
+    private func sendLoop(_ stream: AsyncStream<SyncRequest>, feeds: [SyncFeedState]) async {
         do {
             var opening = requestedFeeds.isEmpty ? [] : feeds.map { SyncFrame.request(SyncRequest(feedID: $0.feedID, haveSequence: $0.wireHaveSequence)) }
             opening.append(.done)
@@ -94,19 +98,22 @@ public actor SyncSession {
             )))
         }
         messagesOffered += queued.count
-        if !offers.isEmpty { try await link.send(offers) }
+        // Offers and chunks share sealed frames; only full sealed frames leave until the final flush.
+        if !offers.isEmpty { try await link.enqueue(offers) }
         queued.sort { ($0.priority, $0.order) < ($1.priority, $1.order) }
         let compression = link.negotiated.capabilities.contains(.zstdEnvelopes)
+        let dictionary = compression && link.negotiated.capabilities.contains(.zstdEnvelopeDictionary)
         for message in queued {
-            let body = MessageBody.encode(envelope: message.envelope, compressionNegotiated: compression)
+            let body = MessageBody.encode(envelope: message.envelope, compressionNegotiated: compression, dictionaryNegotiated: dictionary)
             let id = SyncMessageID(envelope: message.envelope)
             // Cannot fail: the body is non-empty and at most 64 KiB + 5, far below 4096 chunks.
             guard let chunks = try? MessageFragmenter.chunks(messageID: id, body: body, chunkDataLength: link.layout.chunkDataLength) else {
                 continue
             }
-            try await link.send(chunks.map(SyncFrame.chunk))
+            try await link.enqueue(chunks.map(SyncFrame.chunk))
             report.messagesSent += 1
         }
+        try await link.flush()
     }
 
     // MARK: Receiving
@@ -117,8 +124,21 @@ public actor SyncSession {
             do {
                 frame = try await link.receive()
                 try await handle(frame)
+                // Acks wait in the link's buffer until every record of the sealed frame that
+                // carried this one was handled, so one sealed frame answers a whole batch.
+                // Messages are ingested (one transaction) and acknowledged (one sealed frame) per
+                // batch: once every record of the sealed frame that completed them was handled.
+                if await !link.hasPendingRecords || received.count >= SyncLimits.maximumIngestBatch {
+                    try await ingestReceived()
+                }
+                if acksBuffered, await !link.hasPendingRecords {
+                    acksBuffered = false
+                    try await link.flush()
+                }
             } catch {
-                // The serving loop finishes what it can and re-checks completion.
+                // Complete messages are still stored (their acks are lost; the next session's
+                // have_seq or a duplicate ack covers them). The serving loop finishes what it can.
+                try? await ingestReceived()
                 record(error)
                 requests?.finish()
                 return
@@ -165,26 +185,41 @@ public actor SyncSession {
             case .hashMismatch(let id), .invalidBody(let id, _):
                 report.messagesInvalid += 1
                 messagesCompleted += 1
-                try await link.send(.ack(SyncAck(messageID: id, status: .invalid)))
+                try await link.enqueue([.ack(SyncAck(messageID: id, status: .invalid))])
+                acksBuffered = true
             default:
                 break
             }
             return
         }
-        let status: SyncAck.Status
-        switch await source.ingest(message.envelope, messageID: message.messageID, from: peer) {
-        case .accepted:
-            report.messagesAccepted += 1
-            status = .ok
-        case .duplicate:
-            report.messagesDuplicate += 1
-            status = .ok
-        case .invalid:
-            report.messagesInvalid += 1
-            status = .invalid
+        received.append(message)
+    }
+
+    /// Ingests the messages completed since the last call as one batch and buffers their acks.
+    private func ingestReceived() async throws(SecureLinkError) {
+        guard !received.isEmpty else { return }
+        let batch = received
+        received = []
+        let results = await source.ingest(batch, from: peer)
+        var acks: [SyncFrame] = []
+        for (index, message) in batch.enumerated() {
+            let status: SyncAck.Status
+            switch index < results.count ? results[index] : .invalid {
+            case .accepted:
+                report.messagesAccepted += 1
+                status = .ok
+            case .duplicate:
+                report.messagesDuplicate += 1
+                status = .ok
+            case .invalid:
+                report.messagesInvalid += 1
+                status = .invalid
+            }
+            messagesCompleted += 1
+            acks.append(.ack(SyncAck(messageID: message.messageID, status: status)))
         }
-        messagesCompleted += 1
-        try await link.send(.ack(SyncAck(messageID: message.messageID, status: status)))
+        try await link.enqueue(acks)
+        acksBuffered = true
     }
 
     // MARK: Completion

@@ -12,6 +12,10 @@ public enum SyncTransportError: Error, Sendable, Equatable, CustomStringConverti
     case idleTimeout
     /// Only one receive may wait at a time.
     case concurrentReceive
+    /// A TCP peer announced a frame of 0 bytes or more than the MTU; the connection was closed.
+    case invalidFrameLength(Int, mtu: Int)
+    /// A TCP connection could not be made or a port could not be bound.
+    case connectionFailed(String)
 
     public var description: String {
         switch self {
@@ -21,6 +25,8 @@ public enum SyncTransportError: Error, Sendable, Equatable, CustomStringConverti
         case .closed: "the link is closed"
         case .idleTimeout: "nothing was received within the idle timeout"
         case .concurrentReceive: "another receive is already waiting on this link"
+        case .invalidFrameLength(let length, let mtu): "the peer sent a frame length of \(length), outside 1...\(mtu); connection closed"
+        case .connectionFailed(let detail): "TCP connection failed: \(detail)"
         }
     }
 }

@@ -12,6 +12,10 @@ public struct SyncCapabilities: OptionSet, Hashable, Sendable {
     /// compressed (spec 8.4). Never applied to blobs.
     public static let zstdEnvelopes = SyncCapabilities(rawValue: 0x0001)
 
+    /// Bit 1 (0x0002), with bit 0: envelopes are compressed against the built-in
+    /// ``EnvelopeDictionary/version1`` (body flag 0x02).
+    public static let zstdEnvelopeDictionary = SyncCapabilities(rawValue: 0x0002)
+
     /// Every capability this implementation understands.
-    public static let all: SyncCapabilities = [.zstdEnvelopes]
+    public static let all: SyncCapabilities = [.zstdEnvelopes, .zstdEnvelopeDictionary]
 }

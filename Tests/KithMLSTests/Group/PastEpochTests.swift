@@ -2,8 +2,8 @@ import KithMLS
 import Testing
 
 @Suite struct PastEpochTests {
-    private func pair(keeping: Int) throws -> (GroupState, GroupState) {
-        let configuration = GroupConfiguration(clock: { nil }, pastEpochsForApplicationMessages: keeping)
+    private func pair(keeping: Int?) throws -> (GroupState, GroupState) {
+        let configuration = keeping.map { GroupConfiguration(clock: { nil }, pastEpochsForApplicationMessages: $0) } ?? GroupConfiguration(clock: { nil })
         let suite = try CipherSuite(rawValue: 3)
         let alice = try KeyPackage.generate(suite: suite, credential: .basic(identity: [1]), signatureKeys: suite.signature.generateKeyPair(),
                                             lifetime: Lifetime(notBefore: 0, notAfter: .max))
@@ -36,10 +36,29 @@ import Testing
         #expect(throws: MLSGroupError.wrongEpoch(expected: 3, actual: 1)) { try alice.handle(late) }
     }
 
-    @Test func noRetentionByDefault() throws {
+    @Test func zeroRetentionErasesAtOnce() throws {
         var (alice, bob) = try pair(keeping: 0)
         let late = try bob.encryptApplication([7])
         alice = try alice.commit().newState
         #expect(throws: MLSGroupError.wrongEpoch(expected: 2, actual: 1)) { try alice.handle(late) }
+    }
+
+    @Test func defaultKeepsThreePastEpochsAndErasesOlderOnes() throws {
+        #expect(GroupConfiguration(clock: { nil }).pastEpochsForApplicationMessages == 3)
+        var (alice, bob) = try pair(keeping: nil)
+        // One late message from each of epochs 1...4, all delivered once Alice is in epoch 5.
+        var late: [MLSMessage] = []
+        for _ in 0..<4 {
+            late.append(try bob.encryptApplication([UInt8(bob.epoch)]))
+            let commit = try alice.commit()
+            alice = commit.newState
+            _ = try bob.handle(commit.message)
+        }
+        #expect(alice.epoch == 5)
+        #expect(throws: MLSGroupError.wrongEpoch(expected: 5, actual: 1)) { try alice.handle(late[0]) }
+        for message in late.dropFirst() {
+            guard case .privateMessage(let encrypted) = message.body else { Issue.record("expected a PrivateMessage"); continue }
+            #expect(try alice.handle(message) == .application(data: [UInt8(encrypted.epoch)], sender: bob.ownLeaf))
+        }
     }
 }

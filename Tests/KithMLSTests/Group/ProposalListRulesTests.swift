@@ -78,4 +78,22 @@ import Testing
         try empty.add(.remove(LeafIndex(2)), sender: committer, committer: committer)
         #expect(empty.pathRequired)
     }
+
+    @Test func reInitMustBeTheOnlyProposal() throws {
+        var list = ResolvedProposals()
+        try list.add(.reinit(ReInit(groupID: [1], version: .mls10, cipherSuite: .x25519AES128SHA256Ed25519, extensions: [])), sender: other,
+                     committer: committer)
+        try list.checkReInitAlone()
+        try list.add(.remove(LeafIndex(2)), sender: other, committer: committer)
+        #expect(throws: MLSGroupError.invalidProposalList("ReInit must be the only proposal of its commit")) { try list.checkReInitAlone() }
+    }
+
+    @Test(arguments: [ResumptionPSKUsage.reinit, .branch])
+    func pskProposalWithReInitOrBranchUsageIsRejected(usage: ResumptionPSKUsage) throws {
+        var list = ResolvedProposals()
+        let psk = PreSharedKeyID(kind: .resumption(usage: usage, groupID: [1], epoch: 1), nonce: [2])
+        #expect(throws: MLSGroupError.invalidProposalList("PreSharedKey proposal with resumption usage \(usage)")) {
+            try list.add(.preSharedKey(psk), sender: other, committer: committer)
+        }
+    }
 }

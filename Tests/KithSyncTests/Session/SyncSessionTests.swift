@@ -102,7 +102,7 @@ struct SyncSessionTests {
         var sawLoss = false
         while await bob.sequences(of: feedA).count < 30, sessions < 12 {
             sessions += 1
-            let configuration = SimulatedBLEConfiguration(lossProbability: 0.03, lossSeed: UInt64(sessions), lossStartsAfterFrames: 4)
+            let configuration = SimulatedBLEConfiguration(lossProbability: 0.05, lossSeed: UInt64(sessions), lossStartsAfterFrames: 4)
             let result = try await runSession(parties, alice: alice, bob: bob, configuration: configuration)
             if result.air.framesLost > 0 { sawLoss = true }
         }

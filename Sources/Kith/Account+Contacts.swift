@@ -1,0 +1,342 @@
+import Crypto
+import Foundation
+import KithCanonical
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// Contact exchange, the contacts audience, profiles, reactions, tombstones, introductions and
+/// attachments (issue #6).
+extension Account {
+    // MARK: Cards
+
+    /// This identity's contact card, signed now. The name defaults to the latest own profile name.
+    public func contactCard(displayName: String? = nil) throws(KithError) -> ContactCard {
+        let name: String
+        if let displayName { name = displayName } else { name = try ownProfile()?.displayName ?? "" }
+        do {
+            return try ContactCard.create(identity: identity, displayName: name, createdAt: clock())
+        } catch {
+            throw .invalidInput(error.description)
+        }
+    }
+
+    /// Verifies a card (signature, feed id, age) and adds its holder as a contact.
+    ///
+    /// - Parameters:
+    ///   - name: a local name for the contact (used by commands that take a contact).
+    ///   - maxAge: the oldest card accepted, in seconds.
+    @discardableResult
+    public func addContact(cardText: String, name: String? = nil, maxAge: Int64 = ContactCardLimits.defaultMaxAge) throws(KithError) -> ContactRecord {
+        let card: ContactCard
+        do {
+            card = try ContactCard(text: cardText)
+            try card.checkAge(now: clock(), maxAge: maxAge)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+        return try addContact(card: card, name: name)
+    }
+
+    /// Adds the holder of an already verified card as a contact.
+    @discardableResult
+    public func addContact(card: ContactCard, name: String? = nil) throws(KithError) -> ContactRecord {
+        guard card.feedID != feedID else { throw .invalidInput("this is your own card; exchange cards with someone else") }
+        if let name {
+            guard !name.isEmpty, TextLength.scalars(name) <= FeedLimits.maxDisplayName else {
+                throw .invalidInput("a contact name is 1...\(FeedLimits.maxDisplayName) characters")
+            }
+        }
+        do {
+            let key = try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: card.publicKeys.dhKey, myFeed: feedID, theirFeed: card.feedID)
+            try store.addContact(card: card, contactsKey: key, localName: name, addedAt: clock())
+            // Their posts imported before the cards were exchanged become readable now.
+            try store.decryptHeldMessages(of: card.feedID, decryptor: decryptor)
+            guard let record = try store.contact(card.feedID) else { throw KithError.invalidInput("the contact was not stored") }
+            return record
+        } catch let error as KithError {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// Every contact.
+    public func contacts() throws(KithError) -> [ContactRecord] {
+        do { return try store.contacts() } catch { throw .store(error) }
+    }
+
+    /// A contact by feed id, local name or display name.
+    public func resolveContact(_ text: String) throws(KithError) -> ContactRecord {
+        do {
+            guard let record = try store.resolveContact(text) else {
+                throw KithError.invalidInput("no contact '\(text)'; see `kith contacts`")
+            }
+            return record
+        } catch let error as KithError {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// Removes a contact (by feed id or name): later contacts messages are not encrypted for them.
+    @discardableResult
+    public func removeContact(_ text: String) throws(KithError) -> ContactRecord {
+        let record = try resolveContact(text)
+        do { try store.removeContact(record.feedID) } catch { throw .store(error) }
+        return record
+    }
+
+    /// People introduced by contacts, not met yet.
+    public func introductions() throws(KithError) -> [IntroductionRecord] {
+        do { return try store.introductions() } catch { throw .store(error) }
+    }
+
+    /// Key rotations seen, with their verification state.
+    public func keyRotations(feed: FeedID? = nil) throws(KithError) -> [KeyRotationRecord] {
+        do { return try store.keyRotations(feed: feed) } catch { throw .store(error) }
+    }
+
+    /// The latest profile this account published, if any.
+    public func ownProfile() throws(KithError) -> ProfileUpdate? {
+        do { return try store.latestProfile(of: feedID) } catch { throw .store(error) }
+    }
+
+    /// The name to show for a feed: "me", a contact's name, or a short feed id.
+    public func displayName(of feed: FeedID) -> String {
+        if feed == feedID { return "me" }
+        if let record = try? store.contact(feed) { return record.shownName }
+        return String(feed.string.prefix(8))
+    }
+
+    // MARK: Authoring
+
+    /// Posts text with encrypted attachments (at most 4). Each attachment is encrypted under its
+    /// own key and stored as a blob; the post lists the blob hashes in `attachments` and their
+    /// keys in `attachment_keys`.
+    @discardableResult
+    public func post(_ text: String, audience: Audience, attachments: [[UInt8]]) throws(KithError) -> Envelope {
+        guard attachments.count <= FeedLimits.maxAttachments else {
+            throw .invalidInput("\(attachments.count) attachments; at most \(FeedLimits.maxAttachments)")
+        }
+        if attachments.isEmpty { return try post(text, audience: audience) }
+        var hashes: [JSONValue] = []
+        var keys: [JSONValue] = []
+        do {
+            for data in attachments {
+                let sealed = try BlobCipher.seal(data)
+                try store.putBlob(sealed.blob)
+                hashes.append(.string(sealed.contentHash))
+                keys.append(.string(sealed.key))
+            }
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+        var object = Content.post(Post(body: text)).jsonObject
+        object["attachments"] = .array(hashes)
+        object["attachment_keys"] = .array(keys)
+        return try publish(object: object, audience: audience)
+    }
+
+    /// Decrypts attachment `index` of a readable post held here.
+    public func attachment(of message: MessageID, index: Int) throws(KithError) -> [UInt8] {
+        do {
+            guard let object = try store.contentObject(message),
+                  let hashes = object["attachments"]?.arrayValue, let keys = object["attachment_keys"]?.arrayValue,
+                  index >= 0, index < hashes.count, index < keys.count,
+                  let hash = hashes[index].stringValue, let key = keys[index].stringValue else {
+                throw KithError.invalidInput("message \(message) has no readable attachment \(index)")
+            }
+            guard let blob = try store.blob(hash) else { throw KithError.invalidInput("attachment \(hash) is not held here yet") }
+            return try BlobCipher.open(blob, contentHash: hash, key: key)
+        } catch let error as KithError {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// Reacts to a message (spec 5.2), for the contacts audience by default.
+    @discardableResult
+    public func react(to target: MessageID, emoji: String, audience: Audience = .contacts) throws(KithError) -> Envelope {
+        guard Reaction.isSingleEmoji(emoji) else { throw .invalidInput("'\(emoji)' is not a single emoji") }
+        return try publish(.reaction(Reaction(targetMessage: target, emoji: emoji)), audience: audience)
+    }
+
+    /// Publishes a profile update (spec 5.3) to contacts; an avatar is stored as an encrypted blob.
+    @discardableResult
+    public func setProfile(displayName: String?, avatar: [UInt8]? = nil) throws(KithError) -> Envelope {
+        var object = Content.profileUpdate(ProfileUpdate(displayName: displayName)).jsonObject
+        if let avatar {
+            do {
+                let sealed = try BlobCipher.seal(avatar)
+                try store.putBlob(sealed.blob)
+                object["avatar_hash"] = .string(sealed.contentHash)
+                object["avatar_key"] = .string(sealed.key)
+            } catch let error as StoreError {
+                throw .store(error)
+            } catch {
+                throw .invalidInput("\(error)")
+            }
+        }
+        return try publish(object: object, audience: .contacts)
+    }
+
+    /// Retracts one of this account's messages (spec 5.7) with a tombstone in the same audience.
+    @discardableResult
+    public func delete(_ target: MessageID, reason: String? = "retracted") throws(KithError) -> Envelope {
+        let held: StoredMessage?
+        do { held = try store.message(target) } catch { throw .store(error) }
+        guard let held, held.feedID == feedID else { throw .invalidInput("message \(target) is not one of yours") }
+        let audience = (try? Audience(held.audience)) ?? .contacts
+        let useAudience: Audience = audience == .selfOnly ? .selfOnly : .contacts
+        return try publish(.tombstone(Tombstone(targetMessage: target, reason: reason)), audience: useAudience)
+    }
+
+    /// Introduces contact `introduced` to contact `recipient` (spec 5.4): a contact_introduction
+    /// encrypted for `recipient` alone (and the author).
+    @discardableResult
+    public func introduce(_ introduced: String, to recipient: String, note: String? = nil) throws(KithError) -> Envelope {
+        let person = try resolveContact(introduced)
+        let target = try resolveContact(recipient)
+        guard person.feedID != target.feedID else { throw .invalidInput("cannot introduce a contact to themselves") }
+        let content = Content.contactIntroduction(ContactIntroduction(
+            introducedFeedID: person.feedID, introducedDHKey: person.dhKey, introducedPQKey: person.pqKey, note: note
+        ))
+        return try publish(object: content.jsonObject, audience: .contacts, onlyTo: [target.feedID])
+    }
+
+    /// Imports a contact's exported feed, verified with the identity key from the contact record.
+    public func importContactFeed(lines: [[UInt8]], contact: String) throws(KithError) -> IngestReport {
+        let record = try resolveContact(contact)
+        do {
+            let originalKey = try store.identityKey(of: record.feedID) ?? PublicKeys.identityKey(fromBase64URL: record.identityKey)
+            return try importFeed(lines: lines, identityKey: originalKey)
+        } catch let error as KithError {
+            throw error
+        } catch let error as IdentityError {
+            throw .identity(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+
+    /// Imports exported lines of a followed feed (a contact's, or one imported before), verified
+    /// with the identity key already on record; the key is found from the first entry's feed id.
+    public func importKnownFeed(lines: [[UInt8]]) throws(KithError) -> IngestReport {
+        guard let first = lines.first(where: { !$0.isEmpty }) else { throw .invalidInput("the feed file is empty") }
+        let feed: FeedID
+        do {
+            switch try FeedEntry.parse(first) {
+            case .envelope(let envelope): feed = envelope.feedID
+            case .stub(let stub): feed = stub.feedID
+            case .foreign(let foreign):
+                guard let id = foreign.feedID else { throw KithError.invalidInput("the first entry names no feed; pass --key") }
+                feed = id
+            }
+        } catch let error as KithError {
+            throw error
+        } catch let error as FeedError {
+            throw .feed(error)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+        let key: IdentityPublicKey?
+        do { key = try store.identityKey(of: feed) } catch { throw .store(error) }
+        guard let key else { throw .invalidInput("feed \(feed) is not a contact or followed feed here; add their card or pass --key") }
+        return try importFeed(lines: lines, identityKey: key)
+    }
+
+    /// Every encrypted blob held here, for handing to a peer with the feed (they are useless
+    /// without the keys inside the posts that reference them).
+    public func exportBlobs() throws(KithError) -> [[UInt8]] {
+        do {
+            var blobs: [[UInt8]] = []
+            for hash in try store.blobHashes() {
+                if let blob = try store.blob(hash) { blobs.append(blob) }
+            }
+            return blobs
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Stores a blob received from a peer (kept by content hash; unreferenced ones are collected).
+    @discardableResult
+    public func importBlob(_ blob: [UInt8]) throws(KithError) -> String {
+        do { return try store.putBlob(blob) } catch { throw .store(error) }
+    }
+
+    // MARK: Internals
+
+    /// Encrypts content for the contacts audience: every current contact (or only `onlyTo`) and
+    /// the author's own slot.
+    func sealForContacts(_ plaintext: [UInt8], sequence: UInt32, onlyTo: Set<FeedID>? = nil) throws -> [UInt8] {
+        try refreshStaleContactsKeys()
+        var keys = [ContactsKey.selfSlotKey(journalKey: identity.journalKey)]
+        for (feed, key) in try store.contactsKeys() where onlyTo?.contains(feed) ?? true {
+            keys.append(key)
+        }
+        do {
+            return try ContactsAudienceCipher.seal(plaintext, recipientKeys: keys, sequence: sequence, feedID: feedID)
+        } catch {
+            throw KithError.invalidInput(error.description)
+        }
+    }
+
+    /// Re-derives contacts keys that a contact's verified dh rotation made stale.
+    func refreshStaleContactsKeys() throws {
+        for record in try store.staleContacts() {
+            let raw = try Base64URL.decode(record.dhKey, expectedLength: 32)
+            let dh = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw)
+            let key = try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: dh, myFeed: feedID, theirFeed: record.feedID)
+            try store.updateContactsKey(record.feedID, key: key)
+        }
+    }
+
+    /// Publishes a content object that may carry fields beyond its typed form (attachment keys).
+    /// The object must parse as valid content of its type.
+    func publish(object: JSONObject, audience: Audience, onlyTo: Set<FeedID>? = nil) throws(KithError) -> Envelope {
+        do {
+            let plaintext = CanonicalJSON.serialize(object)
+            guard let type = object["type"]?.stringValue else { throw KithError.invalidInput("content has no type") }
+            guard plaintext.count <= FeedLimits.maxContentJSONBytes else { throw KithError.invalidInput("content too large") }
+            _ = try Content.parse(plaintext, envelopeType: type)
+            let head = try store.head(of: feedID)
+            let sequence: UInt32 = head.map { $0.sequence + 1 } ?? 0
+            let sealed: [UInt8]
+            switch audience {
+            case .selfOnly:
+                sealed = try SelfAudienceCipher.seal(plaintext, key: identity.journalKey, sequence: sequence, feedID: feedID)
+            case .contacts:
+                sealed = try sealForContacts(plaintext, sequence: sequence, onlyTo: onlyTo)
+            default:
+                throw KithError.notYetSupported("audience '\(audience)' is not available for this content")
+            }
+            let unsigned = UnsignedEnvelope(sequence: sequence, timestamp: clock(), previous: head?.messageID, type: type, audience: audience, content: sealed)
+            let envelope = try Envelope.sign(unsigned, with: identity)
+            let report = try store.ingest([envelope.canonicalBytes], decryptor: decryptor)
+            if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
+            return envelope
+        } catch let error as KithError {
+            throw error
+        } catch let error as FeedError {
+            throw .feed(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+}

@@ -1,0 +1,379 @@
+import ArgumentParser
+import Foundation
+import Kith
+import KithCanonical
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// `kith card`: prints this identity's contact card (text form, optionally as a QR code).
+struct Card: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print your contact card to exchange in person (text form; --qr also draws a QR code)."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Also draw the card as a QR code in the terminal.")
+    var qr = false
+
+    @Option(help: "The name on the card (default: your latest profile name).")
+    var name: String?
+
+    func run() throws {
+        try Output.run {
+            let account = try openAccount(global)
+            let card = try account.contactCard(displayName: name)
+            if global.json {
+                var object = JSONObject()
+                object["card"] = .string(card.text)
+                object["feed_id"] = .string(card.feedID.string)
+                object["created_at"] = .integer(card.createdAt)
+                object["bytes"] = .integer(Int64(card.encoded.count))
+                Output.json(.object(object))
+                return
+            }
+            if qr { Output.line(try QRCode.render(card.text)) }
+            Output.line(card.text)
+        }
+    }
+}
+
+/// `kith contact add|remove`: manage contacts.
+struct Contact: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a contact from their card, or remove one.",
+        subcommands: [Add.self, Remove.self]
+    )
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Verify a contact card (signature, feed id, age) and add its holder.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "A local name for the contact (commands accept it instead of the feed id).")
+        var name: String?
+
+        @Option(help: "Refuse cards older than this many hours.")
+        var maxAgeHours: Int64 = ContactCardLimits.defaultMaxAge / 3600
+
+        @Argument(help: "The card's text form (as printed by `kith card`), or - to read it from standard input.")
+        var card: String
+
+        func run() throws {
+            try Output.run {
+                let text = card == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : card
+                guard maxAgeHours > 0, maxAgeHours <= 24 * 3650 else { throw KithError.invalidInput("--max-age-hours must be 1...87600") }
+                let account = try openAccount(global)
+                let record = try account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
+                if global.json {
+                    Output.json(ContactRendering.json(record))
+                } else {
+                    Output.line("Added \(record.shownName) (\(record.feedID)). Their card's signature and feed id verified.")
+                }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a contact: later contacts posts are not encrypted for them.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The contact's feed id or name.")
+        var contact: String
+
+        func run() throws {
+            try Output.run {
+                let account = try openAccount(global)
+                let record = try account.removeContact(contact)
+                if global.json {
+                    Output.json(ContactRendering.json(record))
+                } else {
+                    Output.line("Removed \(record.shownName) (\(record.feedID)). Posts written from now on are not readable by them.")
+                }
+            }
+        }
+    }
+}
+
+/// `kith contacts`: lists contacts, introductions and flagged key rotations.
+struct Contacts: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List your contacts and the people contacts introduced.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try Output.run {
+            let account = try openAccount(global)
+            let contacts = try account.contacts()
+            let introductions = try account.introductions()
+            let rotations = try account.keyRotations()
+            if global.json {
+                var object = JSONObject()
+                object["contacts"] = .array(contacts.map(ContactRendering.json))
+                object["introduced"] = .array(introductions.map { intro in
+                    var entry = JSONObject()
+                    entry["feed_id"] = .string(intro.introducedFeedID.string)
+                    entry["introduced_by"] = .string(intro.introducerFeedID.string)
+                    entry["note"] = intro.note.map { .string($0) } ?? .null
+                    return .object(entry)
+                })
+                object["key_rotations"] = .array(rotations.map { rotation in
+                    var entry = JSONObject()
+                    entry["feed_id"] = .string(rotation.feedID.string)
+                    entry["sequence"] = .integer(Int64(rotation.sequence))
+                    entry["verified"] = .bool(rotation.verified)
+                    return .object(entry)
+                })
+                Output.json(.object(object))
+                return
+            }
+            if contacts.isEmpty { Output.line("No contacts yet. Meet someone: `kith card --qr`, then `kith contact add CARD`.") }
+            for contact in contacts {
+                let profile = contact.displayName.map { " \"\($0)\"" } ?? ""
+                Output.line("\(contact.shownName)\(profile)  \(contact.feedID)  last seen #\(contact.lastSeenSequence)")
+            }
+            for intro in introductions {
+                let note = intro.note.map { ": \($0)" } ?? ""
+                Output.line("introduced, not met: \(intro.introducedFeedID) by \(account.displayName(of: intro.introducerFeedID))\(note)")
+            }
+            for rotation in rotations where !rotation.verified {
+                Output.line("WARNING: \(account.displayName(of: rotation.feedID)) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
+            }
+        }
+    }
+}
+
+/// `kith react`: reacts to a message with an emoji.
+struct React: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "React to a message with one emoji (visible to your contacts).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The message id.")
+    var message: String
+
+    @Argument(help: "One emoji.")
+    var emoji: String
+
+    func run() throws {
+        try Output.run {
+            let target = try parseMessageID(message)
+            let account = try openAccount(global)
+            let envelope = try account.react(to: target, emoji: emoji)
+            Output.published(envelope, json: global.json, what: "Reacted \(emoji)")
+        }
+    }
+}
+
+/// `kith profile set`: publishes a profile update.
+struct Profile: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Manage your profile.", subcommands: [Set.self])
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Publish your display name and avatar to your contacts.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "Display name (at most 64 characters).")
+        var name: String?
+
+        @Option(help: "An image file; stored encrypted, its hash goes in the profile.")
+        var avatar: String?
+
+        func run() throws {
+            try Output.run {
+                guard name != nil || avatar != nil else { throw KithError.invalidInput("give --name, --avatar or both") }
+                let image = try avatar.map { try Output.readFile($0) }
+                let account = try openAccount(global)
+                let envelope = try account.setProfile(displayName: name, avatar: image)
+                Output.published(envelope, json: global.json, what: "Profile updated")
+            }
+        }
+    }
+}
+
+/// `kith delete`: retracts one of your messages with a tombstone.
+struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Retract one of your messages (tombstone; copies already synced are hidden, not erased).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The message id.")
+    var message: String
+
+    func run() throws {
+        try Output.run {
+            let target = try parseMessageID(message)
+            let account = try openAccount(global)
+            let envelope = try account.delete(target)
+            Output.published(envelope, json: global.json, what: "Retracted \(target.string.prefix(8))")
+        }
+    }
+}
+
+/// `kith introduce`: introduces one contact to another.
+struct Introduce: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Introduce a contact to another contact (only the recipient can read it).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The contact to introduce (feed id or name).")
+    var contact: String
+
+    @Option(help: "The contact who receives the introduction (feed id or name).")
+    var to: String
+
+    @Option(help: "A note (at most 256 characters).")
+    var note: String?
+
+    func run() throws {
+        try Output.run {
+            let account = try openAccount(global)
+            let envelope = try account.introduce(contact, to: to, note: note)
+            Output.published(envelope, json: global.json, what: "Introduced \(contact) to \(to)")
+        }
+    }
+}
+
+/// `kith rotate-keys`: announces new keys.
+struct RotateKeys: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rotate-keys", abstract: "Rotate your keys (not available in this build).")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try Output.run {
+            throw KithError.notYetSupported(
+                "rotating your own keys needs a signing path for a rotated key with the original feed id; receiving and verifying contacts' rotations works"
+            )
+        }
+    }
+}
+
+/// Shared helpers of the contact commands.
+enum ContactRendering {
+    static func json(_ record: ContactRecord) -> JSONValue {
+        var object = JSONObject()
+        object["feed_id"] = .string(record.feedID.string)
+        object["name"] = record.localName.map { .string($0) } ?? .null
+        object["display_name"] = record.displayName.map { .string($0) } ?? .null
+        object["avatar_hash"] = record.avatarHash.map { .string($0) } ?? .null
+        object["identity_key"] = .string(record.identityKey)
+        object["last_seen_seq"] = .integer(record.lastSeenSequence)
+        return .object(object)
+    }
+}
+
+func parseMessageID(_ text: String) throws -> MessageID {
+    do throws(FeedError) { return try MessageID(text) } catch { throw KithError.feed(error) }
+}
+
+extension Output {
+    /// Prints what a publishing command appended.
+    static func published(_ envelope: Envelope, json: Bool, what: String) {
+        if json {
+            var object = JSONObject()
+            object["message_id"] = .string(envelope.messageID.string)
+            object["sequence"] = .integer(Int64(envelope.sequence))
+            object["audience"] = .string(envelope.audience.description)
+            object["type"] = .string(envelope.type)
+            Output.json(.object(object))
+        } else {
+            Output.line("\(what): #\(envelope.sequence) to \(envelope.audience) (message \(envelope.messageID))")
+        }
+    }
+
+    /// Reads a whole file (at most 16 MiB).
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            throw KithError.invalidInput("cannot read \(path): no such file")
+        }
+        if let size = attributes[.size] as? Int, size > ContactsLimits.maxBlobPlaintextBytes {
+            throw KithError.invalidInput("\(path) is larger than \(ContactsLimits.maxBlobPlaintextBytes) bytes")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw KithError.invalidInput("cannot read \(path)") }
+        return Array(data)
+    }
+}
+
+/// `kith blob export|import` and `kith attachment`: move encrypted attachments between devices.
+struct Blob: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Move encrypted attachment blobs: export to a folder, import from files.",
+        subcommands: [Export.self, Import.self, Get.self]
+    )
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write every held blob to DIR, one file per blob named by its content hash.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The folder to write to (created if needed).")
+        var directory: String
+
+        func run() throws {
+            try Output.run {
+                let account = try openAccount(global)
+                let url = URL(fileURLWithPath: directory)
+                do {
+                    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                    let blobs = try account.exportBlobs()
+                    for blob in blobs {
+                        try Data(blob).write(to: url.appendingPathComponent(BlobCipher.contentHash(of: blob)))
+                    }
+                    Output.line("Exported \(blobs.count) encrypted blobs to \(directory)")
+                } catch let error as KithError {
+                    throw error
+                } catch {
+                    throw KithError.invalidInput("cannot write to \(directory): \(error.localizedDescription)")
+                }
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Store encrypted blob files received from a peer.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Blob files.")
+        var files: [String]
+
+        func run() throws {
+            try Output.run {
+                let account = try openAccount(global)
+                for file in files { try account.importBlob(try Output.readFile(file)) }
+                Output.line("Imported \(files.count) blobs")
+            }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Decrypt an attachment of a post you can read.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The post's message id.")
+        var message: String
+
+        @Option(help: "Which attachment (from 0).")
+        var index: Int = 0
+
+        @Option(help: "Output file.")
+        var out: String
+
+        func run() throws {
+            try Output.run {
+                let id = try parseMessageID(message)
+                let account = try openAccount(global)
+                let data = try account.attachment(of: id, index: index)
+                do { try Data(data).write(to: URL(fileURLWithPath: out)) } catch {
+                    throw KithError.invalidInput("cannot write \(out): \(error.localizedDescription)")
+                }
+                Output.line("Wrote \(data.count) bytes to \(out)")
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import KithMLS
+import Testing
+
+/// Adds of many members in one commit are validated against each other as well as against the members.
+@Suite struct BulkAddTests {
+    @Test func twoKeyPackagesSharingASignatureKeyInOneCommitAreRejected() throws {
+        let suite = try CipherSuite(rawValue: 1)
+        let configuration = GroupConfiguration(clock: { nil })
+        let alice = try GroupRoundTripTests.Member("alice", suite: suite)
+        var state = try GroupState(creating: [8], keyPackage: alice.keyPackage, secrets: alice.secrets, configuration: configuration)
+        let shared = suite.signature.generateKeyPair()
+        let first = try KeyPackage.generate(suite: suite, credential: .basic(identity: [1]), signatureKeys: shared,
+                                            lifetime: Lifetime(notBefore: 0, notAfter: .max))
+        let second = try KeyPackage.generate(suite: suite, credential: .basic(identity: [2]), signatureKeys: shared,
+                                             lifetime: Lifetime(notBefore: 0, notAfter: .max))
+        #expect(throws: MLSTreeError.duplicateKey("signature key of leaf 1")) { try state.commit(adding: [first.keyPackage, second.keyPackage]) }
+        #expect(state.epoch == 0)
+    }
+
+    @Test func keyPackageWithoutAMembersCredentialTypeIsRejected() throws {
+        let suite = try CipherSuite(rawValue: 1)
+        let configuration = GroupConfiguration(clock: { nil })
+        let alice = try GroupRoundTripTests.Member("alice", suite: suite)
+        var state = try GroupState(creating: [8], keyPackage: alice.keyPackage, secrets: alice.secrets, configuration: configuration)
+        let plain = try KeyPackage.generate(suite: suite, credential: .basic(identity: [1]), signatureKeys: suite.signature.generateKeyPair(),
+                                            lifetime: Lifetime(notBefore: 0, notAfter: .max))
+        let onlyX509 = try KeyPackage.generate(suite: suite, credential: .x509(certificates: [[1]]), signatureKeys: suite.signature.generateKeyPair(),
+                                               lifetime: Lifetime(notBefore: 0, notAfter: .max),
+                                               capabilities: Capabilities(versions: [.mls10], cipherSuites: [suite.id], extensions: [], proposals: [],
+                                                                          credentials: [.x509]))
+        #expect(throws: MLSGroupError.unsupportedCapability("credential types not mutually supported with leaf 0")) {
+            try state.commit(adding: [plain.keyPackage, onlyX509.keyPackage])
+        }
+    }
+}
+
+/// Members added by a commit that also changes the GroupContext extensions must support the new extensions.
+@Suite struct AddWithNewExtensionsTests {
+    @Test func addIsCheckedAgainstTheExtensionsOfTheSameCommit() throws {
+        let suite = try CipherSuite(rawValue: 1)
+        let configuration = GroupConfiguration(clock: { nil })
+        let custom = ExtensionType(rawValue: 0xF0A1)
+        let capable = Capabilities(versions: [.mls10], cipherSuites: [suite.id], extensions: [custom], proposals: [], credentials: [.basic])
+        let alice = try KeyPackage.generate(suite: suite, credential: .basic(identity: [1]), signatureKeys: suite.signature.generateKeyPair(),
+                                            lifetime: Lifetime(notBefore: 0, notAfter: .max), capabilities: capable)
+        let plain = try KeyPackage.generate(suite: suite, credential: .basic(identity: [2]), signatureKeys: suite.signature.generateKeyPair(),
+                                            lifetime: Lifetime(notBefore: 0, notAfter: .max))
+        var state = try GroupState(creating: [8], keyPackage: alice.keyPackage, secrets: alice.secrets, configuration: configuration)
+        let required = RequiredCapabilities(extensionTypes: [custom], proposalTypes: [], credentialTypes: [])
+        _ = try state.propose(.groupContextExtensions([required.asExtension]))
+        #expect(throws: MLSGroupError.unsupportedCapability("required extension \(0xF0A1) not supported")) {
+            try state.commit(adding: [plain.keyPackage])
+        }
+    }
+}
