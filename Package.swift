@@ -134,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -207,7 +207,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithTests",
-            dependencies: ["KithTestSupport", "Kith"],
+            dependencies: ["KithTestSupport", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity"],
             swiftSettings: swiftSettings
         ),
     ]

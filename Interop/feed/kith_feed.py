@@ -135,42 +135,50 @@ def sign_envelope(keys: Keys, sequence: int, previous, timestamp: int, type_: st
     return canonical(body)
 
 
+def sign_stub(keys: Keys, envelope_line: bytes) -> bytes:
+    """The signed stub that replicates in place of one of the author's self envelopes."""
+    value = json.loads(envelope_line)
+    stub = {"feed_id": value["feed_id"], "message_id": message_id(envelope_line), "previous": value["previous"],
+            "sequence": value["sequence"], "stub": "self"}
+    stub["signature"] = b64u(keys.signing.sign(canonical(stub)))
+    return canonical(stub)
+
+
+STUB_FIELDS = ["feed_id", "message_id", "previous", "sequence", "signature", "stub"]
+
+
 def verify_lines(identity_key_raw: bytes, lines):
-    """Returns (accepted, rejections[(line, sequence, code, message)], unanchored_tip)."""
+    """Returns (accepted, rejections[(line, sequence, code, message)])."""
     public = Ed25519PublicKey.from_public_bytes(identity_key_raw)
     expected_feed = feed_id(identity_key_raw)
     accepted, rejections = 0, []
-    expected, last_id, open_stub = 0, None, None
+    expected, last_id = 0, None
     for number, line in enumerate(lines, start=1):
         if not line:
             continue
         sequence = None
+        value = None
         try:
             value = parse_canonical(line)
             if not isinstance(value, dict):
                 raise Rejected("not_an_object", "not an object")
             sequence = value.get("sequence")
-            if value.get("stub") == "self":
-                if sorted(value) != ["feed_id", "message_id", "sequence", "stub"]:
+            if "stub" in value:
+                if value["stub"] != "self" or sorted(value) != STUB_FIELDS:
                     raise Rejected("invalid_field", "malformed stub")
-                if sequence != expected:
-                    raise Rejected("sequence_gap", "expected %d" % expected)
-                if value["feed_id"] != expected_feed:
-                    raise Rejected("feed_id_mismatch", "stub of another feed")
-                open_stub = (number, value)
-                last_id = value["message_id"]
-                expected = sequence + 1
-                continue
-            for field in FIELDS:
-                if field not in value:
-                    raise Rejected("missing_field", field)
-            if value["version"] != 1:
-                raise Rejected("unsupported_version", "version %r" % value["version"])
+                fields = STUB_FIELDS
+            else:
+                fields = FIELDS
+                for field in FIELDS:
+                    if field not in value:
+                        raise Rejected("missing_field", field)
+                if value["version"] != 1:
+                    raise Rejected("unsupported_version", "version %r" % value["version"])
+                unb64u(value["content_enc"])
             if sequence != expected:
                 raise Rejected("sequence_gap", "expected %d, found %r" % (expected, sequence))
             if value["feed_id"] != expected_feed:
                 raise Rejected("feed_id_mismatch", "feed_id does not match the key")
-            unb64u(value["content_enc"])
             signature = unb64u(value["signature"], 64)
             unsigned = {k: v for k, v in value.items() if k != "signature"}
             try:
@@ -180,16 +188,11 @@ def verify_lines(identity_key_raw: bytes, lines):
             if sequence == 0 and value["previous"] is not None:
                 raise Rejected("invalid_previous", "genesis must have previous null")
             if sequence > 0 and value["previous"] != last_id:
-                raise Rejected("chain_broken", "previous does not match the id of the message before")
-            if open_stub is not None:
-                accepted += 1
-                open_stub = None
+                raise Rejected("chain_broken", "previous does not match the id of the entry before")
             accepted += 1
         except Rejected as error:
             rejections.append((number, sequence, error.code, str(error)))
-            if open_stub is not None:
-                rejections.append((open_stub[0], open_stub[1]["sequence"], "invalid_previous", "stub not anchored"))
-                open_stub = None
-        last_id = message_id(line)
+        is_stub = isinstance(value, dict) and "stub" in value and isinstance(value.get("message_id"), str)
+        last_id = value["message_id"] if is_stub else message_id(line)
         expected = (sequence + 1) if isinstance(sequence, int) else expected + 1
-    return accepted, rejections, (open_stub[1]["sequence"] if open_stub else None)
+    return accepted, rejections

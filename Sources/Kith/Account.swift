@@ -157,6 +157,7 @@ public final class Account: Sendable {
             let envelope = try Envelope.sign(unsigned, with: identity)
             let report = try store.ingest([envelope.canonicalBytes], decryptor: decryptor)
             if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
+            if audience == .selfOnly { try store.saveOwnStubs([SelfStub.sign(envelope, with: identity)]) }
             return envelope
         } catch let error as KithError {
             throw error
@@ -188,6 +189,7 @@ public final class Account: Sendable {
     /// `includeSelfContent` and the feed is this account's).
     public func exportFeed(_ feed: FeedID? = nil, includeSelfContent: Bool = false) throws(KithError) -> [[UInt8]] {
         let target = feed ?? feedID
+        if target == feedID { try signMissingSelfStubs() }
         do {
             return try store.export(feed: target, forPeer: !(includeSelfContent && target == feedID))
         } catch {
@@ -202,6 +204,24 @@ public final class Account: Sendable {
             return try store.ingest(lines, decryptor: decryptor)
         } catch {
             throw .store(error)
+        }
+    }
+
+    /// Signs the stubs that replicate in place of this account's self messages, for any that lack
+    /// one (messages restored from a backup, or written before stubs were signed).
+    public func signMissingSelfStubs() throws(KithError) {
+        do {
+            let missing = try store.selfMessagesLackingStubs(feed: feedID)
+            guard !missing.isEmpty else { return }
+            var stubs: [SelfStub] = []
+            for envelope in missing { stubs.append(try SelfStub.sign(envelope, with: identity)) }
+            try store.saveOwnStubs(stubs)
+        } catch let error as FeedError {
+            throw .feed(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidInput("\(error)")
         }
     }
 

@@ -34,7 +34,7 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
             switch error {
             case .vaultMissing: 3
             case .wrongPassphrase, .passphraseUnavailable, .invalidPassphrase: 4
-            case .vaultExists: 2
+            case .vaultExists, .invalidPublicKey, .invalidFeedID, .invalidSeedLength: 2
             default: 5
             }
         case .store: 5

@@ -120,6 +120,7 @@ extension Account {
     /// Use it with `identity.dhKey` as the ``SecureLinkConfiguration/localStatic`` key and
     /// ``StoreSyncSource/isContact(staticKey:)`` as the allow-list.
     public func makeSyncSource() -> StoreSyncSource {
-        StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store))
+        try? signMissingSelfStubs()
+        return StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store))
     }
 }

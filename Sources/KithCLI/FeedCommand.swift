@@ -114,7 +114,6 @@ struct Feed: ParsableCommand {
                     object["valid"] = .bool(report.isValid)
                     object["accepted"] = .integer(Int64(report.accepted))
                     object["relay_only"] = .integer(Int64(report.foreign))
-                    object["unanchored_tip"] = report.unanchoredTip.map { .integer(Int64($0)) } ?? .null
                     object["rejections"] = .array(report.rejections.map { rejection in
                         var entry = JSONObject()
                         entry["line"] = .integer(Int64(rejection.line))
@@ -130,7 +129,6 @@ struct Feed: ParsableCommand {
                     }
                     var summary = "\(report.accepted) entries verified"
                     if report.foreign > 0 { summary += ", \(report.foreign) of a later version kept for relay only" }
-                    if let tip = report.unanchoredTip { summary += ", self stub #\(tip) at the tip awaits the next message" }
                     Output.line(report.isValid ? "OK: \(summary)" : "INVALID: \(report.rejections.count) rejected, \(summary)")
                 }
                 if !report.isValid { throw ExitCode(1) }

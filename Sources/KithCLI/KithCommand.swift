@@ -14,7 +14,7 @@ struct KithCommand: ParsableCommand {
             3 no identity in the home (run `kith init`); 4 passphrase missing or wrong; 5 storage failure; \
             6 not yet supported; 64 invalid command-line usage.
             """,
-        subcommands: [Init.self, ID.self, Card.self, Contact.self, Contacts.self, PostCommand.self, React.self, Profile.self, Delete.self, Introduce.self, RotateKeys.self, Blob.self, Log.self, Feed.self, GC.self, Demo.self]
+        subcommands: [Init.self, ID.self, Card.self, Contact.self, Contacts.self, PostCommand.self, React.self, Profile.self, Delete.self, Introduce.self, RotateKeys.self, Blob.self, Log.self, Feed.self, GC.self, Demo.self, SyncCommand.self]
     )
 
     /// Logs go to standard error at the level of `KITH_LOG_LEVEL` (default `error`); they never
@@ -28,10 +28,37 @@ struct KithCommand: ParsableCommand {
         }
     }
 
+    /// Lets the global options stand before the subcommand (`kith --home DIR log`) as well as
+    /// after it, by moving leading `--home`/`--json` to the end of the arguments.
+    static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--json" || argument.hasPrefix("--home=") {
+                leading.append(argument)
+                index += 1
+            } else if argument == "--home", index + 1 < arguments.count {
+                leading.append(contentsOf: ["--home", arguments[index + 1]])
+                index += 2
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        var rest = Array(arguments[index...])
+        if let separator = rest.firstIndex(of: "--") {
+            rest.insert(contentsOf: leading, at: separator)
+        } else {
+            rest.append(contentsOf: leading)
+        }
+        return rest
+    }
+
     static func main() {
         bootstrapLogging()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             exit(withError: error)

@@ -6,7 +6,7 @@ import KithIdentity
 ///
 /// Rules: every entry belongs to the key's feed; sequences run 0, 1, 2, … without gaps; every
 /// envelope is canonical, well formed and validly signed; every `previous` equals the id of the
-/// entry before it; a self stub is accepted when the next envelope's `previous` anchors it.
+/// entry before it; self stubs are verified like envelopes (signature and `previous`).
 public struct ChainVerifier: Sendable {
     /// One rejected entry.
     public struct Rejection: Sendable, Equatable {
@@ -22,12 +22,10 @@ public struct ChainVerifier: Sendable {
 
     /// The outcome of a verification.
     public struct Report: Sendable {
-        /// Entries that verified.
+        /// Entries that verified (envelopes and signed self stubs).
         public var accepted = 0
         /// Entries of a later envelope version: kept for relay, not verified.
         public var foreign = 0
-        /// A trailing stub that no later message anchors yet.
-        public var unanchoredTip: UInt32?
         /// Every rejected entry, in input order.
         public var rejections: [Rejection] = []
         /// True when nothing was rejected.
@@ -48,7 +46,6 @@ public struct ChainVerifier: Sendable {
         var report = Report()
         var expected: UInt32 = 0
         var lastID: MessageID?
-        var openStub: (line: Int, stub: SelfStub)?
 
         func reject(_ line: Int, _ sequence: UInt32?, _ error: FeedError) {
             report.rejections.append(Rejection(line: line, sequence: sequence, code: error.code, message: error.description))
@@ -69,44 +66,31 @@ public struct ChainVerifier: Sendable {
             if let sequence, sequence != expected {
                 reject(line, sequence, .sequenceGap(expected: expected, found: sequence))
             }
-            switch entry {
-            case .foreign:
-                report.foreign += 1
-                if let pending = openStub {
-                    // A later-version envelope cannot anchor a stub with v1 logic.
-                    reject(pending.line, pending.stub.sequence, .invalidPrevious("stub not anchored by a verifiable message"))
-                    openStub = nil
-                }
-            case .stub(let stub):
-                if stub.feedID != feedID {
-                    reject(line, stub.sequence, .feedIDMismatch(expected: feedID.string, found: stub.feedID.string))
-                } else {
-                    openStub = (line, stub)
-                }
-            case .envelope(let envelope):
-                var ok = true
-                do {
+            let signed: (sequence: UInt32, previous: MessageID?)?
+            do {
+                switch entry {
+                case .foreign:
+                    report.foreign += 1
+                    signed = nil
+                case .stub(let stub):
+                    try stub.verifySignature(with: key)
+                    signed = (stub.sequence, stub.previous)
+                case .envelope(let envelope):
                     try envelope.verifySignature(with: key)
-                } catch {
-                    reject(line, envelope.sequence, error)
-                    ok = false
+                    signed = (envelope.sequence, envelope.previous)
                 }
-                if ok, envelope.sequence > 0, let lastID, envelope.previous != lastID {
-                    reject(line, envelope.sequence, .chainBroken(sequence: envelope.sequence, expected: lastID.string, found: envelope.previous?.string ?? "null"))
-                    ok = false
+                if let signed, signed.sequence > 0, let lastID, signed.previous != lastID {
+                    throw FeedError.chainBroken(sequence: signed.sequence, expected: lastID.string, found: signed.previous?.string ?? "null")
                 }
-                if let pending = openStub {
-                    if ok { report.accepted += 1 } else {
-                        reject(pending.line, pending.stub.sequence, .invalidPrevious("stub not anchored: the next message does not verify"))
-                    }
-                    openStub = nil
-                }
-                if ok { report.accepted += 1 }
+                if signed != nil { report.accepted += 1 }
+            } catch let error as FeedError {
+                reject(line, sequence, error)
+            } catch {
+                reject(line, sequence, .malformedJSON("\(error)"))
             }
             lastID = entry.messageID
             if let sequence { expected = sequence &+ 1 } else { expected &+= 1 }
         }
-        if let pending = openStub { report.unanchoredTip = pending.stub.sequence }
         return report
     }
 }

@@ -1,53 +1,83 @@
+import Crypto
 import KithCanonical
 import KithIdentity
 
-/// What replicates in place of a `self` message: its position and id, never its content.
+/// What replicates in place of a `self` message: its position, its link and its id, signed by
+/// the author, never its content.
 ///
 /// The spec says self messages are never replicated, and also that chains have no gaps. Kith
-/// resolves this by replicating a stub line
+/// resolves this by replicating a signed stub line
 ///
-///     {"feed_id":"…","message_id":"…","sequence":N,"stub":"self"}
+///     {"feed_id":"…","message_id":"…","previous":"…"|null,"sequence":N,"signature":"…","stub":"self"}
 ///
-/// (canonical JSON). A stub carries no signature: it is authenticated by the *next* message,
-/// whose signed `previous` must equal the stub's `message_id` (backward anchoring). A stub at the
-/// tip of a feed stays pending until the next message arrives. What a stub cannot prove is the
-/// self message's own `previous` link; a fork hidden inside a self message is therefore only
-/// detected by the author's own devices.
+/// (canonical JSON). `signature` is Ed25519 by the feed's identity key over the canonical stub
+/// without `signature`; the object's `stub` member keeps it distinct from every envelope. A
+/// stub is therefore verified like an envelope: its signature, its `previous` (the id of the
+/// entry before it) and, by the next entry, its `message_id`. Runs of self messages replicate as
+/// runs of stubs. What a stub does not reveal is the self message's type, time and content.
 public struct SelfStub: Sendable, Hashable {
     /// The feed.
     public let feedID: FeedID
     /// The position of the self message.
     public let sequence: UInt32
+    /// The id of the entry before it (nil at genesis).
+    public let previous: MessageID?
     /// The id of the self message.
     public let messageID: MessageID
+    /// The author's Ed25519 signature over ``signingBytes``.
+    public let signature: [UInt8]
 
-    /// Creates a stub.
-    public init(feedID: FeedID, sequence: UInt32, messageID: MessageID) {
+    /// Creates and signs the stub of one of the author's own self envelopes.
+    public static func sign(_ envelope: Envelope, with identity: Identity) throws(FeedError) -> SelfStub {
+        let unsigned = SelfStub(feedID: envelope.feedID, sequence: envelope.sequence, previous: envelope.previous, messageID: envelope.messageID, signature: [])
+        do {
+            return SelfStub(
+                feedID: envelope.feedID, sequence: envelope.sequence, previous: envelope.previous,
+                messageID: envelope.messageID, signature: try identity.sign(unsigned.signingBytes)
+            )
+        } catch {
+            throw .unsupported("signing failed: \(error)")
+        }
+    }
+
+    init(feedID: FeedID, sequence: UInt32, previous: MessageID?, messageID: MessageID, signature: [UInt8]) {
         self.feedID = feedID
         self.sequence = sequence
+        self.previous = previous
         self.messageID = messageID
+        self.signature = signature
     }
 
-    /// The stub of a self envelope.
-    public init(of envelope: Envelope) {
-        self.init(feedID: envelope.feedID, sequence: envelope.sequence, messageID: envelope.messageID)
-    }
-
-    /// The canonical JSON line.
-    public var canonicalBytes: [UInt8] {
+    private func object(includingSignature: Bool) -> JSONObject {
         var object = JSONObject()
         object["feed_id"] = .string(feedID.string)
         object["message_id"] = .string(messageID.string)
+        object["previous"] = previous.map { .string($0.string) } ?? .null
         object["sequence"] = .integer(Int64(sequence))
+        if includingSignature { object["signature"] = .string(Base64URL.encode(signature)) }
         object["stub"] = .string("self")
-        return CanonicalJSON.serialize(object)
+        return object
+    }
+
+    /// The bytes the signature covers: the canonical stub without `signature`.
+    public var signingBytes: [UInt8] { CanonicalJSON.serialize(object(includingSignature: false)) }
+
+    /// The canonical JSON line.
+    public var canonicalBytes: [UInt8] { CanonicalJSON.serialize(object(includingSignature: true)) }
+
+    /// Verifies the signature with the key in force at this sequence; `feedKey` is the original
+    /// key whose hash is the feed id (defaults to `key`).
+    public func verifySignature(with key: Curve25519.Signing.PublicKey, feedKey: Curve25519.Signing.PublicKey? = nil) throws(FeedError) {
+        let expected = FeedID(identityKey: feedKey ?? key)
+        guard expected == feedID else { throw .feedIDMismatch(expected: expected.string, found: feedID.string) }
+        guard key.isValidSignature(signature, for: signingBytes) else { throw .badSignature }
     }
 
     /// Reads a stub from an already parsed canonical object; nil when the object is not a stub.
     public static func from(_ object: JSONObject) throws(FeedError) -> SelfStub? {
         guard let marker = object["stub"] else { return nil }
-        guard marker.stringValue == "self", object.count == 4 else {
-            throw .invalidField("stub", reason: "a stub has exactly feed_id, message_id, sequence and stub:\"self\"")
+        guard marker.stringValue == "self", object.count == 6 else {
+            throw .invalidField("stub", reason: "a stub has exactly feed_id, message_id, previous, sequence, signature and stub:\"self\"")
         }
         let feed = try Envelope.requiredString(object, "feed_id")
         let feedID: FeedID
@@ -56,8 +86,26 @@ public struct SelfStub: Sendable, Hashable {
         guard sequence >= 0, sequence <= Int64(FeedLimits.maxSequence) else {
             throw .invalidField("sequence", reason: "must be in 0...\(FeedLimits.maxSequence)")
         }
+        guard let previousValue = object["previous"] else { throw .missingField("previous") }
+        let previous: MessageID?
+        if previousValue.isNull {
+            previous = nil
+        } else if let text = previousValue.stringValue {
+            previous = try MessageID(text)
+        } else {
+            throw .invalidField("previous", reason: "must be a string or null")
+        }
+        if (sequence == 0) != (previous == nil) { throw .invalidPrevious("previous must be null exactly at sequence 0") }
         let id = try MessageID(try Envelope.requiredString(object, "message_id"))
-        return SelfStub(feedID: feedID, sequence: UInt32(sequence), messageID: id)
+        let signature: [UInt8]
+        do {
+            signature = try Base64URL.decode(try Envelope.requiredString(object, "signature"), expectedLength: FeedLimits.signatureBytes)
+        } catch let error as FeedError {
+            throw error
+        } catch {
+            throw .invalidField("signature", reason: "\(error)")
+        }
+        return SelfStub(feedID: feedID, sequence: UInt32(sequence), previous: previous, messageID: id, signature: signature)
     }
 }
 

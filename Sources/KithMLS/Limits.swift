@@ -6,6 +6,8 @@ public enum MLSLimits {
     public static let maxLeafCount: UInt32 = 1 << 30
     /// Largest number of future generations a receiver ratchets forward for one message.
     public static let maxForwardRatchet: UInt32 = 1024
+    /// Default number of past epochs whose message keys a member keeps for late application messages (3, like XMTP).
+    public static let defaultRetainedEpochs = 3
     /// Size of the reuse guard that is XORed into the first bytes of a content nonce (RFC 9420 §6.3.1).
     public static let reuseGuardLength = 4
     /// Label prefix added by ExpandWithLabel, SignWithLabel and EncryptWithLabel.

@@ -129,27 +129,53 @@ public final class FeedStore: Sendable {
     /// The entries of a feed, oldest first, as canonical lines.
     ///
     /// - Parameter forPeer: when true (replication to someone else), self messages are replaced by
-    ///   their stubs; when false (a backup for the author), they are exported whole.
+    ///   their signed stubs; when false (a backup for the author), they are exported whole.
+    /// - Throws: ``StoreError/missingSelfStub(_:)`` when one of the author's self messages has no
+    ///   signed stub yet (the account signs them with ``selfMessagesLackingStubs(feed:)`` first).
     public func export(feed: FeedID, forPeer: Bool = true) throws(StoreError) -> [[UInt8]] {
         try read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT sequence, message_id, audience, envelope_json AS line, 0 AS is_stub FROM messages WHERE feed_id = ?
+                    SELECT m.sequence, m.message_id, m.audience, m.envelope_json AS line, o.entry_json AS stub_line
+                    FROM messages m LEFT JOIN own_self_stubs o ON o.message_id = m.message_id WHERE m.feed_id = ?
                     UNION ALL
-                    SELECT sequence, message_id, 'self', '', 1 FROM message_stubs WHERE feed_id = ? AND reason = 'self'
+                    SELECT sequence, message_id, 'self', entry_json, entry_json FROM message_stubs WHERE feed_id = ? AND reason = 'self'
                     ORDER BY sequence
                     """,
                 arguments: [feed.string, feed.string]
             )
             return try rows.map { row -> [UInt8] in
-                let sequence = UInt32(clamping: row["sequence"] as Int64)
-                let id = try MessageID(row["message_id"] as String)
-                let isStub = (row["is_stub"] as Int64) == 1
-                if isStub || (forPeer && (row["audience"] as String) == "self") {
-                    return SelfStub(feedID: feed, sequence: sequence, messageID: id).canonicalBytes
-                }
-                return Array((row["line"] as String).utf8)
+                let line: String = row["line"]
+                guard forPeer, (row["audience"] as String) == "self" else { return Array(line.utf8) }
+                if let stub = row["stub_line"] as String? { return Array(stub.utf8) }
+                throw StoreError.missingSelfStub(row["message_id"] as String)
+            }
+        }
+    }
+
+    /// The author's own self envelopes that have no signed stub yet (to be signed by the account).
+    public func selfMessagesLackingStubs(feed: FeedID) throws(StoreError) -> [Envelope] {
+        try read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT m.envelope_json FROM messages m LEFT JOIN own_self_stubs o ON o.message_id = m.message_id
+                    WHERE m.feed_id = ? AND m.audience = 'self' AND o.message_id IS NULL ORDER BY m.sequence
+                    """,
+                arguments: [feed.string]
+            ).compactMap { try? Envelope.parseV1(Array($0.utf8)) }
+        }
+    }
+
+    /// Stores signed stubs of the author's own self messages, to be replicated in their place.
+    public func saveOwnStubs(_ stubs: [SelfStub]) throws(StoreError) {
+        try write { db in
+            for stub in stubs {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO own_self_stubs(message_id, entry_json) VALUES (?, ?)",
+                    arguments: [stub.messageID.string, String(decoding: stub.canonicalBytes, as: UTF8.self)]
+                )
             }
         }
     }

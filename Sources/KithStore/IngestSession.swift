@@ -48,9 +48,9 @@ struct IngestSession {
         }
         switch entry {
         case .envelope(let envelope):
-            return try ingestEnvelope(envelope)
+            return try ingestSigned(.envelope(envelope))
         case .stub(let stub):
-            return try ingestUnsigned(feed: stub.feedID, sequence: stub.sequence, id: stub.messageID, kind: "self", bytes: bytes)
+            return try ingestSigned(.stub(stub, bytes: bytes))
         case .foreign(let foreign):
             try db.execute(
                 sql: "INSERT OR IGNORE INTO foreign_envelopes(message_id, feed_id, sequence, version, envelope_json, received_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -67,7 +67,7 @@ struct IngestSession {
 
     // MARK: Envelopes
 
-    mutating func ingestEnvelope(_ envelope: Envelope) throws -> IngestOutcome {
+    mutating func ingestSigned(_ envelope: SignedEntry) throws -> IngestOutcome {
         let id = envelope.messageID
         let sequence = envelope.sequence
         guard let feed = try state(envelope.feedID) else {
@@ -78,9 +78,9 @@ struct IngestSession {
         var held: (id: MessageID, reason: String?)?
         if sequence < next {
             held = try slot(envelope.feedID, sequence)
-            if let held, held.id == id, held.reason != "self" { return .duplicate(id) }
+            if let held, held.id == id, !(held.reason == "self" && envelope.isEnvelope) { return .duplicate(id) }
         } else if sequence > next, feed.hasPending,
-                  try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = 'envelope'"), arguments: [id.string, sequence]) != nil {
+                  try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = ?"), arguments: [id.string, sequence, envelope.kind]) != nil {
             return .duplicate(id)
         }
         let verificationKey = feed.hasRotations ? try key(for: envelope.feedID, sequence: sequence, fallback: feed.key) : feed.key
@@ -91,10 +91,10 @@ struct IngestSession {
         }
 
         if let held {
-            if held.id == id {
+            if held.id == id, case .envelope(let full) = envelope {
                 // A full envelope for a position held as a self stub (the author's own device): upgrade it.
-                try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [envelope.feedID.string, sequence])
-                try insertLinked(envelope)
+                try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [full.feedID.string, sequence])
+                try insertLinked(full)
                 return .stored(id, sequence: sequence)
             }
             try recordFork(envelope.feedID, sequence, kept: held.id, conflicting: id, bytes: envelope.canonicalBytes, reason: "same_sequence")
@@ -107,7 +107,7 @@ struct IngestSession {
                 return .fork(id, sequence: sequence)
             }
             do {
-                try insertLinked(envelope)
+                try link(envelope)
             } catch let error as FeedError {
                 return .rejected(sequence: sequence, error)
             }
@@ -115,13 +115,13 @@ struct IngestSession {
             return .stored(id, sequence: sequence)
         }
         // Ahead of a gap: check it against pending neighbours, then hold it.
-        for row in try pendingRows(envelope.feedID, sequence &+ 1) where row.kind == "envelope" {
+        for row in try pendingRows(envelope.feedID, sequence &+ 1) where row.isSigned {
             if let claimed = row.previous, claimed != id.string {
                 try recordFork(envelope.feedID, sequence, kept: claimed, conflicting: id, bytes: envelope.canonicalBytes, reason: "pending_previous_mismatch")
             }
         }
         if sequence > 0, let previous = envelope.previous {
-            for row in try pendingRows(envelope.feedID, sequence - 1) where row.id != previous.string && row.kind == "envelope" {
+            for row in try pendingRows(envelope.feedID, sequence - 1) where row.id != previous.string && row.isSigned {
                 try recordFork(envelope.feedID, sequence - 1, kept: previous.string, conflicting: try MessageID(row.id), bytes: Array(row.json.utf8), reason: "pending_previous_mismatch")
             }
         }
@@ -129,17 +129,17 @@ struct IngestSession {
             return .rejected(sequence: sequence, .pendingLimit(envelope.feedID.string))
         }
         try db.execute(
-            sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, 'envelope', ?, ?)",
-            arguments: [id.string, envelope.feedID.string, sequence, envelope.previous?.string, String(decoding: envelope.canonicalBytes, as: UTF8.self), now]
+            sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [id.string, envelope.feedID.string, sequence, envelope.previous?.string, envelope.kind, String(decoding: envelope.canonicalBytes, as: UTF8.self), now]
         )
         feeds[envelope.feedID.string]?.hasPending = true
-        // The new entry may anchor a held stub just above the head: try linking.
+        // The new entry may anchor a held later-version envelope just above the head: try linking.
         try promote(envelope.feedID)
         if try slot(envelope.feedID, sequence)?.id == id { return .stored(id, sequence: sequence) }
         return .pending(id, sequence: sequence)
     }
 
-    // MARK: Unsigned entries (self stubs, later-version envelopes)
+    // MARK: Unsigned entries (later-version envelopes)
 
     mutating func ingestUnsigned(feed feedID: FeedID, sequence: UInt32, id: MessageID, kind: String, bytes: [UInt8]) throws -> IngestOutcome {
         guard try state(feedID) != nil else {
@@ -174,23 +174,29 @@ struct IngestSession {
             if rows.isEmpty { return }
             let expectedPrevious = feed.head?.messageID.string
             var chosen: PendingRow?
-            for row in rows where row.kind == "envelope" {
+            for row in rows where row.isSigned {
                 if row.previous == expectedPrevious { chosen = row } else if let head = feed.head {
                     try recordFork(feedID, head.sequence, kept: head.messageID, conflicting: try MessageID(row.id), bytes: Array(row.json.utf8), reason: "previous_mismatch")
                     try deletePending(row)
                 }
             }
             if chosen == nil {
-                let anchors = try pendingRows(feedID, next &+ 1).filter { $0.kind == "envelope" }
-                chosen = rows.first { row in row.kind != "envelope" && anchors.contains { $0.previous == row.id } }
+                let anchors = try pendingRows(feedID, next &+ 1).filter(\.isSigned)
+                chosen = rows.first { row in !row.isSigned && anchors.contains { $0.previous == row.id } }
             }
             guard let row = chosen else { return }
             try deletePending(row)
             let id = try MessageID(row.id)
-            if row.kind == "envelope" {
-                let envelope = try Envelope.parseV1(Array(row.json.utf8))
+            if row.isSigned {
+                let bytes = Array(row.json.utf8)
+                let entry: SignedEntry
+                switch try FeedEntry.parse(bytes) {
+                case .envelope(let envelope): entry = .envelope(envelope)
+                case .stub(let stub): entry = .stub(stub, bytes: bytes)
+                case .foreign: return
+                }
                 do {
-                    try insertLinked(envelope)
+                    try link(entry)
                 } catch is FeedError {
                     return  // the content broke a hard rule: the entry is dropped and the gap stays
                 }
@@ -202,10 +208,24 @@ struct IngestSession {
                 feeds[feedID.string]?.head = FeedHead(sequence: next, messageID: id)
             }
             report.promoted.append(id)
-            for other in rows where other.id != row.id && other.kind == "envelope" {
+            for other in rows where other.id != row.id && other.isSigned {
                 try recordFork(feedID, next, kept: id.string, conflicting: try MessageID(other.id), bytes: Array(other.json.utf8), reason: "same_sequence")
                 try deletePending(other)
             }
+        }
+    }
+
+    /// Links a verified signed entry at the head.
+    mutating func link(_ entry: SignedEntry) throws {
+        switch entry {
+        case .envelope(let envelope):
+            try insertLinked(envelope)
+        case .stub(let stub, let bytes):
+            try db.execute(
+                sql: "INSERT INTO message_stubs(feed_id, sequence, message_id, reason, entry_json, received_at) VALUES (?, ?, ?, 'self', ?, ?)",
+                arguments: [stub.feedID.string, stub.sequence, stub.messageID.string, String(decoding: bytes, as: UTF8.self), now]
+            )
+            feeds[stub.feedID.string]?.head = FeedHead(sequence: stub.sequence, messageID: stub.messageID)
         }
     }
 
@@ -241,6 +261,9 @@ struct IngestSession {
         let previous: String?
         let kind: String
         let json: String
+
+        /// Envelopes and self stubs carry a signed `previous`; later-version envelopes do not.
+        var isSigned: Bool { kind == "envelope" || kind == "self" }
     }
 
     mutating func state(_ feedID: FeedID) throws -> FeedState? {

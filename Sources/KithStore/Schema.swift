@@ -99,8 +99,13 @@ enum Schema {
             sequence INTEGER NOT NULL,
             message_id TEXT NOT NULL UNIQUE,
             reason TEXT NOT NULL,
+            entry_json TEXT,
             received_at INTEGER NOT NULL,
             PRIMARY KEY(feed_id, sequence)
+        );
+        CREATE TABLE own_self_stubs (
+            message_id TEXT PRIMARY KEY,
+            entry_json TEXT NOT NULL
         );
         CREATE TABLE pending_entries (
             message_id TEXT NOT NULL,

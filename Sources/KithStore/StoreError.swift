@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unknownFeed(String)
     /// A sealed value could not be opened with this identity's storage key.
     case sealedValueUnreadable(String)
+    /// A self message of the local feed has no signed stub to replicate in its place.
+    case missingSelfStub(String)
     /// A feed rule was broken.
     case feed(FeedError)
 
@@ -19,6 +21,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .database(let reason): "database error: \(reason)"
         case .unknownFeed(let feed): "feed \(feed) is not followed here; add the contact (or pass its key) first"
         case .sealedValueUnreadable(let what): "stored \(what) cannot be opened with this identity's storage key"
+        case .missingSelfStub(let id): "self message \(id) has no signed stub yet; export it through the account"
         case .feed(let error): error.description
         }
     }

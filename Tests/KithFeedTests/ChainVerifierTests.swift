@@ -12,24 +12,27 @@ import Testing
         #expect(report.isValid && report.accepted == 6)
     }
 
-    @Test func stubsAreAnchoredByTheNextMessage() {
-        let chain = F.chain(4)
+    @Test func signedStubsVerifyLikeEnvelopesEvenInRuns() throws {
+        let chain = F.chain(5)
         var lines = chain.map(\.canonicalBytes)
-        lines[1] = SelfStub(of: chain[1]).canonicalBytes
+        for index in [1, 2, 4] { lines[index] = try SelfStub.sign(chain[index], with: F.alice).canonicalBytes }
         let report = verifier.verify(lines: lines)
-        #expect(report.isValid && report.accepted == 4)
-        var forged = lines
-        forged[1] = SelfStub(feedID: F.alice.feedID, sequence: 1, messageID: chain[3].messageID).canonicalBytes
-        let bad = verifier.verify(lines: forged)
-        #expect(bad.rejections.map(\.code).contains("chain_broken"))
+        #expect(report.isValid && report.accepted == 5)
     }
 
-    @Test func trailingStubIsReportedAsUnanchored() {
-        let chain = F.chain(3)
+    @Test func forgedOrLyingStubsAreRejected() throws {
+        let chain = F.chain(4)
         var lines = chain.map(\.canonicalBytes)
-        lines[2] = SelfStub(of: chain[2]).canonicalBytes
-        let report = verifier.verify(lines: lines)
-        #expect(report.isValid && report.unanchoredTip == 2 && report.accepted == 2)
+        // Signed by someone else under Alice's feed id.
+        lines[1] = try SelfStub.sign(chain[1], with: F.bob).canonicalBytes
+        #expect(verifier.verify(lines: lines).rejections.first?.code == "bad_signature")
+        // A stub of Alice's altered after signing to claim another position.
+        let lying = try SelfStub.sign(chain[3], with: F.alice)
+        var object = try #require(try CanonicalJSON.parse(lying.canonicalBytes).objectValue)
+        object["sequence"] = .integer(1)
+        object["previous"] = .string(chain[0].messageID.string)
+        lines[1] = CanonicalJSON.serialize(object)
+        #expect(verifier.verify(lines: lines).rejections.first?.code == "bad_signature")
     }
 
     @Test func gapsBrokenLinksAndForeignKeysAreRejected() {

@@ -45,7 +45,7 @@ import Testing
             entry["signing_input"] = .string(String(decoding: envelope.signingBytes(), as: UTF8.self))
             entry["envelope"] = .string(String(decoding: envelope.canonicalBytes, as: UTF8.self))
             entry["message_id"] = .string(envelope.messageID.string)
-            entry["stub"] = .string(String(decoding: SelfStub(of: envelope).canonicalBytes, as: UTF8.self))
+            entry["stub"] = .string(String(decoding: try SelfStub.sign(envelope, with: identity).canonicalBytes, as: UTF8.self))
             messages.append(.object(entry))
             previous = envelope.messageID
         }
@@ -81,6 +81,7 @@ import Testing
             entry("float in envelope", [lines[0].replacingOccurrences(of: "\"version\":1", with: "\"version\":1.0")], "malformed_json", 1),
             entry("duplicate key", [lines[0].replacingOccurrences(of: "\"version\":1}", with: "\"version\":1,\"version\":1}")], "malformed_json", 1),
             entry("reordered chain", [lines[1], lines[0]], "sequence_gap", 1),
+            entry("stub with a forged message id", [lines[0], try mutate(chain[1].objectValue?["stub"]?.stringValue ?? "") { $0["message_id"] = .string(String(repeating: "A", count: 43)) }, lines[2]], "bad_signature", 2),
         ]
     }
 
@@ -106,7 +107,10 @@ import Testing
             #expect(envelope.signingBytes() == Array(try #require(entry["signing_input"]?.stringValue).utf8))
             let plain = try SelfAudienceCipher.open(try envelope.contentBytes(), key: identity.journalKey, sequence: envelope.sequence, feedID: envelope.feedID)
             #expect(plain == Array(try #require(entry["content_plaintext"]?.stringValue).utf8))
-            #expect(SelfStub(of: envelope).canonicalBytes == Array(try #require(entry["stub"]?.stringValue).utf8))
+            let stubLine = Array(try #require(entry["stub"]?.stringValue).utf8)
+            guard case .stub(let stub) = try FeedEntry.parse(stubLine) else { Issue.record("stub"); continue }
+            try stub.verifySignature(with: identity.publicKeys.identityKey)
+            #expect(stub.messageID == envelope.messageID && stub.previous == envelope.previous && stub.sequence == envelope.sequence)
             #if os(Linux)
             // Ed25519 in BoringSSL is deterministic, so the whole chain reproduces byte for byte.
             #expect(item == generated["chain"]?.arrayValue?[index])

@@ -91,31 +91,39 @@ import Testing
         #expect(try store.forkEvidence(feed: S.alice.feedID).count >= 1)
     }
 
-    @Test func selfStubsAreLinkedOnlyWhenTheNextMessageAnchorsThem() throws {
+    @Test func signedSelfStubsLinkLikeEnvelopesAndAreRelayedVerbatim() throws {
         let store = try S.store()
-        let chain = S.chain(3)
-        let stub = SelfStub(of: chain[1])
-        let lines = [chain[0].canonicalBytes, stub.canonicalBytes]
-        let first = try store.ingest(lines)
-        #expect(first.outcomes.map(\.label) == ["stored", "pending"])
-        let second = try store.ingest([chain[2].canonicalBytes])
-        #expect(second.outcomes.map(\.label) == ["stored"])
-        #expect(try store.head(of: S.alice.feedID)?.sequence == 2)
+        let chain = S.chain(4)
+        let stubs = try [1, 2].map { try SelfStub.sign(chain[$0], with: S.alice) }
+        let report = try store.ingest([chain[0].canonicalBytes, stubs[0].canonicalBytes, stubs[1].canonicalBytes, chain[3].canonicalBytes])
+        #expect(report.outcomes.map(\.label) == ["stored", "stored", "stored", "stored"])
+        #expect(try store.head(of: S.alice.feedID)?.sequence == 3)
         let exported = try store.export(feed: S.alice.feedID)
-        #expect(exported[1] == stub.canonicalBytes)
+        #expect(exported[1] == stubs[0].canonicalBytes && exported[2] == stubs[1].canonicalBytes)
         #expect(ChainVerifier(identityKey: S.alice.publicKeys.identityKey).verify(lines: exported).isValid)
+        #expect(try store.ingest([stubs[0].canonicalBytes]).outcomes.map(\.label) == ["duplicate"])
     }
 
-    @Test func aForgedStubNeverLinks() throws {
+    @Test func stubsOutOfOrderAreHeldThenLinked() throws {
         let store = try S.store()
         let chain = S.chain(3)
-        let forged = SelfStub(feedID: S.alice.feedID, sequence: 1, messageID: chain[2].messageID)
-        _ = try store.ingest([chain[0].canonicalBytes, forged.canonicalBytes, chain[2].canonicalBytes])
-        #expect(try store.head(of: S.alice.feedID)?.sequence == 0)
-        _ = try store.ingest([chain[1].canonicalBytes])
+        let stub = try SelfStub.sign(chain[1], with: S.alice)
+        #expect(try store.ingest([chain[2].canonicalBytes, stub.canonicalBytes]).outcomes.map(\.label) == ["pending", "pending"])
+        let report = try store.ingest([chain[0].canonicalBytes])
+        #expect(report.promoted.count == 2)
         #expect(try store.head(of: S.alice.feedID)?.sequence == 2)
-        let conflicting = SelfStub(feedID: S.alice.feedID, sequence: 1, messageID: chain[0].messageID)
-        #expect(try store.ingest([conflicting.canonicalBytes]).outcomes.map(\.label) == ["rejected:conflicting_entry"])
+    }
+
+    @Test func forgedStubsAreRejectedAndSignedConflictsAreForks() throws {
+        let store = try S.store()
+        let chain = S.chain(3)
+        let forged = try SelfStub.sign(chain[1], with: S.bob)
+        #expect(try store.ingest([chain[0].canonicalBytes, forged.canonicalBytes]).outcomes.map(\.label) == ["stored", "rejected:bad_signature"])
+        _ = try store.ingest([chain[1].canonicalBytes, chain[2].canonicalBytes])
+        let rival = S.chain(1, startingAt: 1, previous: chain[0].messageID, audience: .selfOnly, body: { _ in .post(Post(body: "rival")) })[0]
+        let conflicting = try SelfStub.sign(rival, with: S.alice)
+        #expect(try store.ingest([conflicting.canonicalBytes]).outcomes.map(\.label) == ["fork"])
+        #expect(try store.followedFeeds().first?.isForked == true)
     }
 
     @Test func laterVersionsAreStoredForRelayAndAnchoredLikeStubs() throws {

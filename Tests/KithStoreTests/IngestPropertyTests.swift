@@ -1,4 +1,5 @@
 import KithFeed
+import KithIdentity
 import PropertyBased
 import Testing
 @testable import KithStore
@@ -9,7 +10,7 @@ import Testing
     typealias S = StoreFixtures
     static let chain = S.chain(12)
     static let withStubs: [[UInt8]] = chain.enumerated().map { index, envelope in
-        index % 4 == 1 ? SelfStub(of: envelope).canonicalBytes : envelope.canonicalBytes
+        index % 4 == 1 ? (try! SelfStub.sign(envelope, with: S.alice)).canonicalBytes : envelope.canonicalBytes
     }
 
     @Test func anyDeliveryOrderConverges() async {

@@ -9,10 +9,11 @@ public struct GroupConfiguration: Sendable {
     public var pastEpochsForApplicationMessages: Int
 
     /// The default number of past epochs kept for late application messages (3, like XMTP).
-    public static let defaultPastEpochsForApplicationMessages = 3
+    public static let defaultPastEpochsForApplicationMessages = MLSLimits.defaultRetainedEpochs
 
     /// Creates a configuration.
-    public init(clock: @escaping @Sendable () -> UInt64?, resumptionPSKEpochs: Int = 8, pastEpochsForApplicationMessages: Int = GroupConfiguration.defaultPastEpochsForApplicationMessages) {
+    public init(clock: @escaping @Sendable () -> UInt64?, resumptionPSKEpochs: Int = 8,
+                pastEpochsForApplicationMessages: Int = GroupConfiguration.defaultPastEpochsForApplicationMessages) {
         self.clock = clock
         self.resumptionPSKEpochs = resumptionPSKEpochs
         self.pastEpochsForApplicationMessages = pastEpochsForApplicationMessages

@@ -1,0 +1,60 @@
+import Crypto
+import KithFeed
+import KithIdentity
+
+/// An entry whose position and link are signed by the feed's author: a v1 envelope or a signed
+/// self stub. Both are verified and linked by the same chain rules.
+enum SignedEntry {
+    case envelope(Envelope)
+    case stub(SelfStub, bytes: [UInt8])
+
+    var messageID: MessageID {
+        switch self {
+        case .envelope(let envelope): envelope.messageID
+        case .stub(let stub, _): stub.messageID
+        }
+    }
+
+    var feedID: FeedID {
+        switch self {
+        case .envelope(let envelope): envelope.feedID
+        case .stub(let stub, _): stub.feedID
+        }
+    }
+
+    var sequence: UInt32 {
+        switch self {
+        case .envelope(let envelope): envelope.sequence
+        case .stub(let stub, _): stub.sequence
+        }
+    }
+
+    var previous: MessageID? {
+        switch self {
+        case .envelope(let envelope): envelope.previous
+        case .stub(let stub, _): stub.previous
+        }
+    }
+
+    var canonicalBytes: [UInt8] {
+        switch self {
+        case .envelope(let envelope): envelope.canonicalBytes
+        case .stub(_, let bytes): bytes
+        }
+    }
+
+    /// The `pending_entries.kind` value.
+    var kind: String { isEnvelope ? "envelope" : "self" }
+
+    var isEnvelope: Bool {
+        if case .envelope = self { return true }
+        return false
+    }
+
+    func verifySignature(with key: Curve25519.Signing.PublicKey, feedKey: Curve25519.Signing.PublicKey) throws(FeedError) {
+        switch self {
+        case .envelope(let envelope): try envelope.verifySignature(with: key, feedKey: feedKey)
+        case .stub(let stub, _): try stub.verifySignature(with: key, feedKey: feedKey)
+        }
+    }
+}
