@@ -54,12 +54,8 @@ extension Account {
             try store.decryptHeldMessages(of: card.feedID, decryptor: decryptor)
             guard let record = try store.contact(card.feedID) else { throw KithError.invalidInput("the contact was not stored") }
             return record
-        } catch let error as KithError {
-            throw error
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 
@@ -75,12 +71,8 @@ extension Account {
                 throw KithError.invalidInput("no contact '\(text)'; see `kith contacts`")
             }
             return record
-        } catch let error as KithError {
-            throw error
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 
@@ -134,10 +126,8 @@ extension Account {
                 hashes.append(.string(sealed.contentHash))
                 keys.append(.string(sealed.key))
             }
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
         var object = Content.post(Post(body: text)).jsonObject
         object["attachments"] = .array(hashes)
@@ -156,12 +146,8 @@ extension Account {
             }
             guard let blob = try store.blob(hash) else { throw KithError.invalidInput("attachment \(hash) is not held here yet") }
             return try BlobCipher.open(blob, contentHash: hash, key: key)
-        } catch let error as KithError {
-            throw error
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 
@@ -182,10 +168,8 @@ extension Account {
                 try store.putBlob(sealed.blob)
                 object["avatar_hash"] = .string(sealed.contentHash)
                 object["avatar_key"] = .string(sealed.key)
-            } catch let error as StoreError {
-                throw .store(error)
             } catch {
-                throw .invalidInput("\(error)")
+                throw KithError.from(error)
             }
         }
         return try publish(object: object, audience: .contacts)
@@ -221,14 +205,8 @@ extension Account {
         do {
             let originalKey = try store.identityKey(of: record.feedID) ?? PublicKeys.identityKey(fromBase64URL: record.identityKey)
             return try importFeed(lines: lines, identityKey: originalKey)
-        } catch let error as KithError {
-            throw error
-        } catch let error as IdentityError {
-            throw .identity(error)
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 
@@ -245,12 +223,8 @@ extension Account {
                 guard let id = foreign.feedID else { throw KithError.invalidInput("the first entry names no feed; pass --key") }
                 feed = id
             }
-        } catch let error as KithError {
-            throw error
-        } catch let error as FeedError {
-            throw .feed(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
         let key: IdentityPublicKey?
         do { key = try store.identityKey(of: feed) } catch { throw .store(error) }
@@ -329,14 +303,8 @@ extension Account {
             let report = try store.ingest([envelope.canonicalBytes], decryptor: decryptor)
             if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
             return envelope
-        } catch let error as KithError {
-            throw error
-        } catch let error as FeedError {
-            throw .feed(error)
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 }

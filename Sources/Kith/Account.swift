@@ -54,14 +54,8 @@ public final class Account: Sendable {
             let account = try Account(identity: identity, store: store, home: home, clock: clock)
             try Data(CanonicalJSON.serialize(account.publicKeysJSON) + [0x0A]).write(to: home.publicKeysURL, options: .atomic)
             return account
-        } catch let error as IdentityError {
-            throw .identity(error)
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch let error as KithError {
-            throw error
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 
@@ -101,14 +95,8 @@ public final class Account: Sendable {
             let identity = try Identity(seed: try vault.loadSeed())
             let store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey)
             return try Account(identity: identity, store: store, home: home, clock: clock)
-        } catch let error as IdentityError {
-            throw .identity(error)
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch let error as KithError {
-            throw error
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 
@@ -117,14 +105,8 @@ public final class Account: Sendable {
         do {
             let identity = try Identity(seed: seed)
             return try Account(identity: identity, store: try FeedStore(path: nil, storageKey: identity.storageKey), home: nil, clock: clock)
-        } catch let error as IdentityError {
-            throw .identity(error)
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch let error as KithError {
-            throw error
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 
@@ -159,14 +141,8 @@ public final class Account: Sendable {
             if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
             if audience == .selfOnly { try store.saveOwnStubs([SelfStub.sign(envelope, with: identity)]) }
             return envelope
-        } catch let error as KithError {
-            throw error
-        } catch let error as FeedError {
-            throw .feed(error)
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 
@@ -216,12 +192,8 @@ public final class Account: Sendable {
             var stubs: [SelfStub] = []
             for envelope in missing { stubs.append(try SelfStub.sign(envelope, with: identity)) }
             try store.saveOwnStubs(stubs)
-        } catch let error as FeedError {
-            throw .feed(error)
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .invalidInput("\(error)")
+            throw KithError.from(error)
         }
     }
 

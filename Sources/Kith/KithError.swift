@@ -42,4 +42,16 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
         case .notYetSupported: 6
         }
     }
+
+    /// Maps any error of the lower modules to its facade case (unknown errors become
+    /// ``invalidInput(_:)`` with their description).
+    public static func from(_ error: any Error) -> KithError {
+        switch error {
+        case let error as KithError: error
+        case let error as IdentityError: .identity(error)
+        case let error as StoreError: .store(error)
+        case let error as FeedError: .feed(error)
+        default: .invalidInput("\(error)")
+        }
+    }
 }
