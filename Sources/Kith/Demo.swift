@@ -105,9 +105,6 @@ public enum Demo {
         say("")
         say("== 7. Alice and Bob meet and exchange contact cards ==")
         try contactsStep(alice: alice, bob: bob, summary: &summary, say: say)
-
-        say("")
-        say("Done. Homes are in \(directory.path). Try: kith --home \(aliceHome.directory.path) log")
         return summary
     }
 

@@ -17,6 +17,9 @@ struct Demo: ParsableCommand {
                 directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-demo-\(UUID().uuidString.prefix(8))")
             }
             _ = try Kith.Demo.run(in: directory) { Output.line($0) }
+            _ = try runBlocking { try await Kith.Demo.runRadio(in: directory) { Output.line($0) } }
+            Output.line("")
+            Output.line("Done. Homes are in \(directory.path). Try: kith --home \(directory.appendingPathComponent("alice").path) log")
         }
     }
 }

@@ -12,7 +12,18 @@ import Testing
         #expect(summary.tamperDetected)
         #expect(summary.forkDetected)
         #expect(summary.linkedFromPending > 0)
-        #expect(lines.contains { $0.hasPrefix("Done.") })
+        #expect(lines.contains { $0.hasPrefix("== 7.") })
         #expect(throws: KithError.self) { try Demo.run(in: directory) { _ in } }
+    }
+
+    @Test func radioStepResumesAfterTheDisconnect() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-demo-radio-\(UUID().uuidString)")
+        _ = try Demo.run(in: directory) { _ in }
+        let radio = try await Demo.runRadio(in: directory, posts: 12) { _ in }
+        #expect(radio.firstSessionInterrupted)
+        #expect(radio.delivered >= 12)
+        #expect(radio.bytesOnAir > radio.envelopeBytes)
+        let alice = try Account.open(home: AccountHome(directory: directory.appendingPathComponent("alice")), passphrase: { "kith-demo-passphrase" })
+        #expect(radio.bobHead == (try alice.store.head(of: alice.feedID))?.sequence)
     }
 }
