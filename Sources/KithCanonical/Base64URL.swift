@@ -19,6 +19,7 @@ public enum Base64URL {
 
     /// Encodes bytes as unpadded base64url.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let alphabet = Self.alphabet
         var output = [UInt8]()
         output.reserveCapacity(encodedLength(of: bytes.underestimatedCount))
         var iterator = bytes.makeIterator()
@@ -47,18 +48,33 @@ public enum Base64URL {
     }
 
     /// True when `text` is canonical unpadded base64url (checked without decoding into a buffer).
+    public static func isCanonical(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isCanonical(buffer: $0) }
+    }
+
+    /// True when `text` is canonical unpadded base64url (checked without decoding into a buffer).
     public static func isCanonical<Text: Collection>(utf8 text: Text) -> Bool where Text.Element == UInt8 {
-        let count = text.count
+        if let answer = text.withContiguousStorageIfAvailable({ isCanonical(buffer: $0) }) { return answer }
+        return Array(text).withUnsafeBufferPointer { isCanonical(buffer: $0) }
+    }
+
+    private static func isCanonical(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = buffer.count
         guard count % 4 != 1 else { return false }
-        var last: UInt8 = 0
-        for symbol in text {
-            last = reverse[Int(symbol)]
-            if last == 0xFF { return false }
-        }
-        switch count % 4 {
-        case 2: return last & 0x0F == 0
-        case 3: return last & 0x03 == 0
-        default: return true
+        return reverse.withUnsafeBufferPointer { table -> Bool in
+            var last: UInt8 = 0
+            var invalid: UInt8 = 0
+            for symbol in buffer {
+                last = table[Int(symbol)]
+                invalid |= last & 0x80
+            }
+            guard invalid == 0 else { return false }
+            switch count % 4 {
+            case 2: return last & 0x0F == 0
+            case 3: return last & 0x03 == 0
+            default: return true
+            }
         }
     }
 
@@ -69,21 +85,26 @@ public enum Base64URL {
         if let expectedLength, encodedLength(of: expectedLength) != text.count {
             throw .wrongDecodedLength(expected: expectedLength, actualCharacters: text.count)
         }
+        let table = reverse
         var output = [UInt8]()
         output.reserveCapacity(text.count * 3 / 4)
         var accumulator: UInt32 = 0
-        var bits = 0
-        for (offset, symbol) in text.enumerated() {
-            if symbol == UInt8(ascii: "=") { throw .padding(offset: offset) }
-            let value = reverse[Int(symbol)]
-            if value == 0xFF { throw .invalidCharacter(offset: offset) }
+        var bits: UInt32 = 0
+        var offset = 0
+        for symbol in text {
+            let value = table[Int(symbol)]
+            if value == 0xFF {
+                if symbol == UInt8(ascii: "=") { throw .padding(offset: offset) }
+                throw .invalidCharacter(offset: offset)
+            }
             accumulator = (accumulator << 6) | UInt32(value)
             bits += 6
             if bits >= 8 {
                 bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                accumulator &= (1 << UInt32(bits)) - 1
+                output.append(UInt8(truncatingIfNeeded: accumulator >> bits))
+                accumulator &= (1 << bits) - 1
             }
+            offset += 1
         }
         if accumulator != 0 { throw .nonCanonicalTrailingBits }
         return output

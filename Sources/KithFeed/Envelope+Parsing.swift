@@ -97,7 +97,7 @@ extension Envelope {
         guard contentEnc.utf8.count <= Base64URL.encodedLength(of: FeedLimits.maxContentBytes) else {
             throw .invalidField("content_enc", reason: "larger than \(FeedLimits.maxContentBytes) bytes")
         }
-        if !Base64URL.isCanonical(utf8: contentEnc.utf8) {
+        if !Base64URL.isCanonical(contentEnc) {
             do { _ = try Base64URL.decode(contentEnc) } catch { throw .invalidField("content_enc", reason: error.description) }
         }
 
