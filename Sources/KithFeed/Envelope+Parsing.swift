@@ -76,17 +76,7 @@ extension Envelope {
         let timestamp = try requiredInteger(object, "timestamp")
         guard timestamp >= 0 else { throw .invalidField("timestamp", reason: "must not be negative") }
 
-        guard let previousValue = object["previous"] else { throw .missingField("previous") }
-        let previous: MessageID?
-        if previousValue.isNull {
-            previous = nil
-        } else if let text = previousValue.stringValue {
-            previous = try MessageID(text)
-        } else {
-            throw .invalidField("previous", reason: "must be a string or null")
-        }
-        if sequence == 0, previous != nil { throw .invalidPrevious("the genesis message (sequence 0) must have previous null") }
-        if sequence > 0, previous == nil { throw .invalidPrevious("only the genesis message may have previous null") }
+        let previous = try previousLink(object, sequence: sequence)
 
         let type = try requiredString(object, "type")
         try validateType(type)
@@ -119,6 +109,22 @@ extension Envelope {
             type: type, audience: audience, contentEnc: contentEnc, signature: signature,
             extraFields: extras, canonicalBytes: bytes, messageID: messageID, fields: object
         )
+    }
+
+    /// Reads `previous`: a message id, or null exactly at sequence 0 (envelopes and stubs alike).
+    static func previousLink(_ object: JSONObject, sequence: UInt32) throws(FeedError) -> MessageID? {
+        guard let value = object["previous"] else { throw .missingField("previous") }
+        let previous: MessageID?
+        if value.isNull {
+            previous = nil
+        } else if let text = value.stringValue {
+            previous = try MessageID(text)
+        } else {
+            throw .invalidField("previous", reason: "must be a string or null")
+        }
+        if sequence == 0, previous != nil { throw .invalidPrevious("the genesis message (sequence 0) must have previous null") }
+        if sequence > 0, previous == nil { throw .invalidPrevious("only the genesis message may have previous null") }
+        return previous
     }
 
     /// Checks the `type` rule: 1...64 printable ASCII characters (no spaces).

@@ -86,16 +86,7 @@ public struct SelfStub: Sendable, Hashable {
         guard sequence >= 0, sequence <= Int64(FeedLimits.maxSequence) else {
             throw .invalidField("sequence", reason: "must be in 0...\(FeedLimits.maxSequence)")
         }
-        guard let previousValue = object["previous"] else { throw .missingField("previous") }
-        let previous: MessageID?
-        if previousValue.isNull {
-            previous = nil
-        } else if let text = previousValue.stringValue {
-            previous = try MessageID(text)
-        } else {
-            throw .invalidField("previous", reason: "must be a string or null")
-        }
-        if (sequence == 0) != (previous == nil) { throw .invalidPrevious("previous must be null exactly at sequence 0") }
+        let previous = try Envelope.previousLink(object, sequence: UInt32(sequence))
         let id = try MessageID(try Envelope.requiredString(object, "message_id"))
         let signature: [UInt8]
         do {
