@@ -85,7 +85,7 @@ struct IngestSession {
         }
         let verificationKey = feed.hasRotations ? try key(for: envelope.feedID, sequence: sequence, fallback: feed.key) : feed.key
         do {
-            try envelope.verifySignature(with: verificationKey, feedKey: feed.key)
+            try envelope.verifySignature(with: verificationKey)
         } catch {
             return .rejected(sequence: sequence, error)
         }

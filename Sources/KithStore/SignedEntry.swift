@@ -51,10 +51,14 @@ enum SignedEntry {
         return false
     }
 
-    func verifySignature(with key: Curve25519.Signing.PublicKey, feedKey: Curve25519.Signing.PublicKey) throws(FeedError) {
+    /// Checks the signature with `key`. The feed id needs no check here: the store looked the
+    /// feed up by this entry's feed id, and a followed feed's id is the hash of its original key.
+    func verifySignature(with key: Curve25519.Signing.PublicKey) throws(FeedError) {
+        let valid: Bool
         switch self {
-        case .envelope(let envelope): try envelope.verifySignature(with: key, feedKey: feedKey)
-        case .stub(let stub, _): try stub.verifySignature(with: key, feedKey: feedKey)
+        case .envelope(let envelope): valid = key.isValidSignature(envelope.signature, for: envelope.signingBytes())
+        case .stub(let stub, _): valid = key.isValidSignature(stub.signature, for: stub.signingBytes)
         }
+        guard valid else { throw .badSignature }
     }
 }
