@@ -222,7 +222,7 @@ struct Introduce: ParsableCommand {
     @Argument(help: "The contact to introduce (feed id or name).")
     var contact: String
 
-    @Option(help: "The contact who receives the introduction (feed id or name).")
+    @Option(parsing: .unconditional, help: "The contact who receives the introduction (feed id or name).")
     var to: String
 
     @Option(help: "A note (at most 256 characters).")

@@ -18,7 +18,7 @@ struct Feed: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "The feed to export (default: your own).")
+        @Option(parsing: .unconditional, help: "The feed to export (default: your own).")
         var feed: String?
 
         @Flag(help: "Include the content of your own self messages (a private backup; never share it).")
@@ -43,7 +43,7 @@ struct Feed: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "The author's Ed25519 identity key (base64url), as printed by `kith id`; optional for a contact's feed (the key comes from the contact record).")
+        @Option(parsing: .unconditional, help: "The author's Ed25519 identity key (base64url), as printed by `kith id`; optional for a contact's feed (the key comes from the contact record).")
         var key: String?
 
         @Argument(help: "The export file (- for standard input).")
@@ -100,7 +100,7 @@ struct Feed: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "The author's Ed25519 identity key (base64url).")
+        @Option(parsing: .unconditional, help: "The author's Ed25519 identity key (base64url).")
         var key: String
 
         @Argument(help: "The export file (- for standard input).")

@@ -47,7 +47,7 @@ struct Log: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Only this feed.")
+    @Option(parsing: .unconditional, help: "Only this feed.")
     var feed: String?
 
     @Option(help: "How many messages at most.")
