@@ -232,17 +232,3 @@ final class SyncProgressSource: SyncFeedSource {
     }
 }
 
-/// Runs async work from a synchronous command.
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Mutex<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let outcome: Result<T, any Error>
-        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    done.wait()
-    guard let outcome = result.withLock({ $0 }) else { throw KithError.invalidInput("sync did not finish") }
-    return try outcome.get()
-}

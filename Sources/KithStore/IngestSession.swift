@@ -59,109 +59,106 @@ struct IngestSession {
             )
             let inserted = db.changesCount > 0
             if let feed = foreign.feedID, let sequence = foreign.sequence, try state(feed) != nil {
-                _ = try ingestUnsigned(feed: feed, sequence: sequence, id: foreign.messageID, kind: "foreign", bytes: bytes)
+                try placeForeign(feed: feed, sequence: sequence, id: foreign.messageID, bytes: bytes)
             }
             return inserted ? .storedForRelay(foreign.messageID) : .duplicate(foreign.messageID)
         }
     }
 
-    // MARK: Envelopes
+    // MARK: Signed entries (envelopes and self stubs)
 
-    mutating func ingestSigned(_ envelope: SignedEntry) throws -> IngestOutcome {
-        let id = envelope.messageID
-        let sequence = envelope.sequence
-        guard let feed = try state(envelope.feedID) else {
-            return .rejected(sequence: sequence, .unknownFeed(envelope.feedID.string))
+    mutating func ingestSigned(_ entry: SignedEntry) throws -> IngestOutcome {
+        let id = entry.messageID
+        let sequence = entry.sequence
+        guard let feed = try state(entry.feedID) else {
+            return .rejected(sequence: sequence, .unknownFeed(entry.feedID.string))
         }
         let next: UInt32 = feed.head.map { $0.sequence &+ 1 } ?? 0
         // Cheap duplicate checks first: an id already held was verified when it was stored.
         var held: (id: MessageID, reason: String?)?
         if sequence < next {
-            held = try slot(envelope.feedID, sequence)
-            if let held, held.id == id, !(held.reason == "self" && envelope.isEnvelope) { return .duplicate(id) }
-        } else if sequence > next, feed.hasPending,
-                  try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = ?"), arguments: [id.string, sequence, envelope.kind]) != nil {
+            held = try slot(entry.feedID, sequence)
+            if let held, held.id == id, !(held.reason == "self" && entry.isEnvelope) { return .duplicate(id) }
+        } else if sequence > next, feed.hasPending, try isPending(id, sequence, kind: entry.kind) {
             return .duplicate(id)
         }
-        let verificationKey = feed.hasRotations ? try key(for: envelope.feedID, sequence: sequence, fallback: feed.key) : feed.key
+        let verificationKey = feed.hasRotations ? try key(for: entry.feedID, sequence: sequence, fallback: feed.key) : feed.key
         do {
-            try envelope.verifySignature(with: verificationKey)
+            try entry.verifySignature(with: verificationKey)
         } catch {
             return .rejected(sequence: sequence, error)
         }
 
         if let held {
-            if held.id == id, case .envelope(let full) = envelope {
+            if held.id == id, case .envelope(let full) = entry {
                 // A full envelope for a position held as a self stub (the author's own device): upgrade it.
                 try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [full.feedID.string, sequence])
                 try insertLinked(full)
                 return .stored(id, sequence: sequence)
             }
-            try recordFork(envelope.feedID, sequence, kept: held.id, conflicting: id, bytes: envelope.canonicalBytes, reason: "same_sequence")
+            try recordFork(entry.feedID, sequence, kept: held.id, conflicting: id, bytes: entry.canonicalBytes, reason: "same_sequence")
             return .fork(id, sequence: sequence)
         }
 
         if sequence == next {
-            if let head = feed.head, envelope.previous != head.messageID {
-                try recordFork(envelope.feedID, head.sequence, kept: head.messageID, conflicting: id, bytes: envelope.canonicalBytes, reason: "previous_mismatch")
+            if let head = feed.head, entry.previous != head.messageID {
+                try recordFork(entry.feedID, head.sequence, kept: head.messageID, conflicting: id, bytes: entry.canonicalBytes, reason: "previous_mismatch")
                 return .fork(id, sequence: sequence)
             }
             do {
-                try link(envelope)
+                try link(entry)
             } catch let error as FeedError {
                 return .rejected(sequence: sequence, error)
             }
-            try promote(envelope.feedID)
+            try promote(entry.feedID)
             return .stored(id, sequence: sequence)
         }
         // Ahead of a gap: check it against pending neighbours, then hold it.
-        for row in try pendingRows(envelope.feedID, sequence &+ 1) where row.isSigned {
+        for row in try pendingRows(entry.feedID, sequence &+ 1) where row.isSigned {
             if let claimed = row.previous, claimed != id.string {
-                try recordFork(envelope.feedID, sequence, kept: claimed, conflicting: id, bytes: envelope.canonicalBytes, reason: "pending_previous_mismatch")
+                try recordFork(entry.feedID, sequence, kept: claimed, conflicting: id, bytes: entry.canonicalBytes, reason: "pending_previous_mismatch")
             }
         }
-        if sequence > 0, let previous = envelope.previous {
-            for row in try pendingRows(envelope.feedID, sequence - 1) where row.id != previous.string && row.isSigned {
-                try recordFork(envelope.feedID, sequence - 1, kept: previous.string, conflicting: try MessageID(row.id), bytes: Array(row.json.utf8), reason: "pending_previous_mismatch")
+        if sequence > 0, let previous = entry.previous {
+            for row in try pendingRows(entry.feedID, sequence - 1) where row.id != previous.string && row.isSigned {
+                try recordFork(entry.feedID, sequence - 1, kept: previous.string, conflicting: try MessageID(row.id), bytes: Array(row.json.utf8), reason: "pending_previous_mismatch")
             }
         }
-        guard try pendingCount(envelope.feedID) < store.limits.maxPendingPerFeed else {
-            return .rejected(sequence: sequence, .pendingLimit(envelope.feedID.string))
-        }
-        try db.execute(
-            sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            arguments: [id.string, envelope.feedID.string, sequence, envelope.previous?.string, envelope.kind, String(decoding: envelope.canonicalBytes, as: UTF8.self), now]
-        )
-        feeds[envelope.feedID.string]?.hasPending = true
-        // The new entry may anchor a held later-version envelope just above the head: try linking.
-        try promote(envelope.feedID)
-        if try slot(envelope.feedID, sequence)?.id == id { return .stored(id, sequence: sequence) }
-        return .pending(id, sequence: sequence)
+        // The new entry may anchor a held later-version envelope just above the head.
+        return try hold(entry.feedID, sequence, id: id, previous: entry.previous, kind: entry.kind, bytes: entry.canonicalBytes)
     }
 
-    // MARK: Unsigned entries (later-version envelopes)
+    // MARK: Later-version envelopes
 
-    mutating func ingestUnsigned(feed feedID: FeedID, sequence: UInt32, id: MessageID, kind: String, bytes: [UInt8]) throws -> IngestOutcome {
-        guard try state(feedID) != nil else {
-            return .rejected(sequence: sequence, .unknownFeed(feedID.string))
-        }
-        if let held = try slot(feedID, sequence) {
-            return held.id == id ? .duplicate(id) : .rejected(sequence: sequence, .conflictingEntry(sequence: sequence))
-        }
-        if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = ?"), arguments: [id.string, sequence, kind]) != nil {
-            return .duplicate(id)
-        }
+    /// Gives a later-version envelope its chain position when its feed is followed: it is held
+    /// until the next v1 message's signed `previous` anchors it (docs/FEED-FORMAT.md 3.3).
+    mutating func placeForeign(feed feedID: FeedID, sequence: UInt32, id: MessageID, bytes: [UInt8]) throws {
+        if try slot(feedID, sequence) != nil || isPending(id, sequence, kind: "foreign") { return }
+        _ = try hold(feedID, sequence, id: id, previous: nil, kind: "foreign", bytes: bytes)
+    }
+
+    // MARK: Pending entries
+
+    /// Holds an entry ahead of a gap (bounded per feed), then links whatever now follows the head.
+    mutating func hold(_ feedID: FeedID, _ sequence: UInt32, id: MessageID, previous: MessageID?, kind: String, bytes: [UInt8]) throws -> IngestOutcome {
         guard try pendingCount(feedID) < store.limits.maxPendingPerFeed else {
             return .rejected(sequence: sequence, .pendingLimit(feedID.string))
         }
         try db.execute(
-            sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, NULL, ?, ?, ?)",
-            arguments: [id.string, feedID.string, sequence, kind, String(decoding: bytes, as: UTF8.self), now]
+            sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [id.string, feedID.string, sequence, previous?.string, kind, String(decoding: bytes, as: UTF8.self), now]
         )
         feeds[feedID.string]?.hasPending = true
         try promote(feedID)
         if try slot(feedID, sequence)?.id == id { return .stored(id, sequence: sequence) }
         return .pending(id, sequence: sequence)
+    }
+
+    func isPending(_ id: MessageID, _ sequence: UInt32, kind: String) throws -> Bool {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT 1 FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = ?"),
+            arguments: [id.string, sequence, kind]
+        ) != nil
     }
 
     // MARK: Linking
@@ -189,12 +186,7 @@ struct IngestSession {
             let id = try MessageID(row.id)
             if row.isSigned {
                 let bytes = Array(row.json.utf8)
-                let entry: SignedEntry
-                switch try FeedEntry.parse(bytes) {
-                case .envelope(let envelope): entry = .envelope(envelope)
-                case .stub(let stub): entry = .stub(stub, bytes: bytes)
-                case .foreign: return
-                }
+                guard let entry = SignedEntry(try FeedEntry.parse(bytes), bytes: bytes) else { return }
                 do {
                     try link(entry)
                 } catch is FeedError {
@@ -300,9 +292,6 @@ struct IngestSession {
         return nil
     }
 
-    func exists(_ sql: String, _ argument: String) throws -> Bool {
-        try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [argument]) != nil
-    }
 
     func pendingRows(_ feedID: FeedID, _ sequence: UInt32) throws -> [PendingRow] {
         try Row.fetchAll(

@@ -8,6 +8,15 @@ enum SignedEntry {
     case envelope(Envelope)
     case stub(SelfStub, bytes: [UInt8])
 
+    /// The signed entry of a parsed feed line; nil for a later-version envelope.
+    init?(_ entry: FeedEntry, bytes: [UInt8]) {
+        switch entry {
+        case .envelope(let envelope): self = .envelope(envelope)
+        case .stub(let stub): self = .stub(stub, bytes: bytes)
+        case .foreign: return nil
+        }
+    }
+
     var messageID: MessageID {
         switch self {
         case .envelope(let envelope): envelope.messageID

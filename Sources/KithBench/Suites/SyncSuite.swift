@@ -1,5 +1,6 @@
 import Crypto
 import Dispatch
+import Kith
 import KithSync
 import Synchronization
 #if canImport(Glibc)
@@ -32,16 +33,16 @@ enum SyncSuite: BenchSuite {
         let feed = try SyncFeedID(bytes: [UInt8](repeating: 0xA0, count: 32))
         let contents = (0..<postCount).map { envelopeLikeJSON(sequence: $0, generator: &generator) }
 
-        let plain = try blocking { try await syncPosts(feed: feed, contents: contents, capabilities: []) }
+        let plain = try runBlocking { try await syncPosts(feed: feed, contents: contents, capabilities: []) }
         report(BenchFigure(name: "sync.time_vs_ideal", value: plain.elapsedSeconds / plain.idealSeconds, unit: "ratio"))
         report(BenchFigure(name: "sync.air_bytes_vs_envelopes", value: plain.airBytesVsEnvelopes, unit: "ratio"))
-        let zstd = try blocking { try await syncPosts(feed: feed, contents: contents, capabilities: .all) }
+        let zstd = try runBlocking { try await syncPosts(feed: feed, contents: contents, capabilities: .all) }
         report(BenchFigure(name: "sync.air_bytes_vs_envelopes_zstd", value: zstd.airBytesVsEnvelopes, unit: "ratio"))
-        let delta = try blocking { try await deltaSession(feed: feed, contents: contents) }
+        let delta = try runBlocking { try await deltaSession(feed: feed, contents: contents) }
         report(BenchFigure(name: "sync.delta_1_message_bytes", value: Double(delta), unit: "bytes"))
         var samples: [Double] = []
         for _ in 0..<3 {
-            samples.append(try blocking { try await receiverCPU(feed: feed, contents: contents) })
+            samples.append(try runBlocking { try await receiverCPU(feed: feed, contents: contents) })
         }
         report(BenchFigure(name: "sync.receiver_cpu_us_per_message", value: samples.min() ?? 0, unit: "us"))
     }
@@ -197,20 +198,6 @@ enum SyncSuite: BenchSuite {
         return Array(json(content: b64(max(1, 600 - 36 - skeleton))).utf8)
     }
 
-    /// Runs async work from the synchronous suite entry point.
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let result = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let outcome: Result<T, any Error>
-            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        done.wait()
-        guard let outcome = result.withLock({ $0 }) else { throw SyncBenchFailure.incomplete("no result") }
-        return try outcome.get()
-    }
 }
 
 /// Why a sync benchmark could not produce its figure.

@@ -1,7 +1,10 @@
 import KithCanonical
 
 /// "Received and verified message" (spec 8.3, 33 bytes: message_id 32 | status u8).
-public struct SyncAck: Hashable, Sendable {
+public struct SyncAck: Hashable, Sendable, FixedSizeWireStructure {
+    /// The exact encoded length.
+    public static var wireLength: Int { SyncLimits.ackLength }
+
     /// The verdict carried in a ``SyncAck``.
     public enum Status: UInt8, Sendable {
         /// 0x00: the message was received and verified.
@@ -21,26 +24,14 @@ public struct SyncAck: Hashable, Sendable {
         self.status = status
     }
 
-    /// The 33 wire bytes.
-    public var encoded: [UInt8] {
-        var writer = ByteWriter(capacity: SyncLimits.ackLength)
-        write(to: &writer)
-        return writer.bytes
-    }
-
-    func write(to writer: inout ByteWriter) {
+    /// Appends the wire bytes.
+    public func write(to writer: inout ByteWriter) {
         writer.write(bytes: messageID.bytes)
         writer.write(status.rawValue)
     }
 
-    /// Decodes exactly 33 bytes.
-    public init(decoding bytes: [UInt8]) throws(SyncWireError) {
-        var reader = ByteReader(bytes)
-        try self.init(reading: &reader)
-        do { try reader.expectEnd() } catch { throw .malformed(error) }
-    }
-
-    init(reading reader: inout ByteReader) throws(SyncWireError) {
+    /// Reads the fields from a bounded cursor.
+    public init(reading reader: inout ByteReader) throws(SyncWireError) {
         let raw: UInt8
         do {
             messageID = try SyncMessageID(reading: &reader)

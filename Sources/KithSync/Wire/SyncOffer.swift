@@ -2,7 +2,10 @@ import KithCanonical
 
 /// "I have sequence 0...have_seq and will send message_count messages" (spec 8.3, 40 bytes:
 /// feed_id 32 | have_seq u32 | message_count u32).
-public struct SyncOffer: Hashable, Sendable {
+public struct SyncOffer: Hashable, Sendable, FixedSizeWireStructure {
+    /// The exact encoded length.
+    public static var wireLength: Int { SyncLimits.offerLength }
+
     /// The feed being offered.
     public var feedID: SyncFeedID
     /// The sender's latest sequence of the feed (0xFFFFFFFF when it holds nothing).
@@ -17,27 +20,15 @@ public struct SyncOffer: Hashable, Sendable {
         self.messageCount = messageCount
     }
 
-    /// The 40 wire bytes.
-    public var encoded: [UInt8] {
-        var writer = ByteWriter(capacity: SyncLimits.offerLength)
-        write(to: &writer)
-        return writer.bytes
-    }
-
-    func write(to writer: inout ByteWriter) {
+    /// Appends the wire bytes.
+    public func write(to writer: inout ByteWriter) {
         writer.write(bytes: feedID.bytes)
         writer.write(haveSequence)
         writer.write(messageCount)
     }
 
-    /// Decodes exactly 40 bytes.
-    public init(decoding bytes: [UInt8]) throws(SyncWireError) {
-        var reader = ByteReader(bytes)
-        try self.init(reading: &reader)
-        do { try reader.expectEnd() } catch { throw .malformed(error) }
-    }
-
-    init(reading reader: inout ByteReader) throws(SyncWireError) {
+    /// Reads the fields from a bounded cursor.
+    public init(reading reader: inout ByteReader) throws(SyncWireError) {
         do {
             feedID = try SyncFeedID(reading: &reader)
             haveSequence = try reader.readUInt32()

@@ -1,7 +1,10 @@
 import KithCanonical
 
 /// "I have sequence 0...have_seq of this feed" (spec 8.3, 36 bytes: feed_id 32 | have_seq u32).
-public struct SyncRequest: Hashable, Sendable {
+public struct SyncRequest: Hashable, Sendable, FixedSizeWireStructure {
+    /// The exact encoded length.
+    public static var wireLength: Int { SyncLimits.requestLength }
+
     /// The feed being asked for.
     public var feedID: SyncFeedID
     /// The highest sequence the sender holds, or ``SyncLimits/haveNothing`` (0xFFFFFFFF).
@@ -16,26 +19,14 @@ public struct SyncRequest: Hashable, Sendable {
     /// True when the sender holds nothing of the feed and asks for all of it.
     public var wantsEntireFeed: Bool { haveSequence == SyncLimits.haveNothing }
 
-    /// The 36 wire bytes.
-    public var encoded: [UInt8] {
-        var writer = ByteWriter(capacity: SyncLimits.requestLength)
-        write(to: &writer)
-        return writer.bytes
-    }
-
-    func write(to writer: inout ByteWriter) {
+    /// Appends the wire bytes.
+    public func write(to writer: inout ByteWriter) {
         writer.write(bytes: feedID.bytes)
         writer.write(haveSequence)
     }
 
-    /// Decodes exactly 36 bytes.
-    public init(decoding bytes: [UInt8]) throws(SyncWireError) {
-        var reader = ByteReader(bytes)
-        try self.init(reading: &reader)
-        do { try reader.expectEnd() } catch { throw .malformed(error) }
-    }
-
-    init(reading reader: inout ByteReader) throws(SyncWireError) {
+    /// Reads the fields from a bounded cursor.
+    public init(reading reader: inout ByteReader) throws(SyncWireError) {
         do {
             feedID = try SyncFeedID(reading: &reader)
             haveSequence = try reader.readUInt32()

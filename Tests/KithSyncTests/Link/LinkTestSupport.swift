@@ -51,6 +51,20 @@ struct LinkParties {
         ) { peer in allowedSet.contains(peer) }
     }
 
+    /// Alice connects to Bob, each allowing only the other (the common case of the link tests).
+    func establishContacts(
+        central: any SyncTransport,
+        peripheral: any SyncTransport,
+        responderKey: [UInt8]? = nil
+    ) async -> (Result<SecureLink, SecureLinkError>, Result<SecureLink, SecureLinkError>) {
+        await establish(
+            central: central, peripheral: peripheral,
+            initiator: configuration(alice, allowing: [bobPublic]),
+            responder: configuration(bob, allowing: [alicePublic]),
+            responderKey: responderKey
+        )
+    }
+
     /// Runs both handshakes concurrently.
     func establish(
         central: any SyncTransport,

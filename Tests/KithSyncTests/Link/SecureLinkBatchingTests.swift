@@ -8,11 +8,7 @@ struct SecureLinkBatchingTests {
 
     func connectedPair(mtu: Int = 244) async throws -> (SecureLink, SecureLink, SimulatedBLEEndpoint) {
         let (central, peripheral) = SimulatedBLELink.makePair(configuration: SimulatedBLEConfiguration(mtu: mtu, recordsTranscript: true))
-        let (connected, accepted) = await parties.establish(
-            central: central, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
         return (try connected.get(), try accepted.get(), central)
     }
 

@@ -9,11 +9,7 @@ struct SecureLinkPropertyTests {
 
     func connectedPair(mtu: Int) async throws -> (SecureLink, SecureLink) {
         let (central, peripheral) = SimulatedBLELink.makePair(configuration: SimulatedBLEConfiguration(mtu: mtu))
-        let (connected, accepted) = await parties.establish(
-            central: central, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
         return (try connected.get(), try accepted.get())
     }
 

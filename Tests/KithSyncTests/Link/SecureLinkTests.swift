@@ -18,11 +18,7 @@ struct SecureLinkTests {
     @Test("XX handshake authenticates both sides and carries frames both ways", arguments: [20, 182, 244, 509])
     func xxRoundTrip(mtu: Int) async throws {
         let (central, peripheral) = SimulatedBLELink.makePair(configuration: SimulatedBLEConfiguration(mtu: mtu))
-        let (connected, accepted) = await parties.establish(
-            central: central, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
         let alice = try connected.get()
         let bob = try accepted.get()
         #expect(alice.peerStaticKey == parties.bobPublic)
@@ -133,11 +129,7 @@ struct SecureLinkTests {
     @Test("a passive observer sees no feed id, message id, static key or Hello in the clear")
     func passiveObserver() async throws {
         let (central, peripheral) = SimulatedBLELink.makePair(configuration: SimulatedBLEConfiguration(mtu: 20, recordsTranscript: true))
-        let (connected, accepted) = await parties.establish(
-            central: central, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
         let alice = try connected.get()
         let bob = try accepted.get()
         try await alice.send(try sampleFrames())
@@ -165,11 +157,7 @@ struct SecureLinkTests {
             altered[altered.count - 1] ^= 0x01
             return [altered]
         }
-        let (connected, accepted) = await parties.establish(
-            central: tampering, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: tampering, peripheral: peripheral)
         let alice = try connected.get()
         let bob = try accepted.get()
         try await alice.send(.done)
@@ -181,11 +169,7 @@ struct SecureLinkTests {
     func replayedFrame() async throws {
         let (central, peripheral) = SimulatedBLELink.makePair()
         let replaying = InterceptingTransport(central) { index, frame in index == 2 ? [frame, frame] : [frame] }
-        let (connected, accepted) = await parties.establish(
-            central: replaying, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: replaying, peripheral: peripheral)
         let alice = try connected.get()
         let bob = try accepted.get()
         try await alice.send(.done)
@@ -202,11 +186,7 @@ struct SecureLinkTests {
             altered[altered.count - 1] ^= 0x80
             return [altered]
         }
-        let (connected, accepted) = await parties.establish(
-            central: central, peripheral: tampering,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: tampering)
         #expect(connected.failure == .handshake(.authenticationFailed))
         #expect(accepted.failure != nil)
     }
@@ -215,11 +195,7 @@ struct SecureLinkTests {
     func lossIsTolerated() async throws {
         let configuration = SimulatedBLEConfiguration(mtu: 20, lossProbability: 0.05, lossSeed: 42, lossStartsAfterFrames: 40)
         let (central, peripheral) = SimulatedBLELink.makePair(configuration: configuration)
-        let (connected, accepted) = await parties.establish(
-            central: central, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
         let alice = try connected.get()
         let bob = try accepted.get()
         let sent = try (0..<200).map { SyncFrame.ack(SyncAck(messageID: try Fixtures.messageID(UInt8($0)), status: .ok)) }
@@ -238,11 +214,7 @@ struct SecureLinkTests {
     func handshakeLoss() async throws {
         let configuration = SimulatedBLEConfiguration(mtu: 20, lossProbability: 0.3, lossSeed: 7)
         let (central, peripheral) = SimulatedBLELink.makePair(configuration: configuration)
-        let (connected, accepted) = await parties.establish(
-            central: central, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
         #expect(connected.failure != nil || accepted.failure != nil)
     }
 
@@ -267,11 +239,7 @@ struct SecureLinkTests {
     @Test("a record larger than a sealed frame is refused")
     func recordTooLarge() async throws {
         let (central, peripheral) = SimulatedBLELink.makePair()
-        let (connected, _) = await parties.establish(
-            central: central, peripheral: peripheral,
-            initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
-            responder: parties.configuration(parties.bob, allowing: [parties.alicePublic])
-        )
+        let (connected, _) = await parties.establishContacts(central: central, peripheral: peripheral)
         let alice = try connected.get()
         let chunk = SyncChunk(messageID: try Fixtures.messageID(1), chunkIndex: 0, totalChunks: 1, data: [UInt8](repeating: 1, count: 3832))
         await #expect(throws: SecureLinkError.recordTooLarge(3871, capacity: 3870)) { try await alice.send(.chunk(chunk)) }
