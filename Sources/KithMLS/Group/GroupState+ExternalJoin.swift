@@ -26,18 +26,7 @@ extension GroupState {
                                       authenticatedData: [UInt8] = [], configuration: GroupConfiguration) throws -> (message: MLSMessage, state: GroupState) {
         let suite = try CipherSuite(groupInfo.groupContext.cipherSuite)
         let context = groupInfo.groupContext
-        let tree: RatchetTree
-        if let encoded = groupInfo.extensions.data(of: .ratchetTree) {
-            tree = try RatchetTree(tlsEncoded: encoded)
-        } else if let ratchetTree {
-            tree = ratchetTree
-        } else {
-            throw MLSGroupError.missingRatchetTree
-        }
-        guard let signer = tree.leaf(groupInfo.signer) else { throw MLSGroupError.unknownSigner(groupInfo.signer) }
-        guard groupInfo.verifySignature(suite: suite, signerKey: signer.signatureKey) else { throw MLSWelcomeError.invalidGroupInfoSignature }
-        guard tree.rootTreeHash(suite: suite) == context.treeHash else { throw MLSGroupError.treeHashMismatch }
-        try tree.validate(suite: suite, groupID: context.groupID)
+        let tree = try GroupState.verifiedTree(of: groupInfo, outOfBand: ratchetTree, suite: suite)
         guard let externalPubData = groupInfo.extensions.data(of: .externalPub) else {
             throw MLSGroupError.invalidProposalList("GroupInfo has no external_pub extension")
         }

@@ -33,18 +33,7 @@ extension GroupState {
         guard context.cipherSuite == suite.id else { throw MLSGroupError.parameterMismatch("GroupContext cipher suite") }
         guard context.version == .mls10 else { throw MLSGroupError.parameterMismatch("protocol version") }
 
-        let tree: RatchetTree
-        if let encoded = groupInfo.extensions.data(of: .ratchetTree) {
-            tree = try RatchetTree(tlsEncoded: encoded)
-        } else if let ratchetTree {
-            tree = ratchetTree
-        } else {
-            throw MLSGroupError.missingRatchetTree
-        }
-        guard let signer = tree.leaf(groupInfo.signer) else { throw MLSGroupError.unknownSigner(groupInfo.signer) }
-        guard groupInfo.verifySignature(suite: suite, signerKey: signer.signatureKey) else { throw MLSWelcomeError.invalidGroupInfoSignature }
-        guard tree.rootTreeHash(suite: suite) == context.treeHash else { throw MLSGroupError.treeHashMismatch }
-        try tree.validate(suite: suite, groupID: context.groupID)
+        let tree = try GroupState.verifiedTree(of: groupInfo, outOfBand: ratchetTree, suite: suite)
 
         guard let own = tree.occupiedLeaves.first(where: { tree.leaf($0) == keyPackage.leafNode }) else { throw MLSGroupError.ownLeafNotFound }
         var privateKeys = try TreePrivateKeys(leaf: own, leafPrivateKey: keys.encryptionPrivateKey, suite: suite)
@@ -82,5 +71,27 @@ extension GroupState {
         self.pendingProposals = []
         self.configuration = configuration
         rememberResumptionPSK()
+    }
+}
+
+extension GroupState {
+    /// The ratchet tree a GroupInfo describes (from its extension, else given out of band), after
+    /// checking the GroupInfo signature by its signer, the tree hash against the group context,
+    /// and the tree's own validity (RFC 9420 12.4.3.1).
+    static func verifiedTree(of groupInfo: GroupInfo, outOfBand ratchetTree: RatchetTree?, suite: CipherSuite) throws -> RatchetTree {
+        let context = groupInfo.groupContext
+        let tree: RatchetTree
+        if let encoded = groupInfo.extensions.data(of: .ratchetTree) {
+            tree = try RatchetTree(tlsEncoded: encoded)
+        } else if let ratchetTree {
+            tree = ratchetTree
+        } else {
+            throw MLSGroupError.missingRatchetTree
+        }
+        guard let signer = tree.leaf(groupInfo.signer) else { throw MLSGroupError.unknownSigner(groupInfo.signer) }
+        guard groupInfo.verifySignature(suite: suite, signerKey: signer.signatureKey) else { throw MLSWelcomeError.invalidGroupInfoSignature }
+        guard tree.rootTreeHash(suite: suite) == context.treeHash else { throw MLSGroupError.treeHashMismatch }
+        try tree.validate(suite: suite, groupID: context.groupID)
+        return tree
     }
 }
