@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "CQREncode",
+                "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "CQREncode",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -134,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -194,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithMLSTests",
-            dependencies: ["KithTestSupport", "KithMLS"],
+            dependencies: ["KithTestSupport", "KithMLS", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -207,7 +207,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithTests",
-            dependencies: ["KithTestSupport", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity"],
+            dependencies: ["KithTestSupport", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -10,6 +10,8 @@ public enum MLSLimits {
     public static let defaultRetainedEpochs = 3
     /// Size of the reuse guard that is XORed into the first bytes of a content nonce (RFC 9420 §6.3.1).
     public static let reuseGuardLength = 4
+    /// Largest number of Adds in one commit that are checked against the members by direct scans; more use a ``MembershipIndex``.
+    static let directMembershipCheckLimit = 4
     /// Label prefix added by ExpandWithLabel, SignWithLabel and EncryptWithLabel.
     public static let labelPrefix = "MLS 1.0 "
 }

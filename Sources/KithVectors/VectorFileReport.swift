@@ -15,6 +15,8 @@ struct VectorFileReport {
     var firstFailure: String?
     /// Distinct skip reasons.
     var skipReasons: [String] = []
+    /// Extra lines about the file (how it was read, which steps its cases went through).
+    var notes: [String] = []
 
     /// Records one case outcome.
     mutating func record(_ outcome: VectorOutcome, caseIndex: Int) {
@@ -34,6 +36,7 @@ struct VectorFileReport {
         var out = ["\(path): \(passed) passed, \(failed) failed, \(skipped) skipped"]
         if let firstFailure { out.append("  first failure: \(firstFailure)") }
         for reason in skipReasons { out.append("  skipped: \(reason)") }
+        for note in notes { out.append("  \(note)") }
         return out
     }
 }

@@ -6,6 +6,9 @@ public struct TLSWriter: Sendable {
     /// Creates an empty writer.
     public init() {}
 
+    /// Creates an empty writer with room for `capacity` bytes, avoiding regrowth when the output size is roughly known.
+    public init(reservingCapacity capacity: Int) { bytes.reserveCapacity(capacity) }
+
     /// Appends raw bytes without a length prefix.
     public mutating func writeBytes<S: Sequence>(_ data: S) where S.Element == UInt8 { bytes.append(contentsOf: data) }
 

@@ -20,6 +20,17 @@ public enum ConformanceCatalog {
         ("passive-client-random.json", PassiveClientRandomVector.self),
     ]
 
+    /// The official files whose cases follow the passive-client schema (``PassiveClientCase``).
+    public static let passiveClientFiles: Set<String> = [
+        PassiveClientWelcomeVector.fileName, PassiveClientHandlingCommitVector.fileName, PassiveClientRandomVector.fileName,
+    ]
+
+    /// The files of upstream `interop/passive/` (MLSpp transcripts in the passive-client schema, not in the shared vectors):
+    /// external joins and proposals, PrivateMessage handshakes, ReInit and branch scenarios.
+    public static let interopPassiveFiles: Set<String> = [
+        "application.json", "branch.json", "commit.json", "external_join.json", "external_proposals.json", "reinit.json", "welcome_join.json",
+    ]
+
     /// The checker for a file name (the last path component), `.some(nil)` when known but not implemented, nil when unknown.
     public static func vector(forFileName name: String) -> (any ConformanceVector.Type)?? {
         files.first { $0.fileName == name }.map { $0.vector }

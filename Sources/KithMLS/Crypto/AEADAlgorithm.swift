@@ -68,12 +68,12 @@ public enum AEADAlgorithm: Sendable, Hashable {
         }
     }
 
-    /// The matching HPKE AEAD identifier.
-    var hpke: HPKE.AEAD {
+    /// The RFC 9180 AEAD identifier.
+    var hpkeIdentifier: UInt16 {
         switch self {
-        case .aes128GCM: .AES_GCM_128
-        case .aes256GCM: .AES_GCM_256
-        case .chaCha20Poly1305: .chaChaPoly
+        case .aes128GCM: 0x0001
+        case .aes256GCM: 0x0002
+        case .chaCha20Poly1305: 0x0003
         }
     }
 }

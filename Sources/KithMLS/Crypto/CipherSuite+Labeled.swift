@@ -56,21 +56,19 @@ extension CipherSuite {
         }
     }
 
-    private static func encryptContext(label: String, context: [UInt8]) -> [UInt8] {
-        var writer = TLSWriter()
-        writer.writeOpaque(prefixed(label))
-        writer.writeOpaque(context)
-        return writer.bytes
+    /// `EncryptWithLabel` and `DecryptWithLabel` prepared for `label` and `context`, for encrypting to many recipients.
+    public func labeledEncryption(label: String, context: [UInt8]) -> LabeledEncryption {
+        LabeledEncryption(suite: self, label: label, context: context)
     }
 
     /// `EncryptWithLabel(publicKey, label, context, plaintext)` (RFC 9420 §5.1.3): HPKE SealBase with an `EncryptContext` info.
     public func encryptWithLabel(publicKey: [UInt8], label: String, context: [UInt8], plaintext: [UInt8]) throws -> HPKECiphertext {
-        try kem.sealBase(publicKey: publicKey, kdf: hash, aead: aead, info: Self.encryptContext(label: label, context: context), aad: [], plaintext: plaintext)
+        try labeledEncryption(label: label, context: context).encrypt(to: publicKey, plaintext: plaintext)
     }
 
     /// `DecryptWithLabel(privateKey, label, context, kem_output, ciphertext)`.
     public func decryptWithLabel(privateKey: [UInt8], label: String, context: [UInt8], ciphertext: HPKECiphertext) throws -> [UInt8] {
-        try kem.openBase(privateKey: privateKey, kdf: hash, aead: aead, info: Self.encryptContext(label: label, context: context), aad: [], ciphertext: ciphertext)
+        try labeledEncryption(label: label, context: context).decrypt(privateKey: privateKey, ciphertext: ciphertext)
     }
 
     /// `DeriveKeyPair(secret)` for the suite's KEM.

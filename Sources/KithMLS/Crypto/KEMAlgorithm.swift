@@ -43,16 +43,6 @@ public enum KEMAlgorithm: Sendable, Hashable {
         }
     }
 
-    /// The matching swift-crypto HPKE KEM.
-    var hpke: HPKE.KEM {
-        switch self {
-        case .x25519: .Curve25519_HKDF_SHA256
-        case .p256: .P256_HKDF_SHA256
-        case .p384: .P384_HKDF_SHA384
-        case .p521: .P521_HKDF_SHA512
-        }
-    }
-
     // MARK: Keys
 
     /// Generates a fresh key pair.
@@ -91,15 +81,14 @@ public enum KEMAlgorithm: Sendable, Hashable {
         }
     }
 
+    /// The KEM's `suite_id`: `"KEM" || I2OSP(kem_id, 2)` (RFC 9180 §4.1).
+    var kemSuiteID: [UInt8] { Array("KEM".utf8) + [UInt8(identifier >> 8), UInt8(identifier & 0xFF)] }
+
     /// `DeriveKeyPair(ikm)` (RFC 9180 §7.1.3), which swift-crypto does not expose.
     public func deriveKeyPair(ikm: [UInt8]) throws -> KeyPair {
-        var suiteID = Array("KEM".utf8)
-        suiteID.append(UInt8(identifier >> 8)); suiteID.append(UInt8(identifier & 0xFF))
-        let hash = kdfHash
-        let prk = hash.extract(salt: [], ikm: Array("HPKE-v1".utf8) + suiteID + Array("dkp_prk".utf8) + ikm)
+        let prk = kdfHash.labeledExtract(suiteID: kemSuiteID, salt: [], label: "dkp_prk", ikm: ikm)
         func labeledExpand(_ label: String, _ info: [UInt8], _ length: Int) throws -> [UInt8] {
-            let labeled = [UInt8(length >> 8), UInt8(length & 0xFF)] + Array("HPKE-v1".utf8) + suiteID + Array(label.utf8) + info
-            return try hash.expand(prk: prk, info: labeled, length: length)
+            try kdfHash.labeledExpand(suiteID: kemSuiteID, prk: prk, label: label, info: info, length: length)
         }
         switch self {
         case .x25519:

@@ -9,8 +9,8 @@ enum CapabilityRules {
     /// Checks that `leaf` can be a member of a group with `suite` and GroupContext `extensions`, next to the members of `tree`.
     static func check(_ leaf: LeafNode, suite: CipherSuiteID, extensions: [Extension], tree: RatchetTree, ignoring: LeafIndex?) throws {
         try checkOwn(leaf, suite: suite, extensions: extensions)
-        for index in tree.occupiedLeaves where index != ignoring {
-            guard let member = tree.leaf(index) else { continue }
+        try tree.forEachMember { index, member in
+            guard index != ignoring else { return }
             guard member.capabilities.credentials.contains(leaf.credential.type), leaf.capabilities.credentials.contains(member.credential.type) else {
                 throw MLSGroupError.unsupportedCapability("credential types not mutually supported with \(index)")
             }
@@ -51,9 +51,6 @@ enum CapabilityRules {
 
     /// Checks that every member supports new GroupContext `extensions` (GroupContextExtensions proposal).
     static func checkMembers(of tree: RatchetTree, support extensions: [Extension]) throws {
-        for index in tree.occupiedLeaves {
-            guard let member = tree.leaf(index) else { continue }
-            try checkRequired(member.capabilities, extensions: extensions)
-        }
+        try tree.forEachMember { _, member in try checkRequired(member.capabilities, extensions: extensions) }
     }
 }

@@ -25,8 +25,10 @@ extension GroupState {
     /// Joins a subgroup branched from `parent` (this member's state in the original group), checking that the Welcome
     /// names the `branch` PSK of one of `parent`'s retained epochs, keeps the suite and version, starts at epoch 1, and
     /// that every subgroup member holds the credential of a member of the original group.
+    ///
+    /// - Parameter psks: external PSKs the Welcome may also name; `parent`'s resumption PSKs are added.
     public init(welcome: Welcome, keyPackage: KeyPackage, secrets keys: KeyPackageSecrets, branchingFrom parent: GroupState,
-                configuration: GroupConfiguration? = nil) throws {
+                psks: PSKStore = PSKStore(), configuration: GroupConfiguration? = nil) throws {
         let suite = try CipherSuite(keyPackage.cipherSuite)
         guard suite.id == parent.suite.id else { throw MLSGroupError.parameterMismatch("a subgroup keeps the group's cipher suite") }
         let groupSecrets = try welcome.decryptGroupSecrets(suite: suite, keyPackageRef: keyPackage.reference(suite: suite),
@@ -36,7 +38,7 @@ extension GroupState {
             return false
         }
         guard linked else { throw MLSGroupError.parameterMismatch("the Welcome does not name a branch PSK of the group") }
-        var store = PSKStore()
+        var store = psks
         store.resumption[parent.context.groupID] = parent.psks.resumption[parent.context.groupID]
         try self.init(welcome: welcome, keyPackage: keyPackage, secrets: keys, psks: store, configuration: configuration ?? parent.configuration)
         guard context.version == parent.context.version else { throw MLSGroupError.parameterMismatch("a subgroup keeps the protocol version") }

@@ -41,8 +41,10 @@ extension GroupState {
 
     /// Joins the group that replaces the closed group `old` after its ReInit, checking that the Welcome matches the ReInit
     /// (group id, version, suite, extensions, epoch 1) and names the `reinit` PSK of `old`'s last epoch.
+    ///
+    /// - Parameter psks: external PSKs the Welcome may also name; `old`'s resumption PSKs are added.
     public init(welcome: Welcome, keyPackage: KeyPackage, secrets keys: KeyPackageSecrets, reinitializing old: GroupState,
-                configuration: GroupConfiguration? = nil) throws {
+                psks: PSKStore = PSKStore(), configuration: GroupConfiguration? = nil) throws {
         guard let reinit = old.reinitialization else { throw MLSGroupError.reinitMismatch("the old group has no committed ReInit") }
         let suite = try CipherSuite(keyPackage.cipherSuite)
         let groupSecrets = try welcome.decryptGroupSecrets(suite: suite, keyPackageRef: keyPackage.reference(suite: suite),
@@ -52,7 +54,7 @@ extension GroupState {
             return false
         }
         guard linked else { throw MLSGroupError.reinitMismatch("the Welcome does not name the old group's reinit PSK") }
-        var store = PSKStore()
+        var store = psks
         store.resumption[old.context.groupID] = old.psks.resumption[old.context.groupID]
         try self.init(welcome: welcome, keyPackage: keyPackage, secrets: keys, psks: store, configuration: configuration ?? old.configuration)
         guard context.groupID == reinit.groupID else { throw MLSGroupError.reinitMismatch("group id") }

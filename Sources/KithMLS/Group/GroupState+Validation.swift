@@ -15,20 +15,22 @@ extension GroupState {
     func addValidatedKeyPackages(_ keyPackages: [KeyPackage], to tree: inout RatchetTree,
                                  extensions: [Extension]) throws -> [(leaf: LeafIndex, keyPackage: KeyPackage)] {
         guard !keyPackages.isEmpty else { return [] }
-        var index = MembershipIndex(tree: tree)
+        // A few adds scan the members directly; indexing them costs more than a handful of scans.
+        var index = keyPackages.count > MLSLimits.directMembershipCheckLimit ? MembershipIndex(tree: tree) : nil
         var searchFrom: UInt32 = 0
         var added: [(leaf: LeafIndex, keyPackage: KeyPackage)] = []
+        added.reserveCapacity(keyPackages.count)
         for keyPackage in keyPackages {
             try validateKeyPackageItself(keyPackage)
             let leafNode = keyPackage.leafNode
             try CapabilityRules.checkOwn(leafNode, suite: suite.id, extensions: extensions)
-            if !index.admits(leafNode) {
+            if index?.admits(leafNode) != true {
                 try checkUniqueKeys(leafNode, in: tree, ignoring: nil)
                 try CapabilityRules.check(leafNode, suite: suite.id, extensions: extensions, tree: tree, ignoring: nil)
             }
             let leaf = try tree.addLeaf(leafNode, searchingFrom: searchFrom)
             searchFrom = leaf.value + 1
-            index.insert(leafNode)
+            index?.insert(leafNode)
             added.append((leaf, keyPackage))
         }
         return added
@@ -69,8 +71,8 @@ extension GroupState {
 
     /// Rejects a leaf whose encryption or signature key is already used by another leaf.
     func checkUniqueKeys(_ node: LeafNode, in tree: RatchetTree, ignoring: LeafIndex?) throws {
-        for index in tree.occupiedLeaves where index != ignoring {
-            guard let other = tree.leaf(index) else { continue }
+        try tree.forEachMember { index, other in
+            guard index != ignoring else { return }
             if other.encryptionKey == node.encryptionKey { throw MLSTreeError.duplicateKey("encryption key of \(index)") }
             if other.signatureKey == node.signatureKey { throw MLSTreeError.duplicateKey("signature key of \(index)") }
         }

@@ -23,11 +23,11 @@ extension Welcome {
         let welcomeSecret = try EpochSecrets.welcomeSecret(suite: suite, joinerSecret: joinerSecret, pskSecret: pskSecret)
         let (key, nonce) = try EpochSecrets.welcomeKeyAndNonce(suite: suite, welcomeSecret: welcomeSecret)
         let encryptedGroupInfo = try suite.aead.seal(key: key, nonce: nonce, aad: [], plaintext: groupInfo.tlsEncoded)
+        let encryption = suite.labeledEncryption(label: "Welcome", context: encryptedGroupInfo)
         let entries = try recipients.map { recipient in
             EncryptedGroupSecrets(
                 newMember: recipient.keyPackage.reference(suite: suite),
-                encryptedGroupSecrets: try suite.encryptWithLabel(publicKey: recipient.keyPackage.initKey, label: "Welcome",
-                                                                  context: encryptedGroupInfo, plaintext: recipient.secrets.tlsEncoded))
+                encryptedGroupSecrets: try encryption.encrypt(to: recipient.keyPackage.initKey, plaintext: recipient.secrets.tlsEncoded))
         }
         return Welcome(cipherSuite: suite.id, secrets: entries, encryptedGroupInfo: encryptedGroupInfo)
     }

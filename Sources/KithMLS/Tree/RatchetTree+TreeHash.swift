@@ -42,22 +42,27 @@ extension RatchetTree {
     }
 
     private func leafHashInput(_ node: NodeIndex, _ suite: CipherSuite, _ excluded: Set<LeafIndex>) -> [UInt8] {
-        var writer = TLSWriter()
-        writer.writeUInt8(1)
         let leafIndex = node.leafIndex ?? LeafIndex(node.value / 2)
-        writer.writeUInt32(leafIndex.value)
-        if case .leaf(let leaf)? = self[node: node], !excluded.contains(leafIndex) {
-            writer.writeUInt8(1)
-            leaf.encode(to: &writer)
-        } else {
-            writer.writeUInt8(0)
+        guard case .leaf(let leaf)? = self[node: node], !excluded.contains(leafIndex) else {
+            // A blank leaf: node type, leaf index, absent leaf node.
+            let value = leafIndex.value
+            return suite.digest([1, UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
+                                 UInt8(truncatingIfNeeded: value), 0])
         }
+        var writer = TLSWriter(reservingCapacity: Self.leafHashInputCapacity)
+        writer.writeUInt8(1)
+        writer.writeUInt32(leafIndex.value)
+        writer.writeUInt8(1)
+        leaf.encode(to: &writer)
         return suite.digest(writer.bytes)
     }
 
+    /// Room for a typical `TreeHashInput` of a leaf (keys, a basic credential, capabilities, signature).
+    private static let leafHashInputCapacity = 512
+
     private func parentHashInput(_ node: NodeIndex, _ leftHash: [UInt8], _ rightHash: [UInt8], _ suite: CipherSuite,
                                  _ excluded: Set<LeafIndex>) -> [UInt8] {
-        var writer = TLSWriter()
+        var writer = TLSWriter(reservingCapacity: 256 + leftHash.count + rightHash.count)
         writer.writeUInt8(2)
         if case .parent(var parent)? = self[node: node] {
             if !excluded.isEmpty { parent.unmergedLeaves.removeAll { excluded.contains($0) } }

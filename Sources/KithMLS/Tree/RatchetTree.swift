@@ -73,7 +73,22 @@ public struct RatchetTree: Hashable, Sendable, TLSCodable {
 
     /// The leaf indices that hold members, in order.
     public var occupiedLeaves: [LeafIndex] {
-        (0..<leafCount).map(LeafIndex.init).filter { leaf($0) != nil }
+        var result: [LeafIndex] = []
+        var index = 0
+        while index < nodes.count {
+            if nodes[index] != nil { result.append(LeafIndex(UInt32(index / 2))) }
+            index += 2
+        }
+        return result
+    }
+
+    /// Calls `body` with each occupied leaf and its node, left to right.
+    func forEachMember(_ body: (LeafIndex, LeafNode) throws -> Void) rethrows {
+        var index = 0
+        while index < nodes.count {
+            if case .leaf(let leaf)? = nodes[index] { try body(LeafIndex(UInt32(index / 2)), leaf) }
+            index += 2
+        }
     }
 
     /// Encodes `optional<Node> ratchet_tree<V>` with trailing blank nodes omitted (RFC 9420 §12.4.3.3).

@@ -126,14 +126,14 @@ public enum TreeKEM {
         newLeaf.source = .commit(parentHash: parentHash)
         try newLeaf.sign(suite: suite, signaturePrivateKey: signaturePrivateKey, groupID: groupID, leafIndex: sender)
         work.setNode(.leaf(newLeaf), at: sender.nodeIndex)
-        let context = makeContext(work.rootTreeHash(suite: suite))
+        let encryption = suite.labeledEncryption(label: "UpdatePathNode", context: makeContext(work.rootTreeHash(suite: suite)))
         var nodes: [UpdatePathNode] = []
         for (entry, key) in zip(filtered, publicKeys) {
             guard let secretForNode = pathSecrets[entry.node] else { continue }
             let recipients = work.resolution(of: entry.copathChild, excluding: excluding)
             let ciphertexts = try recipients.map { recipient -> HPKECiphertext in
                 guard let recipientKey = work[node: recipient]?.encryptionKey else { throw MLSTreeKEMError.noDecryptionKey }
-                return try suite.encryptWithLabel(publicKey: recipientKey, label: "UpdatePathNode", context: context, plaintext: secretForNode)
+                return try encryption.encrypt(to: recipientKey, plaintext: secretForNode)
             }
             nodes.append(UpdatePathNode(encryptionKey: key, encryptedPathSecret: ciphertexts))
         }

@@ -90,6 +90,12 @@ public struct TreeMath: Sendable, Hashable {
         return descendant.value >= low && descendant.value <= high
     }
 
+    /// The array indices of the nodes in the subtree rooted at `node` (contiguous in the array representation).
+    public func subtreeNodeRange(of node: NodeIndex) -> Range<Int> {
+        let span = (1 << node.level) - 1
+        return (Int(node.value) - Int(span))..<(Int(node.value) + Int(span) + 1)
+    }
+
     /// The leaves in the subtree rooted at `node`, left to right.
     public func leaves(under node: NodeIndex) -> ClosedRange<UInt32> {
         let level = node.level

@@ -17,6 +17,29 @@ import Testing
         #expect(state.epoch == 0)
     }
 
+    /// Commits of a few adds scan the members; larger ones use the membership index. Both reject a reused key.
+    @Test(arguments: [2, 6, 12])
+    func reusedKeysAreRejectedWithFewOrManyAdds(adds: Int) throws {
+        let suite = try CipherSuite(rawValue: 1)
+        let configuration = GroupConfiguration(clock: { nil })
+        let alice = try GroupRoundTripTests.Member("alice", suite: suite)
+        var state = try GroupState(creating: [8], keyPackage: alice.keyPackage, secrets: alice.secrets, configuration: configuration)
+        var packages = try (1..<adds).map { index in
+            try KeyPackage.generate(suite: suite, credential: .basic(identity: [UInt8(index)]), signatureKeys: suite.signature.generateKeyPair(),
+                                    lifetime: Lifetime(notBefore: 0, notAfter: .max)).keyPackage
+        }
+        let reusedSignature = try KeyPackage.generate(suite: suite, credential: .basic(identity: [0xEE]), signatureKeys: KeyPair(privateKey: alice.secrets.signaturePrivateKey,
+                                                                                     publicKey: alice.keyPackage.leafNode.signatureKey),
+                                                      lifetime: Lifetime(notBefore: 0, notAfter: .max)).keyPackage
+        #expect(throws: MLSTreeError.duplicateKey("signature key of leaf 0")) { try state.commit(adding: packages + [reusedSignature]) }
+        packages.append(packages[0])
+        #expect(throws: (any Error).self) { try state.commit(adding: packages) }
+        packages.removeLast()
+        let pending = try state.commit(adding: packages)
+        #expect(pending.newState.tree.occupiedLeaves.count == adds)
+        #expect(state.epoch == 0)
+    }
+
     @Test func keyPackageWithoutAMembersCredentialTypeIsRejected() throws {
         let suite = try CipherSuite(rawValue: 1)
         let configuration = GroupConfiguration(clock: { nil })

@@ -23,6 +23,24 @@ import Testing
         throw MLSTreeError.treeFull
     }
 
+    /// The filtered direct path (found by scanning subtrees for a non-blank node) matches its definition through
+    /// resolutions (RFC 9420 §4.1.2) on every official tree and leaf.
+    @Test func filteredDirectPathMatchesTheResolutionDefinition() throws {
+        let data = try TestPaths.sharedVector("mls/tree-validation.json")
+        for item in try JSONDecoder().decode([ValidationCase].self, from: data) where item.cipher_suite == 1 {
+            let tree = try RatchetTree(tlsEncoded: try #require(TestPaths.hex(item.tree)))
+            for leaf in 0..<tree.leafCount {
+                var expected: [NodeIndex] = []
+                var child = LeafIndex(leaf).nodeIndex
+                while let parent = tree.math.parent(child), let sibling = tree.math.sibling(child) {
+                    if !tree.resolution(of: sibling).isEmpty { expected.append(parent) }
+                    child = parent
+                }
+                #expect(tree.filteredDirectPath(of: LeafIndex(leaf)) == expected)
+            }
+        }
+    }
+
     @Test func validSampleTreeValidates() throws {
         let (tree, suite, groupID) = try sampleTree()
         try tree.validate(suite: suite, groupID: groupID)
