@@ -35,6 +35,7 @@ check feed-cli "$PWD/Interop/feed/cli_roundtrip.sh"
 check ratchet-conversion "$PYTHON" Interop/ratchet/check_conversion.py
 check ratchet-session "$PYTHON" Interop/ratchet/check_session.py
 check contacts-cli Interop/contacts/cli_contacts.sh
+check direct-cli Interop/direct/cli_direct.sh
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done

@@ -52,6 +52,7 @@ extension Account {
             try store.addContact(card: card, contactsKey: key, localName: name, addedAt: clock())
             // Their posts imported before the cards were exchanged become readable now.
             try store.decryptHeldMessages(of: card.feedID, decryptor: decryptor)
+            try processDirectMessages()
             guard let record = try store.contact(card.feedID) else { throw KithError.invalidInput("the contact was not stored") }
             return record
         } catch {
@@ -282,29 +283,16 @@ extension Account {
     /// Publishes a content object that may carry fields beyond its typed form (attachment keys).
     /// The object must parse as valid content of its type.
     func publish(object: JSONObject, audience: Audience, onlyTo: Set<FeedID>? = nil) throws(KithError) -> Envelope {
-        do {
-            let plaintext = CanonicalJSON.serialize(object)
-            guard let type = object["type"]?.stringValue else { throw KithError.invalidInput("content has no type") }
-            guard plaintext.count <= FeedLimits.maxContentJSONBytes else { throw KithError.invalidInput("content too large") }
-            _ = try Content.parse(plaintext, envelopeType: type)
-            let head = try store.head(of: feedID)
-            let sequence: UInt32 = head.map { $0.sequence + 1 } ?? 0
-            let sealed: [UInt8]
-            switch audience {
-            case .selfOnly:
-                sealed = try SelfAudienceCipher.seal(plaintext, key: identity.journalKey, sequence: sequence, feedID: feedID)
-            case .contacts:
-                sealed = try sealForContacts(plaintext, sequence: sequence, onlyTo: onlyTo)
-            default:
-                throw KithError.notYetSupported("audience '\(audience)' is not available for this content")
-            }
-            let unsigned = UnsignedEnvelope(sequence: sequence, timestamp: clock(), previous: head?.messageID, type: type, audience: audience, content: sealed)
-            let envelope = try Envelope.sign(unsigned, with: identity)
-            let report = try store.ingest([envelope.canonicalBytes], decryptor: decryptor)
-            if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
-            return envelope
-        } catch {
-            throw KithError.from(error)
+        let plaintext = CanonicalJSON.serialize(object)
+        guard let type = object["type"]?.stringValue else { throw KithError.invalidInput("content has no type") }
+        guard plaintext.count <= FeedLimits.maxContentJSONBytes else { throw KithError.invalidInput("content too large") }
+        do { _ = try Content.parse(plaintext, envelopeType: type) } catch { throw .feed(error) }
+        if case .direct(let peer) = audience { return try sendDirect(plaintext: plaintext, type: type, to: peer.string) }
+        guard audience == .selfOnly || audience == .contacts else {
+            throw KithError.notYetSupported("audience '\(audience)' is not available for this content")
+        }
+        return try append(plaintext: plaintext, type: type, audience: audience) { sequence throws(KithError) in
+            try self.sealForAudience(plaintext, audience: audience, sequence: sequence, onlyTo: onlyTo)
         }
     }
 }

@@ -4,6 +4,7 @@ import KithCanonical
 import KithFeed
 import KithIdentity
 import KithStore
+import Synchronization
 
 /// One identity and its local store: the object an app embeds.
 ///
@@ -20,14 +21,24 @@ public final class Account: Sendable {
     /// Where the account lives (nil for an in-memory account).
     public let home: AccountHome?
     let clock: @Sendable () -> Int64
+    let appendLock = Mutex<Void>(())
+    /// The device seed (kept to derive rotated identities; never stored in SQLite).
+    let deviceSeed: Seed
+    /// The seeds of rotated keys, after a rotation.
+    let keySeeds: RotatedKeySeeds?
 
-    init(identity: Identity, store: FeedStore, home: AccountHome?, clock: @escaping @Sendable () -> Int64) throws(KithError) {
+    init(
+        identity: Identity, deviceSeed: Seed, keySeeds: RotatedKeySeeds? = nil, store: FeedStore, home: AccountHome?,
+        clock: @escaping @Sendable () -> Int64
+    ) throws(KithError) {
         self.identity = identity
+        self.deviceSeed = deviceSeed
+        self.keySeeds = keySeeds
         self.store = store
         self.home = home
         self.clock = clock
         do {
-            try store.follow(identityKey: identity.publicKeys.identityKey, isLocal: true)
+            try store.follow(identityKey: identity.originalIdentityKey, isLocal: true)
         } catch {
             throw .store(error)
         }
@@ -51,8 +62,8 @@ public final class Account: Sendable {
             let (identity, seed) = try Identity.generate()
             try vault.storeSeed(seed)
             let store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey)
-            let account = try Account(identity: identity, store: store, home: home, clock: clock)
-            try Data(CanonicalJSON.serialize(account.publicKeysJSON) + [0x0A]).write(to: home.publicKeysURL, options: .atomic)
+            let account = try Account(identity: identity, deviceSeed: seed, store: store, home: home, clock: clock)
+            try account.writePublicKeys()
             return account
         } catch {
             throw KithError.from(error)
@@ -92,9 +103,8 @@ public final class Account: Sendable {
         let vault = FileKeyVault(url: home.vaultURL, passphrase: passphrase)
         guard vault.containsSeed else { throw .identity(.vaultMissing(path: home.directory.path)) }
         do {
-            let identity = try Identity(seed: try vault.loadSeed())
-            let store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey)
-            return try Account(identity: identity, store: store, home: home, clock: clock)
+            let seed = try vault.loadSeed()
+            return try openRotationAware(home: home, seed: seed, clock: clock)
         } catch {
             throw KithError.from(error)
         }
@@ -104,7 +114,7 @@ public final class Account: Sendable {
     public static func inMemory(seed: Seed = .generate(), clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(KithError) -> Account {
         do {
             let identity = try Identity(seed: seed)
-            return try Account(identity: identity, store: try FeedStore(path: nil, storageKey: identity.storageKey), home: nil, clock: clock)
+            return try Account(identity: identity, deviceSeed: seed, store: try FeedStore(path: nil, storageKey: identity.storageKey), home: nil, clock: clock)
         } catch {
             throw KithError.from(error)
         }
@@ -113,34 +123,61 @@ public final class Account: Sendable {
     // MARK: Authoring
 
     /// Appends a message with the given content to the account's feed.
+    ///
+    /// `self` and `contacts` messages are sealed here; `direct:` messages go through the
+    /// account's Double Ratchet session with that contact (see ``sendDirect(_:to:)``).
     @discardableResult
     public func publish(_ content: Content, audience: Audience) throws(KithError) -> Envelope {
+        if case .direct(let peer) = audience { return try sendDirect(content, to: peer.string) }
+        let plaintext: [UInt8]
+        do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
+        return try append(plaintext: plaintext, type: content.type, audience: audience) { sequence throws(KithError) in
+            try self.sealForAudience(plaintext, audience: audience, sequence: sequence)
+        }
+    }
+
+    /// The one path that writes to the account's feed: takes the next sequence, seals with
+    /// `seal(sequence)`, signs, and stores the envelope with its plaintext (sealed at rest) in
+    /// one ingest transaction. Appends are serialized, so concurrent callers never race for a
+    /// sequence number.
+    func append(
+        plaintext: [UInt8], type: String, audience: Audience, seal: (UInt32) throws(KithError) -> [UInt8]
+    ) throws(KithError) -> Envelope {
+        try appendLock.withLock { _ throws(KithError) -> Envelope in
+            do {
+                let head = try store.head(of: feedID)
+                let sequence: UInt32 = head.map { $0.sequence + 1 } ?? 0
+                let sealed = try seal(sequence)
+                let unsigned = UnsignedEnvelope(
+                    sequence: sequence, timestamp: clock(), previous: head?.messageID, type: type, audience: audience, content: sealed
+                )
+                let envelope = try Envelope.sign(unsigned, with: identity)
+                let known = KnownPlaintextDecryptor(messageID: envelope.messageID, plaintext: plaintext)
+                let report = try store.ingest([envelope.canonicalBytes], decryptor: known)
+                if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
+                if audience == .selfOnly { try store.saveOwnStubs([SelfStub.sign(envelope, with: identity)]) }
+                return envelope
+            } catch {
+                throw KithError.from(error)
+            }
+        }
+    }
+
+    /// Seals content for the `self` and `contacts` audiences.
+    func sealForAudience(_ plaintext: [UInt8], audience: Audience, sequence: UInt32, onlyTo: Set<FeedID>? = nil) throws(KithError) -> [UInt8] {
         do {
-            let plaintext = try content.canonicalBytes()
-            let head = try store.head(of: feedID)
-            let sequence: UInt32 = head.map { $0.sequence + 1 } ?? 0
-            let sealed: [UInt8]
             switch audience {
             case .selfOnly:
-                sealed = try SelfAudienceCipher.seal(plaintext, key: identity.journalKey, sequence: sequence, feedID: feedID)
+                return try SelfAudienceCipher.seal(plaintext, key: identity.journalKey, sequence: sequence, feedID: feedID)
             case .contacts:
-                sealed = try sealForContacts(plaintext, sequence: sequence)
+                return try sealForContacts(plaintext, sequence: sequence, onlyTo: onlyTo)
             case .direct:
-                throw KithError.notYetSupported("direct messages arrive with the Double Ratchet integration (issue #3)")
+                throw KithError.invalidInput("direct messages are sealed by the ratchet session (sendDirect)")
             case .group:
                 throw KithError.notYetSupported("group messages arrive with MLS groups")
             case .unknown(let text):
                 throw KithError.invalidInput("cannot encrypt for unknown audience '\(text)'")
             }
-            let unsigned = UnsignedEnvelope(
-                sequence: sequence, timestamp: clock(), previous: head?.messageID,
-                type: content.type, audience: audience, content: sealed
-            )
-            let envelope = try Envelope.sign(unsigned, with: identity)
-            let report = try store.ingest([envelope.canonicalBytes], decryptor: decryptor)
-            if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
-            if audience == .selfOnly { try store.saveOwnStubs([SelfStub.sign(envelope, with: identity)]) }
-            return envelope
         } catch {
             throw KithError.from(error)
         }
@@ -177,9 +214,11 @@ public final class Account: Sendable {
     public func importFeed(lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey) throws(KithError) -> IngestReport {
         do {
             try store.follow(identityKey: identityKey)
-            return try store.ingest(lines, decryptor: decryptor)
+            let report = try store.ingest(lines, decryptor: decryptor)
+            try processDirectMessages()
+            return report
         } catch {
-            throw .store(error)
+            throw KithError.from(error)
         }
     }
 

@@ -65,19 +65,24 @@ final class AccountDecryptor: ContentDecryptor {
         }
     }
 
-    /// The contacts keys this identity shares with `feed`, newest dh key first.
+    /// The contacts keys this identity shares with `feed`: every dh key the contact used (newest
+    /// first) with this identity's current dh key, then with the previous one after a rotation
+    /// (for posts written before the contact saw it).
     func contactsKeys(for feed: FeedID) -> [SymmetricKey] {
-        state.withLock { state in
+        let mine = [identity.dhKey] + (identity.previousDHKey.map { [$0] } ?? [])
+        return state.withLock { state in
             var keys: [SymmetricKey] = []
-            for dh in state.dhKeys[feed] ?? [] {
-                let cacheKey = feed.string + "/" + dh
-                if let cached = state.cache[cacheKey] { keys.append(cached); continue }
-                guard let raw = try? Base64URL.decode(dh, expectedLength: 32),
-                      let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw),
-                      let derived = try? ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: publicKey, myFeed: identity.feedID, theirFeed: feed)
-                else { continue }
-                state.cache[cacheKey] = derived
-                keys.append(derived)
+            for (generation, myKey) in mine.enumerated() {
+                for dh in state.dhKeys[feed] ?? [] {
+                    let cacheKey = "\(generation)/" + feed.string + "/" + dh
+                    if let cached = state.cache[cacheKey] { keys.append(cached); continue }
+                    guard let raw = try? Base64URL.decode(dh, expectedLength: 32),
+                          let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw),
+                          let derived = try? ContactsKey.derive(myDHKey: myKey, theirDHKey: publicKey, myFeed: identity.feedID, theirFeed: feed)
+                    else { continue }
+                    state.cache[cacheKey] = derived
+                    keys.append(derived)
+                }
             }
             return keys
         }

@@ -5,6 +5,8 @@ import Foundation
 ///     identity.vault   the seed, encrypted under the passphrase (FileKeyVault)
 ///     public.json      feed id and public keys (nothing secret)
 ///     kith.sqlite      messages, contacts, sessions (no plaintext content, no private keys)
+///     keys.sealed      after `kith rotate-keys`: seeds of the current (and previous) keys,
+///                      sealed under a key derived from the device seed
 public struct AccountHome: Sendable {
     /// The directory.
     public let directory: URL
@@ -25,6 +27,11 @@ public struct AccountHome: Sendable {
     public var vaultURL: URL { directory.appendingPathComponent("identity.vault") }
     /// The public keys in plaintext, so `kith id` works without the passphrase.
     public var publicKeysURL: URL { directory.appendingPathComponent("public.json") }
+    /// The seeds of rotated keys (absent until the first rotation).
+    public var rotatedKeysURL: URL { directory.appendingPathComponent("keys.sealed") }
+    /// A rotation in progress: written before the key_rotation message, moved over
+    /// ``rotatedKeysURL`` once the message is stored.
+    public var pendingRotatedKeysURL: URL { directory.appendingPathComponent("keys-pending.sealed") }
     /// The SQLite database file.
     public var databaseURL: URL { directory.appendingPathComponent("kith.sqlite") }
 }

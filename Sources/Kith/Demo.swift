@@ -24,6 +24,10 @@ public enum Demo {
         public var contactReadPost = false
         /// Whether Carol, not a contact, failed to read it.
         public var strangerLockedOut = false
+        /// Whether Bob read Alice's direct messages in order although they arrived newest first.
+        public var directReadInOrder = false
+        /// Whether Alice read Bob's direct reply.
+        public var directReplyRead = false
     }
 
     /// Runs the demo in `directory` (two homes, `alice/` and `bob/`), narrating through `say`.
@@ -105,6 +109,10 @@ public enum Demo {
         say("")
         say("== 7. Alice and Bob meet and exchange contact cards ==")
         try contactsStep(alice: alice, bob: bob, summary: &summary, say: say)
+
+        say("")
+        say("== 8. A private conversation: direct messages ==")
+        try directStep(alice: alice, bob: bob, summary: &summary, say: say)
         return summary
     }
 

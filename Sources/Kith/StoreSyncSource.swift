@@ -14,7 +14,8 @@ import Synchronization
 ///   ``isContact(staticKey:)``. A peer whose static key is no contact's current `dh_key` is
 ///   asked for nothing and sent nothing.
 /// - **Requests.** Every followed feed (own feed first) with `have_seq` = the linked head, which
-///   the store keeps contiguous from 0.
+///   the store keeps contiguous from 0, plus the held ranges: signed entries pending ahead of a
+///   gap (``FeedStore/heldSequencesAhead(of:)``), so a resumed transfer never re-sends them.
 /// - **Serving.** Every followed feed is shared with every contact (contacts relay each other's
 ///   feeds; content is end-to-end encrypted, so a relay stores what it cannot read opaque).
 ///   Entries above the peer's `have_seq`, newest first, leaving out what this peer acknowledged in
@@ -25,9 +26,13 @@ import Synchronization
 ///   one sealed frame); `ok` when ``IngestOutcome/isAccepted`` (stored, pending ahead of a gap,
 ///   duplicate, stored for relay), `invalid` otherwise.
 ///
+/// - **Blobs** (``SyncBlobSource``): wants the blobs referenced by readable content but not held
+///   (``FeedStore/missingReferencedBlobs()``); serves held blobs to contacts; stores a received
+///   blob (already verified against its hash) with ``FeedStore/putBlob(_:mimeType:limits:nowMillis:)``.
+///
 /// Acknowledgements are remembered per peer for the lifetime of this object only; a new
-/// process relies on the peer's `have_seq` (its contiguous head) instead.
-public final class StoreSyncSource: SyncFeedSource {
+/// process relies on the peer's `have_seq` and held ranges instead, which are exact.
+public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     private let store: FeedStore
     private let decryptor: (any ContentDecryptor)?
     private let acknowledged = Mutex<[SyncPeer: Set<SyncMessageID>]>([:])
@@ -54,7 +59,8 @@ public final class StoreSyncSource: SyncFeedSource {
         guard isContact(staticKey: peer.staticKey), let feeds = try? store.followedFeeds() else { return [] }
         return feeds.compactMap { feed in
             guard let id = try? SyncFeedID(bytes: feed.feedID.rawBytes) else { return nil }
-            return SyncFeedState(feedID: id, haveSequence: feed.head?.sequence)
+            let held = feed.pendingCount > 0 ? (try? store.heldSequencesAhead(of: feed.feedID)) ?? [] : []
+            return SyncFeedState(feedID: id, haveSequence: feed.head?.sequence, heldRanges: SyncHeldRanges.ranges(of: held))
         }
     }
 
@@ -102,6 +108,39 @@ public final class StoreSyncSource: SyncFeedSource {
 
     public func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) async {
         acknowledged.withLock { _ = $0[peer, default: []].insert(messageID) }
+    }
+
+    // MARK: Blobs
+
+    public func wantedBlobs(from peer: SyncPeer) async -> [SyncBlobID] {
+        guard isContact(staticKey: peer.staticKey), let hashes = try? store.missingReferencedBlobs() else { return [] }
+        return hashes.compactMap(SyncBlobID.init(contentHash:))
+    }
+
+    public func blob(_ id: SyncBlobID, for peer: SyncPeer) async -> [UInt8]? {
+        guard isContact(staticKey: peer.staticKey) else { return nil }
+        return try? store.blob(id.description)
+    }
+
+    public func storeBlob(_ blob: [UInt8], id: SyncBlobID, from peer: SyncPeer) async -> Bool {
+        guard isContact(staticKey: peer.staticKey), SyncBlobID(blob: blob) == id else { return false }
+        return (try? store.putBlob(blob)) != nil
+    }
+
+    /// Adds a finished session to the peer's persisted record (`sync_peer_state`).
+    public func recordSession(_ report: SyncSessionReport, peer: SyncPeer) {
+        try? store.recordSyncSession(
+            peerKey: Base64URL.encode(peer.staticKey),
+            outcome: SyncSessionOutcome(
+                completed: report.completed, messagesReceived: report.messagesAccepted,
+                messagesSent: report.messagesSent, blobsReceived: report.blobsReceived
+            )
+        )
+    }
+
+    /// The persisted record of a peer, if it ever synced with this device.
+    public func peerRecord(_ peer: SyncPeer) -> SyncPeerRecord? {
+        try? store.syncPeerRecord(peerKey: Base64URL.encode(peer.staticKey))
     }
 
     /// The spec 8.5 class of an envelope from its `type` (stubs and unparsable entries: content).

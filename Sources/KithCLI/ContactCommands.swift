@@ -239,15 +239,45 @@ struct Introduce: ParsableCommand {
 
 /// `kith rotate-keys`: announces new keys.
 struct RotateKeys: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rotate-keys", abstract: "Rotate your keys (not available in this build).")
+    static let configuration = CommandConfiguration(
+        commandName: "rotate-keys",
+        abstract: "Rotate your identity, dh and pq keys; your feed id stays the same.",
+        discussion: """
+            Announces the new keys to your contacts in a key_rotation message signed by the old key             (previous_key_sig), then signs with the new key. Contacts keys are re-derived with the fresh             dh key (the spec's 30-day contacts key rotation). Give contacts you meet a fresh card afterwards.
+            """
+    )
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(help: "Why: scheduled_rotation, device_migration or key_compromise.")
+    var reason: String = "scheduled_rotation"
+
+    @Flag(name: .customLong("if-due"), help: "Only rotate when the last rotation is 30 days old or more.")
+    var ifDue = false
+
     func run() throws {
         try Output.run {
-            throw KithError.notYetSupported(
-                "rotating your own keys needs a signing path for a rotated key with the original feed id; receiving and verifying contacts' rotations works"
-            )
+            let account = try openAccount(global)
+            if ifDue, try !account.keyRotationDue() {
+                if global.json {
+                    var object = JSONObject()
+                    object["rotated"] = .bool(false)
+                    Output.json(.object(object))
+                } else {
+                    Output.line("Keys are less than 30 days old; nothing to do.")
+                }
+                return
+            }
+            let rotated = try account.rotateKeys(reason: reason)
+            if global.json {
+                var object = rotated.publicKeysJSON.objectValue ?? JSONObject()
+                object["rotated"] = .bool(true)
+                Output.json(.object(object))
+            } else {
+                Output.line("Rotated your keys (\(reason)). Feed id unchanged: \(rotated.feedID)")
+                Output.line("New identity key: \(rotated.identity.publicKeys.identityKeyString)")
+                Output.line("Your contacts learn the new keys from your feed (key_rotation, verified with your old key).")
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ enum MessageRendering {
         case .contactIntroduction(let intro):
             return "\(prefix) introduced \(intro.introducedFeedID.string.prefix(8))\(intro.note.map { ": \($0)" } ?? "")"
         case .keyRotation(let rotation): return "\(prefix) announced new keys (\(rotation.reason ?? "no reason given"))"
+        case .prekeyBatch(let batch): return "\(prefix) handed over \(max(0, (batch.batchBytes.count - 3) / 36)) one-time prekeys"
         default: return "\(prefix) \(content.type)"
         }
     }

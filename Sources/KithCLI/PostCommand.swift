@@ -12,7 +12,7 @@ struct PostCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Who can read it: self or contacts (direct:FEED_ID and group:ID arrive with later releases).")
+    @Option(help: "Who can read it: self, contacts, or direct:FEED_ID (one contact; same as `kith dm`). group:ID arrives with MLS groups.")
     var audience: String = "self"
 
     @Option(name: .customLong("attach"), parsing: .upToNextOption, help: "Files to attach (at most 4), encrypted before they are stored.")
@@ -50,6 +50,9 @@ struct Log: ParsableCommand {
     @Option(parsing: .unconditional, help: "Only this feed.")
     var feed: String?
 
+    @Option(name: .customLong("with"), help: "Only the direct conversation with this contact (name or feed id), oldest first.")
+    var with: String?
+
     @Option(help: "How many messages at most.")
     var limit: Int = 50
 
@@ -59,7 +62,22 @@ struct Log: ParsableCommand {
             let feedID = try feed.map { text throws -> FeedID in
                 do throws(IdentityError) { return try FeedID(text) } catch { throw KithError.identity(error) }
             }
-            let messages = try account.timeline(feed: feedID, limit: max(1, min(limit, 10_000)))
+            let bounded = max(1, min(limit, 10_000))
+            if let with {
+                guard feed == nil else { throw KithError.invalidInput("--with and --feed cannot be combined") }
+                let conversation = try account.conversation(with: with, limit: bounded)
+                if global.json {
+                    Output.json(.array(conversation.map(MessageRendering.json)))
+                    return
+                }
+                let name = try account.resolveContact(with).shownName
+                if conversation.isEmpty { Output.line("No direct messages with \(name) yet. Try: kith dm \(name) \"hello\"") }
+                for message in conversation where !message.tombstoned {
+                    Output.line(MessageRendering.line(message, localFeed: account.feedID, author: account.displayName(of: message.feedID)))
+                }
+                return
+            }
+            let messages = try account.timeline(feed: feedID, limit: bounded)
             if global.json {
                 Output.json(.array(messages.map(MessageRendering.json)))
                 return

@@ -1,9 +1,7 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Kith
 import KithCanonical
-import KithFeed
 import KithIdentity
 import KithSync
 import Synchronization
@@ -13,16 +11,26 @@ struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Sync feeds with a contact over TCP (Noise-encrypted, contacts only).",
-        subcommands: [Listen.self, Connect.self]
+        subcommands: [Listen.self, Connect.self, Nearby.self]
     )
 
-    /// `kith sync listen [--port N] [--host ADDRESS] [--once]`.
+    /// Options shared by the sync subcommands.
+    struct SessionOptions: ParsableArguments {
+        @Flag(name: .customLong("no-blobs"), help: "Skip the blob phase (attachments and avatars stay behind).")
+        var noBlobs = false
+
+        @Option(name: .customLong("max-blob-bytes"), help: "Largest blob to ask for or serve, in bytes.")
+        var maximumBlobBytes: Int = SyncLimits.defaultMaximumBlobLength
+    }
+
+    /// `kith sync listen [--port N] [--host ADDRESS] [--once] [--no-blobs]`.
     struct Listen: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Wait for contacts to connect and sync with each (127.0.0.1 unless --host is given)."
         )
 
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var session: SessionOptions
 
         @Option(help: "TCP port to listen on (0 picks a free one, printed on start).")
         var port: Int = 7455
@@ -35,14 +43,21 @@ struct SyncCommand: ParsableCommand {
 
         func run() throws {
             try Output.run {
-                let account = try openAccount(global)
+                let agent = SyncAgent(account: try openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
                 let (host, port, once) = (host, port, once)
                 try runBlocking {
                     let listener = try await TCPSyncListener.bind(host: host, port: port)
                     Output.error("kith: listening on \(host):\(listener.port)")
                     for await transport in listener.connections {
-                        _ = await SyncRun.session(transport: transport, account: account, initiator: false, json: json)
+                        let link: SecureLink
+                        do {
+                            link = try await agent.accept(over: transport)
+                        } catch {
+                            Output.error("kith: sync with \(transport.remoteDescription) failed: \(error)")
+                            continue
+                        }
+                        _ = await SyncRun.session(link: link, agent: agent, json: json)
                         if once { break }
                     }
                     await listener.close()
@@ -51,29 +66,81 @@ struct SyncCommand: ParsableCommand {
         }
     }
 
-    /// `kith sync connect HOST:PORT`.
+    /// `kith sync connect HOST:PORT [--contact NAME] [--no-blobs]`.
     struct Connect: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Connect to a contact's `kith sync listen` and sync once.")
+        static let configuration = CommandConfiguration(
+            abstract: "Connect to a contact's `kith sync listen` and sync once.",
+            discussion: "With --contact the handshake is Noise IK against that contact's key, falling back to XX on a new connection if the listener cannot complete IK (for example after a key rotation)."
+        )
 
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var session: SessionOptions
 
         @Argument(help: "The listener's HOST:PORT.")
         var address: String
 
+        @Option(help: "The contact expected to listen (name or feed id): enables the one-round-trip IK handshake.")
+        var contact: String?
+
         func run() throws {
             try Output.run {
-                guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
-                      (1...65535).contains(port), colon != address.startIndex
-                else { throw KithError.invalidInput("expected HOST:PORT, got \(address)") }
-                let host = String(address[..<colon])
+                let (host, port) = try SyncRun.hostAndPort(address)
                 let account = try openAccount(global)
+                let record = try contact.map { try account.resolveContact($0) }
+                let agent = SyncAgent(account: account, blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
                 let completed = try runBlocking { () async throws -> Bool in
-                    let transport = try await TCPTransport.connect(host: host, port: port)
-                    let report = await SyncRun.session(transport: transport, account: account, initiator: true, json: json)
-                    return report?.completed ?? false
+                    let link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
+                        try await TCPTransport.connect(host: host, port: port)
+                    }, contact: record)
+                    let report = await SyncRun.session(link: link, agent: agent, json: json)
+                    return report.completed
                 }
                 if !completed { throw ExitCode(1) }
+            }
+        }
+    }
+
+    /// `kith sync nearby [--duration S] [--port N] [--group G] [--beacon-port N] [--interface A] [--no-blobs]`.
+    struct Nearby: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find contacts on the local network (UDP multicast beacons only contacts recognise) and sync with each.",
+            discussion: "Beacons change every 10 minutes and carry one 8-byte tag per contact (padded with random tags), so a stranger on the network learns nothing stable. Each contact found is synced once over TCP."
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var session: SessionOptions
+
+        @Option(help: "Seconds to announce and listen.")
+        var duration: Double = 30
+
+        @Option(help: "TCP port of this device's sync listener (0 picks a free one).")
+        var port: Int = 7455
+
+        @Option(help: "IPv4 multicast group of the beacons.")
+        var group: String = SyncLimits.defaultNearbyGroup
+
+        @Option(name: .customLong("beacon-port"), help: "UDP port of the beacons.")
+        var beaconPort: Int = SyncLimits.defaultNearbyPort
+
+        @Option(help: "IPv4 address of the interface to use (default: the system's; 127.0.0.1 for one machine).")
+        var interface: String?
+
+        func run() throws {
+            try Output.run {
+                guard duration > 0, duration <= 86_400 else { throw KithError.invalidInput("--duration must be between 0 and 86400 seconds") }
+                let agent = SyncAgent(account: try openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
+                let json = global.json
+                let (duration, port, group, beaconPort, interface) = (duration, port, group, beaconPort, interface)
+                let results = try runBlocking { () async throws -> [NearbySync.Result] in
+                    let datagrams = try await UDPMulticastTransport.open(group: group, port: beaconPort, interfaceAddress: interface)
+                    let options = NearbyOptions(tcpHost: interface ?? "0.0.0.0", tcpPort: port, duration: duration)
+                    return try await NearbySync(agent: agent, datagrams: datagrams, options: options).run { event in
+                        guard !json else { return }
+                        SyncRun.describe(event)
+                    }
+                }
+                SyncRun.printNearby(results, json: json)
             }
         }
     }
@@ -81,154 +148,72 @@ struct SyncCommand: ParsableCommand {
 
 /// One sync session with progress on standard error and a summary at the end.
 enum SyncRun {
-    static func session(transport: TCPTransport, account: Account, initiator: Bool, json: Bool) async -> SyncSessionReport? {
-        let source = account.makeSyncSource()
-        let configuration = SecureLinkConfiguration(localStatic: account.identity.dhKey) { source.isContact(staticKey: $0) }
-        let link: SecureLink
-        do {
-            link = initiator
-                ? try await SecureLink.connect(over: transport, configuration: configuration)
-                : try await SecureLink.accept(over: transport, configuration: configuration)
-        } catch {
-            Output.error("kith: sync with \(transport.remoteDescription) failed: \(error)")
-            return nil
-        }
-        let peerName = source.contact(staticKey: link.peerStaticKey)?.shownName ?? "contact"
-        let progress = SyncProgressSource(inner: source)
-        let report = await SyncSession(link: link, source: progress, clock: SystemSyncClock()).run()
+    static func session(link: SecureLink, agent: SyncAgent, json: Bool) async -> SyncSessionReport {
+        let peerName = agent.source.contact(staticKey: link.peerStaticKey)?.shownName ?? "contact"
+        let progress = SyncProgress(draws: !json)
+        let report = await agent.run(link: link, observer: progress.observer)
         progress.printSummary(peer: peerName, report: report, json: json)
         return report
     }
-}
 
-/// Forwards to the store source while counting messages and bytes per feed, redrawing one
-/// progress line on standard error.
-final class SyncProgressSource: SyncFeedSource {
-    struct Counts: Sendable {
-        var received = 0
-        var receivedBytes = 0
-        var sent = 0
-        var sentBytes = 0
+    static func hostAndPort(_ address: String) throws -> (String, Int) {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+              (1...65535).contains(port), colon != address.startIndex
+        else { throw KithError.invalidInput("expected HOST:PORT, got \(address)") }
+        return (String(address[..<colon]), port)
     }
 
-    private struct State: Sendable {
-        var feeds: [String: Counts] = [:]
-        var sending: [SyncMessageID: (feed: String, bytes: Int)] = [:]
-        var lastDraw = 0.0
-    }
+    private static let heardOnce = HeardSet()
 
-    private let inner: StoreSyncSource
-    private let state = Mutex(State())
-
-    init(inner: StoreSyncSource) { self.inner = inner }
-
-    func followedFeeds(for peer: SyncPeer) async -> [SyncFeedState] { await inner.followedFeeds(for: peer) }
-
-    func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async -> SyncFeedBatch? {
-        let batch = await inner.outgoing(feed: feed, above: haveSequence, for: peer)
-        let name = Self.name(feed.bytes)
-        state.withLock { state in
-            for envelope in batch?.envelopes ?? [] {
-                state.sending[SyncMessageID(envelope: envelope.bytes)] = (name, envelope.bytes.count)
-            }
+    /// One line on standard error per noteworthy nearby event.
+    static func describe(_ event: NearbySync.Event) {
+        switch event {
+        case .listening(let port):
+            Output.error("kith: announcing to contacts nearby (sync listener on TCP port \(port))")
+        case .heard(let contact, let host):
+            if heardOnce.insert(contact.feedID.string) { Output.error("kith: found \(contact.shownName) at \(host)") }
+        case .sessionStarted(let contact, let initiated):
+            Output.error("kith: syncing with \(contact.shownName) (\(initiated ? "dialed" : "accepted"))")
+        case .sessionFinished(let contact, let report):
+            let status = report.completed ? "complete" : "interrupted"
+            Output.error("kith: \(contact.shownName): \(status); received \(report.messagesAccepted), sent \(report.messagesSent), blobs \(report.blobsReceived)")
+        case .duplicateLinkDropped(let contact):
+            Output.error("kith: \(contact.shownName): both sides dialed; kept one link")
+        case .connectFailed(let contact, let reason):
+            Output.error("kith: connecting to \(contact?.shownName ?? "a peer") failed: \(reason)")
         }
-        return batch
     }
 
-    func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async -> [SyncIngestResult] {
-        let results = await inner.ingest(messages, from: peer)
-        state.withLock { state in
-            for (message, result) in zip(messages, results) where result != .invalid {
-                let name = (try? FeedEntry.parse(message.envelope)).map(Self.name(of:)) ?? "unknown"
-                state.feeds[name, default: Counts()].received += 1
-                state.feeds[name, default: Counts()].receivedBytes += message.envelope.count
-            }
-        }
-        draw()
-        return results
-    }
-
-    func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) async {
-        await inner.acknowledged(messageID, status: status, by: peer)
-        state.withLock { state in
-            guard let sent = state.sending.removeValue(forKey: messageID) else { return }
-            state.feeds[sent.feed, default: Counts()].sent += 1
-            state.feeds[sent.feed, default: Counts()].sentBytes += sent.bytes
-        }
-        draw()
-    }
-
-    /// Redraws the progress line at most 10 times a second.
-    private func draw() {
-        let now = Date().timeIntervalSince1970
-        let line: String? = state.withLock { state in
-            guard now - state.lastDraw >= 0.1 else { return nil }
-            state.lastDraw = now
-            return Self.progressLine(state.feeds)
-        }
-        if let line { FileHandle.standardError.write(Data(("\r" + line).utf8)) }
-    }
-
-    static func progressLine(_ feeds: [String: Counts]) -> String {
-        let total = feeds.values.reduce(into: Counts()) {
-            $0.received += $1.received; $0.receivedBytes += $1.receivedBytes; $0.sent += $1.sent; $0.sentBytes += $1.sentBytes
-        }
-        let perFeed = feeds.keys.sorted().prefix(4).map { name -> String in
-            let counts = feeds[name] ?? Counts()
-            return "\(name) ↓\(counts.received) ↑\(counts.sent)"
-        }.joined(separator: ", ")
-        return "sync: ↓ \(total.received) msgs \(kilobytes(total.receivedBytes)), ↑ \(total.sent) msgs \(kilobytes(total.sentBytes))  [\(perFeed)]"
-    }
-
-    func printSummary(peer: String, report: SyncSessionReport, json: Bool) {
-        let feeds = state.withLock { $0.feeds }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    static func printNearby(_ results: [NearbySync.Result], json: Bool) {
         if json {
-            var object = JSONObject()
-            object["peer"] = .string(peer)
-            object["completed"] = .bool(report.completed)
-            object["received"] = .integer(Int64(report.messagesAccepted))
-            object["duplicates"] = .integer(Int64(report.messagesDuplicate))
-            object["invalid"] = .integer(Int64(report.messagesInvalid))
-            object["sent"] = .integer(Int64(report.messagesSent))
-            object["acknowledged"] = .integer(Int64(report.acknowledgementsReceived))
-            var perFeed = JSONObject()
-            for (name, counts) in feeds {
-                var entry = JSONObject()
-                entry["received"] = .integer(Int64(counts.received))
-                entry["received_bytes"] = .integer(Int64(counts.receivedBytes))
-                entry["sent"] = .integer(Int64(counts.sent))
-                entry["sent_bytes"] = .integer(Int64(counts.sentBytes))
-                perFeed[name] = .object(entry)
+            let sessions: [JSONValue] = results.map { result in
+                var object = JSONObject()
+                object["contact"] = .string(result.contact.shownName)
+                object["feed_id"] = .string(result.contact.feedID.string)
+                object["initiated"] = .bool(result.initiated)
+                object["completed"] = .bool(result.report.completed)
+                object["received"] = .integer(Int64(result.report.messagesAccepted))
+                object["sent"] = .integer(Int64(result.report.messagesSent))
+                object["blobs_received"] = .integer(Int64(result.report.blobsReceived))
+                return .object(object)
             }
-            object["feeds"] = .object(perFeed)
+            var object = JSONObject()
+            object["sessions"] = .array(sessions)
             Output.json(.object(object))
             return
         }
-        let status = report.completed ? "complete" : "interrupted (\(report.interruption.map { "\($0)" } ?? report.violation.map { "\($0)" } ?? "closed"))"
-        Output.line("Synced with \(peer): \(status)")
-        for name in feeds.keys.sorted() {
-            let counts = feeds[name] ?? Counts()
-            Output.line("  \(name)  received \(counts.received) (\(Self.kilobytes(counts.receivedBytes)))  sent \(counts.sent) (\(Self.kilobytes(counts.sentBytes)))")
-        }
-        Output.line("  total    received \(report.messagesAccepted) new, \(report.messagesDuplicate) already held, \(report.messagesInvalid) invalid; sent \(report.messagesSent), \(report.acknowledgementsReceived) acknowledged")
-    }
-
-    static func kilobytes(_ bytes: Int) -> String {
-        String(format: "%.1f KB", Double(bytes) / 1000)
-    }
-
-    /// The first 8 characters of a feed id (as `kith` prints feeds elsewhere).
-    static func name(_ raw: [UInt8]) -> String {
-        (try? FeedID(rawBytes: raw)).map { String($0.string.prefix(8)) } ?? "unknown"
-    }
-
-    static func name(of entry: FeedEntry) -> String {
-        switch entry {
-        case .envelope(let envelope): String(envelope.feedID.string.prefix(8))
-        case .stub(let stub): String(stub.feedID.string.prefix(8))
-        case .foreign(let foreign): foreign.feedID.map { String($0.string.prefix(8)) } ?? "unknown"
+        let completed = results.filter(\.report.completed)
+        Output.line("Nearby: synced with \(Set(completed.map(\.contact.feedID.string)).count) contact(s)")
+        for result in results {
+            let report = result.report
+            Output.line("  \(result.contact.shownName)  \(report.completed ? "complete" : "interrupted")  received \(report.messagesAccepted)  sent \(report.messagesSent)  blobs \(report.blobsReceived)")
         }
     }
 }
 
+/// Contacts already reported as found (each is printed once).
+final class HeardSet: Sendable {
+    private let seen = Mutex<Set<String>>([])
+
+    func insert(_ key: String) -> Bool { seen.withLock { $0.insert(key).inserted } }
+}

@@ -6,6 +6,9 @@
 public enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// The same alphabet as static storage, read through a pointer in the encoding loop.
+    private static let alphabetBytes: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
     private static let reverse: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
         for (index, symbol) in alphabet.enumerated() { table[Int(symbol)] = UInt8(index) }
@@ -14,28 +17,55 @@ public enum Base64URL {
 
     /// The number of characters `encode` produces for `byteCount` bytes.
     public static func encodedLength(of byteCount: Int) -> Int {
-        (byteCount / 3) * 4 + [0, 2, 3][byteCount % 3]
+        let remainder = byteCount % 3
+        return (byteCount / 3) * 4 + (remainder == 0 ? 0 : remainder + 1)
     }
 
     /// Encodes bytes as unpadded base64url.
+    ///
+    /// Inlinable so that callers get a copy specialized for their sequence type (a digest, for one).
+    @inlinable
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let alphabet = Self.alphabet
-        var output = [UInt8]()
-        output.reserveCapacity(encodedLength(of: bytes.underestimatedCount))
-        var iterator = bytes.makeIterator()
-        while let b0 = iterator.next() {
-            let b1 = iterator.next()
-            let b2 = b1 == nil ? nil : iterator.next()
-            output.append(alphabet[Int(b0 >> 2)])
-            output.append(alphabet[Int(((b0 & 0x03) << 4) | ((b1 ?? 0) >> 4))])
-            if let b1 {
-                output.append(alphabet[Int(((b1 & 0x0F) << 2) | ((b2 ?? 0) >> 6))])
+        if let text = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) { return text }
+        return Array(bytes).withUnsafeBytes { encode($0) }
+    }
+
+    /// Encodes the bytes of a buffer (for example a digest's) as unpadded base64url.
+    public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+        let count = bytes.count
+        let length = encodedLength(of: count)
+        guard length > 0 else { return "" }
+        let symbols = alphabetBytes.utf8Start
+        return String(unsafeUninitializedCapacity: length) { output in
+            var read = 0
+            var written = 0
+            while read + 3 <= count {
+                let chunk = UInt32(bytes[read]) << 16 | UInt32(bytes[read + 1]) << 8 | UInt32(bytes[read + 2])
+                output[written] = symbols[Int(chunk >> 18)]
+                output[written + 1] = symbols[Int((chunk >> 12) & 0x3F)]
+                output[written + 2] = symbols[Int((chunk >> 6) & 0x3F)]
+                output[written + 3] = symbols[Int(chunk & 0x3F)]
+                read += 3
+                written += 4
             }
-            if let b2 {
-                output.append(alphabet[Int(b2 & 0x3F)])
+            switch count - read {
+            case 1:
+                let b0 = bytes[read]
+                output[written] = symbols[Int(b0 >> 2)]
+                output[written + 1] = symbols[Int((b0 & 0x03) << 4)]
+                written += 2
+            case 2:
+                let b0 = bytes[read]
+                let b1 = bytes[read + 1]
+                output[written] = symbols[Int(b0 >> 2)]
+                output[written + 1] = symbols[Int(((b0 & 0x03) << 4) | (b1 >> 4))]
+                output[written + 2] = symbols[Int((b1 & 0x0F) << 2)]
+                written += 3
+            default:
+                break
             }
+            return written
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes canonical unpadded base64url.
@@ -44,7 +74,10 @@ public enum Base64URL {
     /// - Throws: ``Base64URLError`` for padding, foreign characters, impossible lengths,
     ///   non-zero trailing bits, or a length other than `expectedLength`.
     public static func decode(_ text: String, expectedLength: Int? = nil) throws(Base64URLError) -> [UInt8] {
-        try decode(utf8: Array(text.utf8), expectedLength: expectedLength)
+        var text = text
+        return try text.withUTF8 { buffer in
+            Result { () throws(Base64URLError) -> [UInt8] in try decode(buffer: buffer, expectedLength: expectedLength) }
+        }.get()
     }
 
     /// True when `text` is canonical unpadded base64url (checked without decoding into a buffer).
@@ -80,33 +113,45 @@ public enum Base64URL {
 
     /// Decodes canonical unpadded base64url given as UTF-8 bytes.
     public static func decode(utf8 text: [UInt8], expectedLength: Int? = nil) throws(Base64URLError) -> [UInt8] {
+        try text.withUnsafeBufferPointer { (buffer) throws(Base64URLError) -> [UInt8] in
+            try decode(buffer: buffer, expectedLength: expectedLength)
+        }
+    }
+
+    private static func decode(buffer text: UnsafeBufferPointer<UInt8>, expectedLength: Int?) throws(Base64URLError) -> [UInt8] {
         let remainder = text.count % 4
         if remainder == 1 { throw .invalidLength(text.count) }
         if let expectedLength, encodedLength(of: expectedLength) != text.count {
             throw .wrongDecodedLength(expected: expectedLength, actualCharacters: text.count)
         }
-        let table = reverse
-        var output = [UInt8]()
-        output.reserveCapacity(text.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits: UInt32 = 0
-        var offset = 0
-        for symbol in text {
-            let value = table[Int(symbol)]
-            if value == 0xFF {
-                if symbol == UInt8(ascii: "=") { throw .padding(offset: offset) }
-                throw .invalidCharacter(offset: offset)
+        let capacity = text.count * 3 / 4
+        var failure: Base64URLError?
+        let output = reverse.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: capacity) { output, initialized in
+                var accumulator: UInt32 = 0
+                var bits: UInt32 = 0
+                var written = 0
+                for offset in 0..<text.count {
+                    let symbol = text[offset]
+                    let value = table[Int(symbol)]
+                    if value == 0xFF {
+                        failure = symbol == UInt8(ascii: "=") ? .padding(offset: offset) : .invalidCharacter(offset: offset)
+                        break
+                    }
+                    accumulator = (accumulator << 6) | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        output[written] = UInt8(truncatingIfNeeded: accumulator >> bits)
+                        written += 1
+                        accumulator &= (1 << bits) - 1
+                    }
+                }
+                if failure == nil, accumulator != 0 { failure = .nonCanonicalTrailingBits }
+                initialized = written
             }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> bits))
-                accumulator &= (1 << bits) - 1
-            }
-            offset += 1
         }
-        if accumulator != 0 { throw .nonCanonicalTrailingBits }
+        if let failure { throw failure }
         return output
     }
 }

@@ -14,7 +14,7 @@ public enum CanonicalJSON {
         _ bytes: Bytes, limits: JSONLimits = .default
     ) throws(CanonicalJSONError) -> JSONValue where Bytes.Element == UInt8 {
         try withContiguousBytes(bytes, limits: limits) { (buffer) throws(CanonicalJSONError) -> JSONValue in
-            var parser = CanonicalJSONParser(input: buffer, limits: limits)
+            var parser = CanonicalJSONParser(input: buffer, limits: limits, trackedKey: nil)
             return try parser.parseDocument()
         }
     }
@@ -26,16 +26,47 @@ public enum CanonicalJSON {
     public static func parseCanonical<Bytes: Collection>(
         _ bytes: Bytes, limits: JSONLimits = .default
     ) throws(CanonicalJSONError) -> JSONValue where Bytes.Element == UInt8 {
-        try withContiguousBytes(bytes, limits: limits) { (buffer) throws(CanonicalJSONError) -> JSONValue in
-            var parser = CanonicalJSONParser(input: buffer, limits: limits)
+        try parseCanonical(bytes, limits: limits, locatingMember: nil).value
+    }
+
+    /// Parses canonical `bytes` like ``parseCanonical(_:limits:)`` and also reports where the
+    /// top-level member named `key` lies in them, from its key's opening quote to the end of its
+    /// value (nil when the document is not an object or has no such member).
+    ///
+    /// Because the bytes are canonical, removing that range and one adjacent comma yields the
+    /// canonical bytes of the object without the member, with no re-serialization.
+    public static func parseCanonical<Bytes: Collection>(
+        _ bytes: Bytes, limits: JSONLimits = .default, locatingMember key: String?
+    ) throws(CanonicalJSONError) -> (value: JSONValue, memberRange: Range<Int>?) where Bytes.Element == UInt8 {
+        try withContiguousBytes(bytes, limits: limits) { (buffer) throws(CanonicalJSONError) -> (value: JSONValue, memberRange: Range<Int>?) in
+            var parser = CanonicalJSONParser(input: buffer, limits: limits, trackedKey: key)
             let value = try parser.parseDocument()
             // Fast path: the parser saw nothing the serializer would write differently.
-            if !parser.mayBeNonCanonical { return value }
+            if !parser.mayBeNonCanonical { return (value, parser.trackedMemberRange) }
             var serializer = CanonicalJSONSerializer(capacity: buffer.count)
             serializer.write(value)
             if let offset = firstDifference(serializer.output, buffer) { throw .notCanonical(offset: offset) }
-            return value
+            return (value, parser.trackedMemberRange)
         }
+    }
+
+    /// The canonical bytes of an object without one member, given the canonical bytes of the whole
+    /// object and that member's range (as reported by ``parseCanonical(_:limits:locatingMember:)``).
+    /// A range outside the bytes leaves them unchanged.
+    public static func removingMember(_ range: Range<Int>, from canonicalObject: [UInt8]) -> [UInt8] {
+        guard range.lowerBound >= 1, range.upperBound < canonicalObject.count else { return canonicalObject }
+        var start = range.lowerBound
+        var end = range.upperBound
+        if start > 1, canonicalObject[start - 1] == UInt8(ascii: ",") {
+            start -= 1  // a later member: drop the comma before it
+        } else if end < canonicalObject.count, canonicalObject[end] == UInt8(ascii: ",") {
+            end += 1  // the first of several members: drop the comma after it
+        }
+        var output = [UInt8]()
+        output.reserveCapacity(canonicalObject.count - (end - start))
+        output.append(contentsOf: canonicalObject[..<start])
+        output.append(contentsOf: canonicalObject[end...])
+        return output
     }
 
     /// The RFC 8785 canonical bytes of `value`.
@@ -58,13 +89,13 @@ public enum CanonicalJSON {
         (try? parseCanonical(bytes, limits: limits)) != nil
     }
 
-    private static func withContiguousBytes<Bytes: Collection>(
+    private static func withContiguousBytes<Bytes: Collection, Parsed>(
         _ bytes: Bytes, limits: JSONLimits,
-        _ body: (UnsafeBufferPointer<UInt8>) throws(CanonicalJSONError) -> JSONValue
-    ) throws(CanonicalJSONError) -> JSONValue where Bytes.Element == UInt8 {
+        _ body: (UnsafeBufferPointer<UInt8>) throws(CanonicalJSONError) -> Parsed
+    ) throws(CanonicalJSONError) -> Parsed where Bytes.Element == UInt8 {
         let size = bytes.count
         if size > limits.maxBytes { throw .tooLarge(size) }
-        var result: Result<JSONValue, CanonicalJSONError>? = bytes.withContiguousStorageIfAvailable { buffer in
+        var result: Result<Parsed, CanonicalJSONError>? = bytes.withContiguousStorageIfAvailable { buffer in
             do throws(CanonicalJSONError) { return .success(try body(buffer)) } catch { return .failure(error) }
         }
         if result == nil {

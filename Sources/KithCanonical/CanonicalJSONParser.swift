@@ -11,10 +11,15 @@ struct CanonicalJSONParser: ~Copyable {
     private var scratch: [UInt8] = []
     /// Set as soon as anything was seen that the canonical serializer would write differently.
     private(set) var mayBeNonCanonical = false
+    /// A top-level member name whose byte range is recorded in ``trackedMemberRange``.
+    private let trackedKey: String?
+    /// Where the top-level member ``trackedKey`` lies: from its key's opening quote to the end of its value.
+    private(set) var trackedMemberRange: Range<Int>?
 
-    init(input: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
+    init(input: UnsafeBufferPointer<UInt8>, limits: JSONLimits, trackedKey: String? = nil) {
         self.input = input
         self.limits = limits
+        self.trackedKey = trackedKey
     }
 
     /// Members reserved up front for a non-empty object (typical protocol objects have about ten).
@@ -146,6 +151,7 @@ struct CanonicalJSONParser: ~Copyable {
             let byte = try peek()
             guard byte == Self.quote else { throw .unexpectedByte(offset: position, byte: byte) }
             if members.count >= limits.maxContainerElements { throw .tooManyElements(offset: position) }
+            let keyStart = position
             let key = try parseString()
             if strictlyIncreasing, let last = members.last, !UTF8Bytes.utf16Less(last.key, key) {
                 strictlyIncreasing = false
@@ -169,6 +175,7 @@ struct CanonicalJSONParser: ~Copyable {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
+            if depth == 1, let trackedKey, UTF8Bytes.equal(key, trackedKey) { trackedMemberRange = keyStart..<position }
             members.append((key: key, value: value))
             skipWhitespace()
             let next = try peek()

@@ -33,8 +33,9 @@ extension Envelope {
         let bytes = Array(input)
         guard bytes.count <= FeedLimits.maxEnvelopeBytes else { throw .tooLarge(bytes.count) }
         let value: JSONValue
+        let signatureRange: Range<Int>?
         do {
-            value = try CanonicalJSON.parseCanonical(bytes, limits: jsonLimits)
+            (value, signatureRange) = try CanonicalJSON.parseCanonical(bytes, limits: jsonLimits, locatingMember: "signature")
         } catch {
             if error.code == "not_canonical" { throw .notCanonical(error.description) }
             throw .malformedJSON(error.description)
@@ -51,7 +52,7 @@ extension Envelope {
             let sequence = object["sequence"]?.integerValue.flatMap { $0 >= 0 && $0 <= Int64(FeedLimits.maxSequence) ? UInt32($0) : nil }
             return .foreign(ForeignEnvelope(version: version, feedID: feedID, sequence: sequence, bytes: bytes, messageID: messageID))
         }
-        return .v1(try v1(object, bytes: bytes, messageID: messageID))
+        return .v1(try v1(object, bytes: bytes, messageID: messageID, signatureRange: signatureRange))
     }
 
     /// Parses bytes that must be a version-1 envelope.
@@ -62,7 +63,7 @@ extension Envelope {
         }
     }
 
-    static func v1(_ object: JSONObject, bytes: [UInt8], messageID: MessageID) throws(FeedError) -> Envelope {
+    static func v1(_ object: JSONObject, bytes: [UInt8], messageID: MessageID, signatureRange: Range<Int>?) throws(FeedError) -> Envelope {
         let feedText = try requiredString(object, "feed_id")
         let feedID: FeedID
         do { feedID = try FeedID(feedText) } catch { throw .invalidField("feed_id", reason: error.description) }
@@ -99,15 +100,18 @@ extension Envelope {
             throw .invalidField("signature", reason: error.description)
         }
 
+        // Every known field was found above and keys are unique, so only a larger object has extras.
         var extras = JSONObject()
-        for member in object.members where !knownFields.contains(member.key) {
-            extras[member.key] = member.value
+        if object.count > knownFields.count {
+            for member in object.members where !knownFields.contains(member.key) {
+                extras[member.key] = member.value
+            }
         }
 
         return Envelope(
             version: 1, feedID: feedID, sequence: sequence, timestamp: timestamp, previous: previous,
             type: type, audience: audience, contentEnc: contentEnc, signature: signature,
-            extraFields: extras, canonicalBytes: bytes, messageID: messageID, fields: object
+            extraFields: extras, canonicalBytes: bytes, messageID: messageID, fields: object, signatureRange: signatureRange
         )
     }
 

@@ -36,6 +36,9 @@ public struct Envelope: Sendable, Hashable {
     public let messageID: MessageID
     /// Every field as parsed (kept so the signing input needs no second parse).
     let fields: JSONObject
+    /// Where the `signature` member lies in ``canonicalBytes`` (the signing input is the bytes
+    /// without it), as located by the parser.
+    let signatureRange: Range<Int>?
 
     static let knownFields: Set<String> = [
         "version", "feed_id", "sequence", "timestamp", "previous", "type", "audience", "content_enc", "signature",
@@ -52,7 +55,9 @@ public struct Envelope: Sendable, Hashable {
 
     /// The canonical bytes that the signature covers: the envelope without `signature`.
     public func signingBytes() -> [UInt8] {
-        Self.signingBytes(of: fields.removing("signature"))
+        // The bytes are canonical, so cutting the member out equals re-serializing without it.
+        if let signatureRange { return CanonicalJSON.removingMember(signatureRange, from: canonicalBytes) }
+        return Self.signingBytes(of: fields.removing("signature"))
     }
 
     /// Verifies the Ed25519 signature and that `feed_id` is SHA-256 of the original identity key.

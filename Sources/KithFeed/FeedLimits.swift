@@ -32,4 +32,8 @@ public enum FeedLimits {
     public static let pqPublicKeyBytes = 1184
     /// Largest decrypted content object, in bytes.
     public static let maxContentJSONBytes = 60_000
+    /// Most one-time prekeys one `prekey_batch` message carries (larger refills are split).
+    public static let maxPrekeysPerMessage = 500
+    /// Largest `prekey_batch` wire: header 3 + 36 bytes per key.
+    public static let maxPrekeyBatchBytes = 3 + 36 * maxPrekeysPerMessage
 }

@@ -4,7 +4,7 @@ import KithCanonical
 
 /// A compact, signed, versioned contact card: what two people exchange in person (QR or NFC).
 ///
-/// Binary layout, version 1 (all integers big-endian; docs/contacts.md):
+/// Binary layout, version 1 (all integers big-endian; docs/FEED-FORMAT.md section 11):
 ///
 ///     version u8 = 1 | feed_id 32 | identity_key 32 | dh_key 32 | pq_key 1184
 ///     | signed_prekey_id u32 | signed_prekey 32 | signed_prekey_sig 64
@@ -101,7 +101,7 @@ public struct ContactCard: Sendable, Hashable {
     ) throws(ContactCardError) -> ContactCard {
         var extensions = extensions
         var feedID = identity.feedID
-        if let originalIdentityKey {
+        if let originalIdentityKey = originalIdentityKey ?? (identity.isRotated ? identity.originalIdentityKey : nil) {
             extensions.append(ContactCardExtension(type: ContactCardExtension.Kind.originalIdentityKey, value: Array(originalIdentityKey.rawRepresentation)))
             feedID = FeedID(identityKey: originalIdentityKey)
         }

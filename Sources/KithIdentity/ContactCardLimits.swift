@@ -1,4 +1,4 @@
-/// Every constant and bound of the contact card format (docs/contacts.md, "Contact card").
+/// Every constant and bound of the contact card format (docs/FEED-FORMAT.md section 11, "Contact card").
 public enum ContactCardLimits {
     /// The only card version this implementation reads and writes.
     public static let currentVersion: UInt8 = 1

@@ -1,12 +1,19 @@
 import Crypto
 import Foundation
 
-/// A user's identity: the keys derived from one ``Seed`` (spec 2.1, 2.2).
+/// A user's identity: the keys derived from one ``Seed`` (spec 2.1, 2.2), and after a key
+/// rotation (spec 5.5) the announced keys derived from a fresh key seed.
 ///
-/// Holds private keys in memory only; persist the seed with a ``KeyVault`` and
-/// re-derive with ``init(seed:)``.
+/// Holds private keys in memory only; persist the seeds with a ``KeyVault`` and re-derive with
+/// ``init(seed:keySeed:previousKeySeed:)``.
+///
+/// The device seed always derives the journal and storage keys and the **original** identity key,
+/// whose SHA-256 is the feed id forever. The announced keys (identity, dh, pq) come from the
+/// device seed until the first rotation, then from the current key seed (same HKDF labels).
+/// One previous generation's dh key is kept, so contacts posts written before a contact saw the
+/// rotation stay readable.
 public struct Identity: Sendable {
-    /// Ed25519 key that signs every envelope.
+    /// Ed25519 key that signs every envelope (the current generation).
     public let signingKey: Curve25519.Signing.PrivateKey
     /// X25519 long-term key (the X3DH signed prekey and the contacts-key agreement).
     public let dhKey: Curve25519.KeyAgreement.PrivateKey
@@ -16,23 +23,45 @@ public struct Identity: Sendable {
     public let journalKey: SymmetricKey
     /// Symmetric key that seals decrypted content and session state at rest.
     public let storageKey: SymmetricKey
-    /// The public keys.
+    /// The public keys of the current generation.
     public let publicKeys: PublicKeys
+    /// The identity key the feed started with: its SHA-256 is the feed id.
+    public let originalIdentityKey: Curve25519.Signing.PublicKey
+    /// The keys of the previous generation, after a rotation (to read what contacts wrote before
+    /// they saw the rotation).
+    public let previousGeneration: KeyGeneration?
 
-    /// The feed id (base64url of SHA-256 of the identity public key).
-    public var feedID: FeedID { publicKeys.feedID }
+    /// The dh key of the previous generation, after a rotation.
+    public var previousDHKey: Curve25519.KeyAgreement.PrivateKey? { previousGeneration?.dhKey }
 
-    /// Derives every key from a seed, deterministically.
+    /// The feed id (base64url of SHA-256 of the original identity public key).
+    public var feedID: FeedID { FeedID(identityKey: originalIdentityKey) }
+
+    /// True once the keys rotated away from the device seed's.
+    public var isRotated: Bool { publicKeys.identityKey.rawRepresentation != originalIdentityKey.rawRepresentation }
+
+    /// Derives every key from a seed, deterministically (no rotation).
     public init(seed: Seed) throws(IdentityError) {
-        do {
-            let signingSeed = KeyDerivation.derive(KeyDerivation.identityKey, from: seed)
-            signingKey = try Curve25519.Signing.PrivateKey(rawRepresentation: signingSeed)
-            let dhScalar = KeyDerivation.derive(KeyDerivation.dhKey, from: seed)
-            dhKey = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: dhScalar)
-            let pqSeed = KeyDerivation.derive(KeyDerivation.pqKey, from: seed)
-            pqKey = try pqSeed.withUnsafeBytes { try MLKEM768.PrivateKey(seedRepresentation: Data($0), publicKey: nil) }
-        } catch {
-            throw .keyDerivationFailed("\(error)")
+        try self.init(seed: seed, keySeed: nil, previousKeySeed: nil)
+    }
+
+    /// Derives an identity whose announced keys may have rotated.
+    ///
+    /// - Parameters:
+    ///   - seed: the device seed (journal and storage keys, original identity key).
+    ///   - keySeed: the seed of the current announced keys, nil before the first rotation.
+    ///   - previousKeySeed: the seed of the previous generation, nil when it was the device seed.
+    public init(seed: Seed, keySeed: Seed?, previousKeySeed: Seed?) throws(IdentityError) {
+        let original = try KeyGeneration(seed: seed)
+        let current = try keySeed.map { seed throws(IdentityError) in try KeyGeneration(seed: seed) } ?? original
+        signingKey = current.signingKey
+        dhKey = current.dhKey
+        pqKey = current.pqKey
+        originalIdentityKey = original.signingKey.publicKey
+        if keySeed != nil {
+            previousGeneration = try previousKeySeed.map { seed throws(IdentityError) in try KeyGeneration(seed: seed) } ?? original
+        } else {
+            previousGeneration = nil
         }
         journalKey = KeyDerivation.derive(KeyDerivation.journalKey, from: seed)
         storageKey = KeyDerivation.derive(KeyDerivation.storageKey, from: seed)
@@ -51,6 +80,28 @@ public struct Identity: Sendable {
             return Array(try signingKey.signature(for: bytes))
         } catch {
             throw .signingFailed("\(error)")
+        }
+    }
+}
+
+/// The three announced private keys derived from one seed (HKDF labels of spec 2.2).
+public struct KeyGeneration: Sendable {
+    /// Ed25519 signing key.
+    public let signingKey: Curve25519.Signing.PrivateKey
+    /// X25519 key.
+    public let dhKey: Curve25519.KeyAgreement.PrivateKey
+    /// ML-KEM-768 key.
+    public let pqKey: MLKEM768.PrivateKey
+
+    /// Derives the keys from a seed.
+    public init(seed: Seed) throws(IdentityError) {
+        do {
+            signingKey = try Curve25519.Signing.PrivateKey(rawRepresentation: KeyDerivation.derive(KeyDerivation.identityKey, from: seed))
+            dhKey = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: KeyDerivation.derive(KeyDerivation.dhKey, from: seed))
+            let pqSeed = KeyDerivation.derive(KeyDerivation.pqKey, from: seed)
+            pqKey = try pqSeed.withUnsafeBytes { try MLKEM768.PrivateKey(seedRepresentation: Data($0), publicKey: nil) }
+        } catch {
+            throw .keyDerivationFailed("\(error)")
         }
     }
 }

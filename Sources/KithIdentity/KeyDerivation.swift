@@ -25,6 +25,10 @@ public enum KeyDerivation {
     /// salt "Kith_Storage_v1", info "storage_key", 32 bytes.
     public static let storageKey = Label(salt: Array("Kith_Storage_v1".utf8), info: Array("storage_key".utf8), length: 32)
 
+    /// Kith's key for sealing the seeds of rotated keys (``RotatedKeySeeds``):
+    /// salt "Kith_KeySeeds_v1", info "key_seeds", 32 bytes.
+    public static let keySeedsKey = Label(salt: Array("Kith_KeySeeds_v1".utf8), info: Array("key_seeds".utf8), length: 32)
+
     /// Runs one derivation over the seed.
     public static func derive(_ label: Label, from seed: Seed) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(

@@ -14,16 +14,25 @@ public struct LocalIdentityKeys: Sendable {
     public let feedID: String
 
     /// Bundles the keys and derives the X25519 form of the identity key.
+    ///
+    /// - Parameter feedID: the local feed_id; defaults to the hash of the identity key. Pass it
+    ///   after a key rotation (the feed_id stays the hash of the original key).
     public init(
         identityKey: Curve25519.Signing.PrivateKey,
         dhKey: Curve25519.KeyAgreement.PrivateKey,
-        pqKey: MLKEM768.PrivateKey
+        pqKey: MLKEM768.PrivateKey,
+        feedID: String? = nil
     ) throws(RatchetError) {
         self.identityKey = identityKey
         self.dhKey = dhKey
         self.pqKey = pqKey
         self.identityDHKey = try EdwardsToMontgomery.keyAgreementKey(from: identityKey)
-        self.feedID = FeedID.of(ed25519PublicKey: Array(identityKey.publicKey.rawRepresentation))
+        if let feedID {
+            try FeedID.validate(feedID)
+            self.feedID = feedID
+        } else {
+            self.feedID = FeedID.of(ed25519PublicKey: Array(identityKey.publicKey.rawRepresentation))
+        }
     }
 
     /// The public half other users store in their contact record.
@@ -31,7 +40,8 @@ public struct LocalIdentityKeys: Sendable {
         get throws(RatchetError) {
             try PeerIdentity(
                 identityKey: Array(identityKey.publicKey.rawRepresentation),
-                pqKey: Array(pqKey.publicKey.rawRepresentation)
+                pqKey: Array(pqKey.publicKey.rawRepresentation),
+                feedID: feedID
             )
         }
     }

@@ -13,7 +13,10 @@ public struct PeerIdentity: Sendable, Equatable {
 
     /// Validates the keys: the identity key must convert to X25519 (canonical, prime order) and
     /// the pq key must be a valid ML-KEM-768 encapsulation key.
-    public init(identityKey: [UInt8], pqKey: [UInt8]) throws(RatchetError) {
+    ///
+    /// - Parameter feedID: the contact's feed_id; defaults to the hash of `identityKey`. Pass it
+    ///   for a contact whose keys rotated (the feed_id stays the hash of the original key).
+    public init(identityKey: [UInt8], pqKey: [UInt8], feedID: String? = nil) throws(RatchetError) {
         self.identityDHKey = try EdwardsToMontgomery.publicKey(fromEd25519: identityKey)
         guard pqKey.count == RatchetConstants.mlkemPublicKeySize else {
             throw .invalidKeyLength(expected: RatchetConstants.mlkemPublicKeySize, actual: pqKey.count)
@@ -21,7 +24,12 @@ public struct PeerIdentity: Sendable, Equatable {
         guard (try? MLKEM768.PublicKey(rawRepresentation: pqKey)) != nil else { throw .invalidPQKey }
         self.identityKey = identityKey
         self.pqKey = pqKey
-        self.feedID = FeedID.of(ed25519PublicKey: identityKey)
+        if let feedID {
+            try FeedID.validate(feedID)
+            self.feedID = feedID
+        } else {
+            self.feedID = FeedID.of(ed25519PublicKey: identityKey)
+        }
     }
 
     /// The ML-KEM public key object.

@@ -1,6 +1,6 @@
 /// Every label, size and bound of Kith's direct-message protocol (hybrid X3DH + Double Ratchet).
 ///
-/// docs/ratchet.md is the byte-exact specification of these values.
+/// docs/FEED-FORMAT.md section 12 is the byte-exact specification of these values.
 public enum RatchetConstants {
     // MARK: Sizes
 

@@ -131,6 +131,9 @@ extension FeedStore {
     public func removeContact(_ feedID: FeedID) throws(StoreError) -> Bool {
         try write { db in
             try db.execute(sql: "DELETE FROM dr_sessions WHERE peer_feed_id = ?", arguments: [feedID.string])
+            try db.execute(sql: "DELETE FROM one_time_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
+            try db.execute(sql: "DELETE FROM prekey_batches WHERE peer_feed_id = ?", arguments: [feedID.string])
+            try db.execute(sql: "DELETE FROM peer_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
             try db.execute(sql: "DELETE FROM contact_dh_keys WHERE feed_id = ?", arguments: [feedID.string])
             try db.execute(sql: "DELETE FROM contacts WHERE feed_id = ?", arguments: [feedID.string])
             return db.changesCount > 0

@@ -18,6 +18,12 @@ enum Schema {
         migrator.registerMigration("v2-contacts") { db in
             try db.execute(sql: contactsTables)
         }
+        migrator.registerMigration("v3-direct") { db in
+            try db.execute(sql: directTables)
+        }
+        migrator.registerMigration("v3-sync") { db in
+            try db.execute(sql: syncTables)
+        }
         return migrator
     }
 
@@ -139,7 +145,7 @@ enum Schema {
         );
         """
 
-    /// Contact exchange, introductions, key rotations (docs/contacts.md, "Storage").
+    /// Contact exchange, introductions, key rotations (docs/FEED-FORMAT.md section 11, "Storage").
     /// `contacts.contacts_key` holds the key sealed by ``ContentSealer`` (context
     /// `contacts_key:{feed_id}`); `key_stale` = 1 when a verified rotation changed the contact's dh
     /// key and the account must re-derive it. `contact_dh_keys` keeps every dh key a contact used,

@@ -15,6 +15,14 @@ public enum SyncLimits {
     public static let chunkHeaderLength = 36
     /// Encoded size of a ``SyncAck``.
     public static let ackLength = 33
+    /// Bytes of a held-ranges record before its ranges: feed id (32) and range count (1).
+    public static let heldRangesHeaderLength = 33
+    /// Bytes of one held range: first and last sequence (u32 each).
+    public static let heldRangeLength = 8
+    /// Most ranges in one held-ranges record (the count is a u8).
+    public static let maximumHeldRangesPerRecord = 255
+    /// Encoded size of a blob want: blob hash (32) and maximum size (u32).
+    public static let blobWantLength = 36
     /// `have_seq` value meaning "I have nothing of this feed".
     public static let haveNothing: UInt32 = 0xFFFF_FFFF
 
@@ -78,6 +86,19 @@ public enum SyncLimits {
     public static let maximumIngestBatch = 64
     /// Requests a peer may send in one session (bounds the work a peer can queue).
     public static let maximumRequestsPerSession = 4096
+    /// Held ranges a peer may declare per feed in one session (more are a violation; a receiver
+    /// sends its highest ranges when it holds more).
+    public static let maximumHeldRangesPerFeed = 4096
+
+    // MARK: Blobs
+
+    /// Default largest blob a session asks for or serves: 16 MiB of attachment plus the 17 bytes of
+    /// blob encryption overhead (``KithFeed`` `ContactsLimits.maxBlobPlaintextBytes` + 17).
+    public static let defaultMaximumBlobLength = 16 * 1024 * 1024 + 17
+    /// Most blob wants a side sends, or accepts from the peer, in one session.
+    public static let maximumBlobWantsPerSession = 1024
+    /// Largest `total_chunks` of one blob (the u16 maximum).
+    public static let maximumChunksPerBlob = Int(UInt16.max)
 
     // MARK: Compression
 
@@ -85,6 +106,33 @@ public enum SyncLimits {
     public static let compressionLevel: Int32 = 1
     /// Bytes in front of a compressed body: encoding flag (1) and decompressed size (4).
     public static let compressedBodyPrefixLength = 5
+
+    // MARK: Nearby (LAN discovery, docs/sync.md section 10c)
+
+    /// First bytes of every nearby beacon: ASCII "KNB".
+    public static let beaconMagic: [UInt8] = Array("KNB".utf8)
+    /// Beacon format version.
+    public static let beaconVersion: UInt8 = 1
+    /// Bytes of a beacon before its tags: magic (3), version (1), TCP port (2), tag count (1).
+    public static let beaconHeaderLength = 7
+    /// Bytes of one beacon tag (truncated HMAC-SHA256).
+    public static let beaconTagLength = 8
+    /// Tag counts are padded with random filler to a multiple of this (hides the contact count).
+    public static let beaconTagPadding = 8
+    /// Most tags in one beacon datagram (7 + 144 × 8 = 1159 bytes, below a 1280-byte path MTU).
+    public static let maximumBeaconTags = 144
+    /// Seconds per beacon epoch: tags change every epoch (10 minutes).
+    public static let beaconEpochSeconds: UInt64 = 600
+    /// HMAC message prefix of a beacon tag.
+    public static let beaconTagLabel: [UInt8] = Array("kith-nearby/1".utf8)
+    /// HKDF salt deriving a pair's beacon key from its contacts key.
+    public static let beaconKeySalt: [UInt8] = Array("kith-nearby-beacon/1".utf8)
+    /// Default IPv4 multicast group (organization-local scope, RFC 2365).
+    public static let defaultNearbyGroup = "239.255.71.55"
+    /// Default UDP port of beacons.
+    public static let defaultNearbyPort = 7456
+    /// Seconds between beacons.
+    public static let beaconIntervalSeconds = 2.0
 
     // MARK: Protocol
 

@@ -95,3 +95,35 @@ import Testing
         }
     }
 }
+
+/// The buffer-based encoder and decoder agree with a bit-by-bit reference on every length.
+@Suite struct Base64URLReferenceTests {
+    private static let symbols = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Plain RFC 4648 section 5 without padding, six bits at a time.
+    private static func reference(_ bytes: [UInt8]) -> String {
+        var bits: [UInt8] = []
+        for byte in bytes { for shift in (0..<8).reversed() { bits.append((byte >> UInt8(shift)) & 1) } }
+        var output: [UInt8] = []
+        var index = 0
+        while index < bits.count {
+            var value = 0
+            for offset in 0..<6 { value = value << 1 | Int(index + offset < bits.count ? bits[index + offset] : 0) }
+            output.append(symbols[value])
+            index += 6
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func encodingMatchesTheReferenceAndRoundTrips() async {
+        await propertyCheck(count: 300, input: Gen.uint8(in: 0...255).array(of: 0...100)) { bytes in
+            let encoded = Base64URL.encode(bytes)
+            #expect(encoded == Self.reference(bytes))
+            #expect(bytes.withUnsafeBytes { Base64URL.encode($0) } == encoded)
+            #expect(Base64URL.encode(bytes.lazy.map { $0 }) == encoded)  // a non-contiguous sequence
+            #expect(encoded.utf8.count == Base64URL.encodedLength(of: bytes.count))
+            #expect((try? Base64URL.decode(encoded)) == bytes)
+            #expect((try? Base64URL.decode(utf8: Array(encoded.utf8), expectedLength: bytes.count)) == bytes)
+        }
+    }
+}

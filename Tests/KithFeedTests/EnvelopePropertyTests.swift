@@ -17,6 +17,7 @@ import Testing
             }
             let parsed = try? Envelope.parseV1(envelope.canonicalBytes)
             #expect(parsed == envelope)
+            #expect(parsed?.signingBytes() == CanonicalJSON.serialize(envelope.canonicalObject().removing("signature")))
             #expect((try? parsed?.verifySignature(with: F.alice.publicKeys.identityKey)) != nil)
             #expect(CanonicalJSON.serialize(try! CanonicalJSON.parse(envelope.canonicalBytes)) == envelope.canonicalBytes)
             #expect((try? Content.parse(content, envelopeType: "post")) == .post(Post(body: body)))

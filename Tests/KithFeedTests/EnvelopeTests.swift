@@ -80,6 +80,20 @@ import Testing
         try envelope.verifySignature(with: F.alice.publicKeys.identityKey)
     }
 
+    @Test(arguments: [
+        [String](), ["zz_future"], ["aa_early"], ["aa_early", "sig", "signaturf", "zz_future"],
+    ])
+    func signingBytesAreTheEnvelopeWithoutItsSignature(extraKeys: [String]) throws {
+        var fields = F.fields(sequence: 3, previous: MessageID(hashing: [3]).string)
+        for key in extraKeys {
+            fields[key] = .object(["signature": .string("nested, not the envelope's"), "n": .integer(1)])
+        }
+        let envelope = try Envelope.parseV1(F.signRaw(fields))
+        #expect(envelope.signingBytes() == CanonicalJSON.serialize(fields))
+        #expect(envelope.signingBytes() == CanonicalJSON.serialize(envelope.canonicalObject().removing("signature")))
+        try envelope.verifySignature(with: F.alice.publicKeys.identityKey)
+    }
+
     nonisolated(unsafe) static let fieldRules: [(String, (inout JSONObject) -> Void, String)] = [
         ("missing version", { (o: inout JSONObject) in o["version"] = nil }, "missing_field"),
         ("missing feed_id", { (o: inout JSONObject) in o["feed_id"] = nil }, "missing_field"),

@@ -42,6 +42,27 @@ import Testing
         #expect(try store.head(of: S.alice.feedID) == nil)
     }
 
+    /// Signatures checked ahead for a whole batch give exactly the outcomes of one entry per call.
+    @Test func aBatchHasTheOutcomesOfOneEntryAtATime() throws {
+        let chain = S.chain(6)
+        var object = try #require(try CanonicalJSON.parse(chain[2].canonicalBytes).objectValue)
+        object["timestamp"] = .integer(5)
+        let forged = CanonicalJSON.serialize(object)  // position 2 with a signature that does not match
+        let bobs = S.chain(2, identity: S.bob)
+        let mixed: [[UInt8]] = [
+            chain[0].canonicalBytes, chain[1].canonicalBytes, forged, chain[4].canonicalBytes, bobs[0].canonicalBytes,
+            chain[2].canonicalBytes, chain[1].canonicalBytes, chain[3].canonicalBytes, forged, chain[5].canonicalBytes, Array("{}".utf8),
+        ]
+        let batched = try S.store()
+        let batchLabels = try batched.ingest(mixed).outcomes.map(\.label)
+        let single = try S.store()
+        let singleLabels = try mixed.flatMap { try single.ingest([$0]).outcomes.map(\.label) }
+        #expect(batchLabels == singleLabels)
+        #expect(batchLabels[2] == "rejected:bad_signature")
+        #expect(try batched.head(of: S.alice.feedID) == FeedHead(sequence: 5, messageID: chain[5].messageID))
+        #expect(try single.head(of: S.alice.feedID) == FeedHead(sequence: 5, messageID: chain[5].messageID))
+    }
+
     @Test func newestFirstIsHeldThenLinkedWhenTheGapFills() throws {
         let store = try S.store()
         let chain = S.chain(6)
@@ -180,7 +201,7 @@ import Testing
     }
 
     @Test func pendingIsBounded() throws {
-        let store = try FeedStore(database: try KithDatabase.open(path: nil), sealer: ContentSealer(storageKey: SymmetricKey(size: .bits256)), limits: StoreLimits(maxPendingPerFeed: 2))
+        let store = FeedStore(database: try KithDatabase.open(path: nil), sealer: ContentSealer(storageKey: SymmetricKey(size: .bits256)), limits: StoreLimits(maxPendingPerFeed: 2))
         try store.follow(identityKey: S.alice.publicKeys.identityKey)
         let chain = S.chain(5)
         let report = try store.ingest(S.lines(Array(chain[1...].reversed())))

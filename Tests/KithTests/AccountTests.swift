@@ -1,4 +1,5 @@
 import Foundation
+import KithCanonical
 import KithFeed
 import KithIdentity
 import KithStore
@@ -77,6 +78,9 @@ import Testing
         let peer = try Account.inMemory().feedID
         #expect {
             try alice.post("x", audience: .direct(peer))
+        } throws: { error in (error as? KithError)?.exitCode == 2 && "\(error)".contains("contact") }
+        #expect {
+            try alice.post("x", audience: .group(Base64URL.encode([UInt8](repeating: 7, count: 32))))
         } throws: { error in (error as? KithError)?.exitCode == 6 }
         #expect {
             try alice.post("x", audience: .unknown("future:x"))

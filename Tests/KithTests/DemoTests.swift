@@ -12,6 +12,8 @@ import Testing
         #expect(summary.tamperDetected)
         #expect(summary.forkDetected)
         #expect(summary.linkedFromPending > 0)
+        #expect(summary.directReadInOrder)
+        #expect(summary.directReplyRead)
         #expect(lines.contains { $0.hasPrefix("== 7.") })
         #expect(throws: KithError.self) { try Demo.run(in: directory) { _ in } }
     }

@@ -18,6 +18,10 @@ import Darwin
 ///   requests, offers, acks included) over the sum of the envelope sizes, without and with zstd;
 /// - `sync.delta_1_message_bytes`: bytes on the air of a whole session (IK handshake included)
 ///   when the peer lacks exactly one message;
+/// - `sync.delta_1_message_bytes_all_capabilities`: the same with every capability in the Hello
+///   (zstd, held ranges, blob phase with nothing to transfer), as `kith sync` runs;
+/// - `sync.resume_resent_messages`: messages re-sent after a cut, by a restarted sender (held ranges: 0);
+/// - `sync.blob_air_bytes_vs_blob`: bytes on the air of a session that moves one 100 KB blob, over its size;
 /// - `sync.receiver_cpu_us_per_message`: process CPU time of the receiving side (transport,
 ///   opening, reassembly, hashing, ingest, acks) per message, with the sender's frames queued beforehand.
 enum SyncSuite: BenchSuite {
@@ -40,6 +44,12 @@ enum SyncSuite: BenchSuite {
         report(BenchFigure(name: "sync.air_bytes_vs_envelopes_zstd", value: zstd.airBytesVsEnvelopes, unit: "ratio"))
         let delta = try runBlocking { try await deltaSession(feed: feed, contents: contents) }
         report(BenchFigure(name: "sync.delta_1_message_bytes", value: Double(delta), unit: "bytes"))
+        let deltaAll = try runBlocking { try await deltaSession(feed: feed, contents: contents, capabilities: .all) }
+        report(BenchFigure(name: "sync.delta_1_message_bytes_all_capabilities", value: Double(deltaAll), unit: "bytes"))
+        let resent = try runBlocking { try await resumedResends(feed: feed, contents: Array(contents.prefix(200))) }
+        report(BenchFigure(name: "sync.resume_resent_messages", value: Double(resent), unit: "messages"))
+        let blob = try runBlocking { try await blobSession() }
+        report(BenchFigure(name: "sync.blob_air_bytes_vs_blob", value: blob, unit: "ratio"))
         var samples: [Double] = []
         for _ in 0..<3 {
             samples.append(try runBlocking { try await receiverCPU(feed: feed, contents: contents) })
@@ -84,7 +94,7 @@ enum SyncSuite: BenchSuite {
 
     /// After a full sync, Alice writes one post; the next session (IK: they are contacts) carries it.
     /// Both follow two feeds (Alice's and Bob's), as contacts do.
-    private static func deltaSession(feed: SyncFeedID, contents: [[UInt8]]) async throws -> Int {
+    private static func deltaSession(feed: SyncFeedID, contents: [[UInt8]], capabilities: SyncCapabilities = []) async throws -> Int {
         let bobFeed = try SyncFeedID(bytes: [UInt8](repeating: 0xB0, count: 32))
         let alice = InMemoryFeedSource()
         let bob = InMemoryFeedSource()
@@ -100,7 +110,7 @@ enum SyncSuite: BenchSuite {
         }
         await alice.append(feed: feed, sequence: UInt32(contents.count), content: contents[0])
         let (central, _, bobReport) = try await session(
-            alice: alice, bob: bob, capabilities: [], aliceKey: .init(), bobKey: .init(), bobKnown: true
+            alice: alice, bob: bob, capabilities: capabilities, aliceKey: .init(), bobKey: .init(), bobKnown: true
         )
         guard bobReport.messagesAccepted == 1 else { throw SyncBenchFailure.incomplete("\(bobReport)") }
         return await central.statistics().bytesOnAir
@@ -108,27 +118,65 @@ enum SyncSuite: BenchSuite {
 
     private static func session(
         alice: InMemoryFeedSource, bob: InMemoryFeedSource, capabilities: SyncCapabilities,
-        aliceKey: Curve25519.KeyAgreement.PrivateKey, bobKey: Curve25519.KeyAgreement.PrivateKey, bobKnown: Bool
+        aliceKey: Curve25519.KeyAgreement.PrivateKey, bobKey: Curve25519.KeyAgreement.PrivateKey, bobKnown: Bool,
+        configuration: SimulatedBLEConfiguration = linkConfiguration(),
+        aliceOptions: SyncSessionOptions = SyncSessionOptions(), bobOptions: SyncSessionOptions = SyncSessionOptions(),
+        requireCompletion: Bool = true
     ) async throws -> (SimulatedBLEEndpoint, SyncSessionReport, SyncSessionReport) {
-        let (central, peripheral) = SimulatedBLELink.makePair(configuration: linkConfiguration())
+        let (central, peripheral) = SimulatedBLELink.makePair(configuration: configuration)
         async let bobSide: SyncSessionReport = {
             let link = try await SecureLink.accept(
                 over: peripheral,
                 configuration: SecureLinkConfiguration(localStatic: bobKey, hello: SyncHello(capabilities: capabilities)) { _ in true }
             )
-            return await SyncSession(link: link, source: bob, clock: peripheral).run()
+            return await SyncSession(link: link, source: bob, clock: peripheral, options: bobOptions).run()
         }()
         let link = try await SecureLink.connect(
             over: central,
             configuration: SecureLinkConfiguration(localStatic: aliceKey, hello: SyncHello(capabilities: capabilities)) { _ in true },
             responderStaticKey: bobKnown ? Array(bobKey.publicKey.rawRepresentation) : nil
         )
-        let aliceReport = await SyncSession(link: link, source: alice, clock: central).run()
+        let aliceReport = await SyncSession(link: link, source: alice, clock: central, options: aliceOptions).run()
         let bobReport = try await bobSide
-        guard aliceReport.completed, bobReport.completed else {
+        guard !requireCompletion || (aliceReport.completed && bobReport.completed) else {
             throw SyncBenchFailure.incomplete("alice \(aliceReport), bob \(bobReport)")
         }
         return (central, aliceReport, bobReport)
+    }
+
+    /// 200 posts; the first session is cut after 60 KB on the air; the sender then restarts
+    /// (forgets acknowledgements) and resumes. Returns how many messages Bob received twice.
+    private static func resumedResends(feed: SyncFeedID, contents: [[UInt8]]) async throws -> Int {
+        let alice = InMemoryFeedSource()
+        let bob = InMemoryFeedSource()
+        for (sequence, content) in contents.enumerated() { await alice.append(feed: feed, sequence: UInt32(sequence), content: content) }
+        await alice.follow(feed)
+        await bob.follow(feed)
+        let aliceKey = Curve25519.KeyAgreement.PrivateKey()
+        let bobKey = Curve25519.KeyAgreement.PrivateKey()
+        var cut = linkConfiguration()
+        cut.disconnectAfterBytes = 60_000
+        _ = try await session(alice: alice, bob: bob, capabilities: .all, aliceKey: aliceKey, bobKey: bobKey, bobKnown: true,
+                              configuration: cut, requireCompletion: false)
+        await alice.forgetAcknowledgements()
+        let (_, _, bobReport) = try await session(alice: alice, bob: bob, capabilities: .all, aliceKey: aliceKey, bobKey: bobKey, bobKnown: true)
+        guard await bob.sequences(of: feed).count == contents.count else { throw SyncBenchFailure.incomplete("\(bobReport)") }
+        return bobReport.messagesDuplicate
+    }
+
+    /// One 100 KB blob wanted by Bob, nothing else to sync; bytes on the air over the blob size.
+    private static func blobSession() async throws -> Double {
+        var generator = SplitMix64(seed: 7)
+        let blob = (0..<100_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let aliceBlobs = InMemoryBlobSource()
+        let bobBlobs = InMemoryBlobSource()
+        await bobBlobs.want([await aliceBlobs.put(blob)])
+        let (central, _, bobReport) = try await session(
+            alice: InMemoryFeedSource(), bob: InMemoryFeedSource(), capabilities: .all, aliceKey: .init(), bobKey: .init(), bobKnown: true,
+            aliceOptions: SyncSessionOptions(blobSource: aliceBlobs), bobOptions: SyncSessionOptions(blobSource: bobBlobs)
+        )
+        guard bobReport.blobsReceived == 1 else { throw SyncBenchFailure.incomplete("\(bobReport)") }
+        return Double(await central.statistics().bytesOnAir) / Double(blob.count)
     }
 
     /// Queues everything the sender would send (request, done, offer, 1,000 messages) on the link

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import KithCanonical
 
-/// Encryption of attachments before they are stored or transferred (docs/contacts.md, "Blobs").
+/// Encryption of attachments before they are stored or transferred (docs/FEED-FORMAT.md section 11, "Blobs").
 ///
 ///     blob = version u8 = 0x01 || ChaCha20-Poly1305(blob_key, nonce = 12 zero bytes,
 ///                                                   plaintext, aad = "Kith_Blob_v1") || tag 16

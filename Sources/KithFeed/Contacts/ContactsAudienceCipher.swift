@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import KithIdentity
 
-/// Encryption for `audience = "contacts"` (spec 4.3, Kith v1 recipient map; docs/contacts.md).
+/// Encryption for `audience = "contacts"` (spec 4.3, Kith v1 recipient map; docs/FEED-FORMAT.md section 11).
 ///
 /// The content is encrypted once under a fresh 32-byte message key:
 ///

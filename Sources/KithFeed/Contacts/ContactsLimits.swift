@@ -1,4 +1,4 @@
-/// Constants and bounds of the contacts audience and of attachment blobs (docs/contacts.md).
+/// Constants and bounds of the contacts audience and of attachment blobs (docs/FEED-FORMAT.md section 11).
 public enum ContactsLimits {
     /// Format byte of the v1 recipient map.
     public static let mapVersion: UInt8 = 0x01

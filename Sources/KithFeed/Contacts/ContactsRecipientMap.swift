@@ -7,7 +7,7 @@ import KithCanonical
 ///     | body = ChaCha20-Poly1305 ciphertext || tag 16
 ///
 /// The spec's `{"recipients": {feed_id: ciphertext}}` map becomes a table of blinded slot ids
-/// to wrapped copies of one message key; the content is encrypted once (docs/contacts.md).
+/// to wrapped copies of one message key; the content is encrypted once (docs/FEED-FORMAT.md section 11).
 public struct ContactsRecipientMap: Sendable, Hashable {
     /// One recipient's entry.
     public struct Slot: Sendable, Hashable {

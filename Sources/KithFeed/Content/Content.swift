@@ -14,6 +14,8 @@ public enum Content: Sendable, Hashable {
     case keyRotation(KeyRotation)
     case groupEvent(GroupEvent)
     case tombstone(Tombstone)
+    /// One-time prekeys for a contact (Kith extension, direct audience only).
+    case prekeyBatch(PrekeyBatch)
     /// A type this version does not know.
     case unknown(type: String, object: JSONObject)
 
@@ -36,6 +38,7 @@ public enum Content: Sendable, Hashable {
         case .keyRotation: "key_rotation"
         case .groupEvent: "group_event"
         case .tombstone: "tombstone"
+        case .prekeyBatch: "prekey_batch"
         case .unknown(let type, _): type
         }
     }
@@ -74,6 +77,7 @@ public enum Content: Sendable, Hashable {
         case "key_rotation": return .keyRotation(try KeyRotation(fields))
         case "group_event": return .groupEvent(try GroupEvent(fields))
         case "tombstone": return .tombstone(try Tombstone(fields))
+        case "prekey_batch": return .prekeyBatch(try PrekeyBatch(fields))
         default: return .unknown(type: type, object: object)
         }
     }
@@ -89,6 +93,7 @@ public enum Content: Sendable, Hashable {
         case .keyRotation(let rotation): object = rotation.jsonMembers
         case .groupEvent(let event): object = event.jsonMembers
         case .tombstone(let tombstone): object = tombstone.jsonMembers
+        case .prekeyBatch(let batch): object = batch.jsonMembers
         case .unknown(_, let members): object = members
         }
         object["type"] = .string(type)

@@ -12,9 +12,9 @@ public enum FragmentationError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .emptyBody: "cannot fragment an empty message"
-        case .bodyTooLarge(let count): "message body of \(count) bytes exceeds \(SyncLimits.maximumBodyLength)"
+        case .bodyTooLarge(let count): "body of \(count) bytes exceeds the bound (\(SyncLimits.maximumBodyLength) for envelopes, the session limit for blobs)"
         case .invalidChunkDataLength(let count): "chunk data length must be positive, got \(count)"
-        case .tooManyChunks(let count): "message needs \(count) chunks, more than \(SyncLimits.maximumChunksPerMessage)"
+        case .tooManyChunks(let count): "body needs \(count) chunks, more than allowed (\(SyncLimits.maximumChunksPerMessage) per message, \(SyncLimits.maximumChunksPerBlob) per blob)"
         }
     }
 }

@@ -31,6 +31,8 @@ public actor SecureLink {
     public nonisolated let handshakeHash: [UInt8]
     /// True when this side initiated.
     public nonisolated let isInitiator: Bool
+    /// The handshake pattern that established the link.
+    public nonisolated let pattern: SecureLinkPattern
 
     private let transport: any SyncTransport
     private let padsFramesToFullSize: Bool
@@ -45,6 +47,9 @@ public actor SecureLink {
     private var sending = false
     private var sendWaiters: [CheckedContinuation<Void, Never>] = []
     private var closed = false
+    /// Set when the transport refused a frame: sending stops, but frames the transport already
+    /// received can still be read (a dropped radio link delivers what arrived before the drop).
+    private var sendFailure: SecureLinkError?
 
     /// Sealed frames sent and received.
     public private(set) var sealedFramesSent = 0
@@ -57,8 +62,10 @@ public actor SecureLink {
         handshake: NoiseHandshakeState,
         peerHello: SyncHello,
         configuration: SecureLinkConfiguration,
-        layout: FrameLayout
+        layout: FrameLayout,
+        pattern: SecureLinkPattern
     ) throws(NoiseError) {
+        self.pattern = pattern
         let ciphers = try handshake.transportCiphers()
         self.transport = transport
         self.sendCipher = ciphers.sending
@@ -108,7 +115,7 @@ public actor SecureLink {
             }
             return try SecureLink(
                 transport: transport, channel: channel, handshake: handshake,
-                peerHello: peerHello, configuration: configuration, layout: layout
+                peerHello: peerHello, configuration: configuration, layout: layout, pattern: pattern
             )
         } catch {
             throw await abort(transport, error)
@@ -152,7 +159,7 @@ public actor SecureLink {
             }
             return try SecureLink(
                 transport: transport, channel: channel, handshake: handshake,
-                peerHello: peerHello, configuration: configuration, layout: layout
+                peerHello: peerHello, configuration: configuration, layout: layout, pattern: pattern
             )
         } catch {
             throw await abort(transport, error)
@@ -240,9 +247,18 @@ public actor SecureLink {
         defer { releaseSendTurn() }
         for plaintext in plaintexts {
             guard !closed else { throw .closed }
+            if let sendFailure { throw sendFailure }
             let sealed = try seal(plaintext)
             for frame in segmenter.segments(of: sealed, mtu: layout.mtu) {
-                do { try await transport.send(frame) } catch { throw await fail(.transport(error)) }
+                do {
+                    try await transport.send(frame)
+                } catch {
+                    // Not fatal for receiving: what already arrived is still read; receive() closes
+                    // the link once the transport has nothing more to deliver.
+                    let failure = SecureLinkError.transport(error)
+                    if sendFailure == nil { sendFailure = failure }
+                    throw failure
+                }
             }
             sealedFramesSent += 1
         }

@@ -48,8 +48,26 @@ public actor InMemoryFeedSource: SyncFeedSource {
         return next == 0 ? nil : next - 1
     }
 
+    /// Declares, with each request, the sequences held above the contiguous prefix (held ranges).
+    public var declaresHeldRanges = true
+
+    /// Turns held-range declarations on or off (off: the pre-0x0004 behaviour, for comparisons).
+    public func setDeclaresHeldRanges(_ value: Bool) { declaresHeldRanges = value }
+
+    /// The message ids of held envelopes of `feed` at `sequences` (for tests).
+    public func outgoingIDs(feed: SyncFeedID, sequences: Set<UInt32>) -> [SyncMessageID] {
+        sequences.compactMap { feeds[feed]?[$0] }.map { SyncMessageID(envelope: $0) }
+    }
+
+    /// Forgets every acknowledgement received (what a restarted process would have in memory).
+    public func forgetAcknowledgements() { acknowledgements = [:] }
+
     public func followedFeeds(for peer: SyncPeer) -> [SyncFeedState] {
-        followed.map { SyncFeedState(feedID: $0, haveSequence: contiguousSequence(of: $0)) }
+        followed.map { feed in
+            let have = contiguousSequence(of: feed)
+            let above = (feeds[feed] ?? [:]).keys.filter { sequence in have.map { sequence > $0 } ?? true }
+            return SyncFeedState(feedID: feed, haveSequence: have, heldRanges: declaresHeldRanges ? SyncHeldRanges.ranges(of: above) : [])
+        }
     }
 
     public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) -> SyncFeedBatch? {

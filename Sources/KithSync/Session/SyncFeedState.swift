@@ -5,10 +5,15 @@ public struct SyncFeedState: Hashable, Sendable {
     /// Highest sequence held contiguously from 0; nil when nothing is held.
     public var haveSequence: UInt32?
 
+    /// Sequences held beyond ``haveSequence`` (ahead of a gap, not yet linked): inclusive,
+    /// ascending, non-adjacent ranges, sent as ``SyncHeldRanges`` so the peer skips them.
+    public var heldRanges: [ClosedRange<UInt32>]
+
     /// Creates a feed state.
-    public init(feedID: SyncFeedID, haveSequence: UInt32?) {
+    public init(feedID: SyncFeedID, haveSequence: UInt32?, heldRanges: [ClosedRange<UInt32>] = []) {
         self.feedID = feedID
         self.haveSequence = haveSequence
+        self.heldRanges = heldRanges
     }
 
     /// The `have_seq` wire value (0xFFFFFFFF for nothing).

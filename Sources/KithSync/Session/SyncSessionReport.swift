@@ -22,6 +22,16 @@ public struct SyncSessionReport: Equatable, Sendable {
     public var messagesInvalid = 0
     /// Chunks rejected by reassembly.
     public var chunksRejected = 0
+    /// Messages left out of offers because the peer declared it holds them (held ranges).
+    public var messagesSkippedAsHeld = 0
+    /// Blobs this side asked for.
+    public var blobsWanted = 0
+    /// Wanted blobs received, verified and stored.
+    public var blobsReceived = 0
+    /// Blobs sent to the peer.
+    public var blobsSent = 0
+    /// Bytes of blobs received and stored.
+    public var blobBytesReceived = 0
 
     /// Creates an empty report.
     public init() {}

@@ -6,12 +6,20 @@ public enum SyncSessionViolation: Hashable, Sendable, CustomStringConvertible {
     case unexpectedOffer
     /// A second `done`.
     case unexpectedDone
+    /// Held ranges for a feed the peer did not request, after its `done`, below its `have_seq`,
+    /// out of order, or beyond ``SyncLimits/maximumHeldRangesPerFeed``.
+    case unexpectedHeldRanges
+    /// A blob record outside the blob phase: a want after `blobs done` or beyond the bound, a
+    /// second `blobs done`, or a blob chunk or `blob missing` for a blob this side did not want.
+    case unexpectedBlobRecord
 
     public var description: String {
         switch self {
         case .unexpectedRequest: "peer sent a request after its done or beyond the per-session bound"
         case .unexpectedOffer: "peer sent an offer for a feed this side did not request"
         case .unexpectedDone: "peer sent done twice"
+        case .unexpectedHeldRanges: "peer sent held ranges that answer no request of its own or break their order"
+        case .unexpectedBlobRecord: "peer sent a blob record outside the blob phase or for a blob not wanted"
         }
     }
 }

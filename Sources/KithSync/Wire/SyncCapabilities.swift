@@ -16,6 +16,14 @@ public struct SyncCapabilities: OptionSet, Hashable, Sendable {
     /// ``EnvelopeDictionary/version1`` (body flag 0x02).
     public static let zstdEnvelopeDictionary = SyncCapabilities(rawValue: 0x0002)
 
+    /// Bit 2 (0x0004): requests may be followed by ``SyncHeldRanges`` records (0x06), so the
+    /// serving side skips what the receiver already holds ahead of a gap.
+    public static let heldRanges = SyncCapabilities(rawValue: 0x0004)
+
+    /// Bit 3 (0x0008): after the envelopes, the sides exchange wanted blobs (records 0x07-0x0A).
+    /// Leave it out of the Hello to skip blobs (`--no-blobs`).
+    public static let blobs = SyncCapabilities(rawValue: 0x0008)
+
     /// Every capability this implementation understands.
-    public static let all: SyncCapabilities = [.zstdEnvelopes, .zstdEnvelopeDictionary]
+    public static let all: SyncCapabilities = [.zstdEnvelopes, .zstdEnvelopeDictionary, .heldRanges, .blobs]
 }

@@ -12,6 +12,11 @@ import KithCanonical
 /// | 0x03 | ``SyncChunk`` | length u16, then the chunk (37...65535 bytes) |
 /// | 0x04 | ``SyncAck`` | 33 bytes |
 /// | 0x05 | done | nothing: the sender has no more requests or offers for this session |
+/// | 0x06 | ``SyncHeldRanges`` | 33 + 8 per range (capability ``SyncCapabilities/heldRanges``) |
+/// | 0x07 | ``SyncBlobWant`` | 36 bytes (capability ``SyncCapabilities/blobs``) |
+/// | 0x08 | blob chunk | length u16, then a ``SyncChunk`` whose id is the blob hash (raw data, never compressed) |
+/// | 0x09 | blob missing | blob hash 32: not held here, or larger than asked |
+/// | 0x0A | blobs done | nothing: the sender has sent all its blob wants |
 ///
 /// Several records may share one sealed frame.
 public enum SyncFrame: Hashable, Sendable {
@@ -25,6 +30,16 @@ public enum SyncFrame: Hashable, Sendable {
     case ack(SyncAck)
     /// The sender has nothing more to request or offer in this session.
     case done
+    /// Sequences the sender holds beyond its request's `have_seq`.
+    case held(SyncHeldRanges)
+    /// A blob the sender wants.
+    case blobWant(SyncBlobWant)
+    /// A fragment of a wanted blob (its `message_id` is the blob hash).
+    case blobChunk(SyncChunk)
+    /// A wanted blob the sender does not hold or will not send (too large).
+    case blobMissing(SyncBlobID)
+    /// The sender has sent all its blob wants.
+    case blobsDone
 
     /// The kind byte of each record.
     public enum Kind: UInt8, Sendable {
@@ -40,6 +55,16 @@ public enum SyncFrame: Hashable, Sendable {
         case ack = 0x04
         /// End of requests and offers.
         case done = 0x05
+        /// ``SyncHeldRanges``.
+        case held = 0x06
+        /// ``SyncBlobWant``.
+        case blobWant = 0x07
+        /// A blob fragment.
+        case blobChunk = 0x08
+        /// A wanted blob that will not come.
+        case blobMissing = 0x09
+        /// End of blob wants.
+        case blobsDone = 0x0A
     }
 
     /// The record's kind.
@@ -50,6 +75,11 @@ public enum SyncFrame: Hashable, Sendable {
         case .chunk: .chunk
         case .ack: .ack
         case .done: .done
+        case .held: .held
+        case .blobWant: .blobWant
+        case .blobChunk: .blobChunk
+        case .blobMissing: .blobMissing
+        case .blobsDone: .blobsDone
         }
     }
 
@@ -58,9 +88,12 @@ public enum SyncFrame: Hashable, Sendable {
         switch self {
         case .request: 1 + SyncLimits.requestLength
         case .offer: 1 + SyncLimits.offerLength
-        case .chunk(let chunk): SyncLimits.chunkRecordPrefixLength + chunk.encodedLength
+        case .chunk(let chunk), .blobChunk(let chunk): SyncLimits.chunkRecordPrefixLength + chunk.encodedLength
         case .ack: 1 + SyncLimits.ackLength
-        case .done: 1
+        case .done, .blobsDone: 1
+        case .held(let held): 1 + held.encodedLength
+        case .blobWant: 1 + SyncLimits.blobWantLength
+        case .blobMissing: 1 + SyncLimits.idLength
         }
     }
 
@@ -72,8 +105,11 @@ public enum SyncFrame: Hashable, Sendable {
         case .request(let request): request.write(to: &writer)
         case .offer(let offer): offer.write(to: &writer)
         case .ack(let ack): ack.write(to: &writer)
-        case .done: break
-        case .chunk(let chunk):
+        case .done, .blobsDone: break
+        case .held(let held): try held.write(to: &writer)
+        case .blobWant(let want): want.write(to: &writer)
+        case .blobMissing(let blob): writer.write(bytes: blob.bytes)
+        case .chunk(let chunk), .blobChunk(let chunk):
             guard !chunk.data.isEmpty else { throw .emptyChunkData }
             guard chunk.totalChunks > 0 else { throw .zeroTotalChunks }
             guard chunk.chunkIndex < chunk.totalChunks else {
@@ -118,13 +154,19 @@ public enum SyncFrame: Hashable, Sendable {
         case .offer: return .offer(try SyncOffer(reading: &reader))
         case .ack: return .ack(try SyncAck(reading: &reader))
         case .done: return .done
-        case .chunk:
+        case .blobsDone: return .blobsDone
+        case .held: return .held(try SyncHeldRanges(reading: &reader))
+        case .blobWant: return .blobWant(try SyncBlobWant(reading: &reader))
+        case .blobMissing:
+            do { return .blobMissing(try SyncBlobID(reading: &reader)) } catch { throw .malformed(error) }
+        case .chunk, .blobChunk:
             let length: Int
             do { length = Int(try reader.readUInt16()) } catch { throw .malformed(error) }
             guard length <= reader.remaining else {
                 throw .malformed(.truncated(needed: length, available: reader.remaining, offset: reader.offset))
             }
-            return .chunk(try SyncChunk(reading: &reader, length: length))
+            let chunk = try SyncChunk(reading: &reader, length: length)
+            return kind == .chunk ? .chunk(chunk) : .blobChunk(chunk)
         }
     }
 }

@@ -22,6 +22,8 @@ public enum SyncWireError: Error, Sendable, Equatable, CustomStringConvertible {
     case nonZeroPadding
     /// A Hello frame is malformed or from an unsupported version.
     case unsupportedVersion(UInt8)
+    /// A held-ranges record (0x06) breaks its rules (count, order, reserved sequence).
+    case invalidHeldRanges(String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,7 @@ public enum SyncWireError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownRecordKind(let kind): "unknown sync record kind 0x\(String(kind, radix: 16)); the peer speaks another version"
         case .nonZeroPadding: "padding records must be all zero bytes"
         case .unsupportedVersion(let version): "unsupported sync protocol version \(version)"
+        case .invalidHeldRanges(let reason): "invalid held-ranges record: \(reason)"
         }
     }
 }

@@ -34,7 +34,7 @@ struct SyncFrameTests {
 
     @Test("unknown kinds, non-zero padding and bad chunk lengths are rejected")
     func rejections() throws {
-        #expect(throws: SyncWireError.unknownRecordKind(0x06)) { try SyncFrame.decodeAll([0x06]) }
+        #expect(throws: SyncWireError.unknownRecordKind(0x0B)) { try SyncFrame.decodeAll([0x0B]) }
         #expect(throws: SyncWireError.nonZeroPadding) { try SyncFrame.decodeAll([0x00, 0, 1]) }
         #expect(throws: SyncWireError.self) { try SyncFrame.decodeAll([0x03, 0x00, 0x40] + Fixtures.bytes32(0)) }
         #expect(throws: SyncWireError.self) { try SyncFrame.decodeAll([0x01] + Fixtures.bytes32(0)) }

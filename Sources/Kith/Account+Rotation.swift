@@ -1,0 +1,143 @@
+import Crypto
+import Foundation
+import KithCanonical
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// Rotating the account's own keys (spec 5.5, 4.3 "Key rotation").
+///
+/// A rotation draws a fresh random key seed, announces the new identity, dh and pq keys in a
+/// `key_rotation` message to the contacts (signed, like the message itself, by the old identity
+/// key: `previous_key_sig`), and from the next message on signs with the new key. The feed id
+/// never changes. Contacts keys are re-derived with the fresh dh key, which is the spec's
+/// 30-day contacts key rotation. One previous dh key is kept so posts contacts wrote before
+/// they saw the rotation stay readable.
+///
+/// Crash safety: the new seeds are written to `keys-pending.sealed` before the announcement
+/// and moved over `keys.sealed` after it is stored; opening a home finishes or discards a
+/// rotation that was cut in between (finished exactly when the announcement is in the feed).
+extension Account {
+    /// How often the spec asks for a contacts key rotation (30 days), in seconds.
+    public static let keyRotationInterval: Int64 = 30 * 24 * 3600
+
+    /// Rotates the keys and returns the account to use from now on (this one keeps the old keys
+    /// and can no longer append).
+    ///
+    /// - Parameter reason: `scheduled_rotation`, `device_migration` or `key_compromise`.
+    public func rotateKeys(reason: String = "scheduled_rotation") throws(KithError) -> Account {
+        guard KeyRotation.reasons.contains(reason) else {
+            throw .invalidInput("reason must be one of \(KeyRotation.reasons.joined(separator: ", "))")
+        }
+        let seeds = RotatedKeySeeds(current: Seed.generate(), previous: keySeeds?.current)
+        let rotated: Identity
+        do {
+            rotated = try Identity(seed: deviceSeed, keySeed: seeds.current, previousKeySeed: seeds.previous)
+            if let home { try Self.writeSealed(seeds, deviceSeed: deviceSeed, to: home.pendingRotatedKeysURL) }
+        } catch {
+            throw KithError.from(error)
+        }
+        let keys = rotated.publicKeys
+        let signedBytes = Array(keys.identityKey.rawRepresentation) + Array(keys.dhKey.rawRepresentation) + Array(keys.pqKey.rawRepresentation)
+        let signature: [UInt8]
+        do { signature = try identity.sign(signedBytes) } catch { throw .identity(error) }
+        try publish(.keyRotation(KeyRotation(
+            newIdentityKey: keys.identityKeyString, newDHKey: keys.dhKeyString, newPQKey: keys.pqKeyString,
+            previousKeySignature: Base64URL.encode(signature), reason: reason
+        )), audience: .contacts)
+        if let home { try Self.commitPendingRotation(home) }
+        let account = try Account(identity: rotated, deviceSeed: deviceSeed, keySeeds: seeds, store: store, home: home, clock: clock)
+        try account.finishRotation()
+        return account
+    }
+
+    /// True when the last rotation (or, without one, the feed's first message) is older than
+    /// ``keyRotationInterval``.
+    public func keyRotationDue() throws(KithError) -> Bool {
+        do throws(StoreError) {
+            var since = try store.latestTimestamp(feed: feedID, type: "key_rotation")
+            if since == nil { since = try store.earliestTimestamp(feed: feedID) }
+            guard let since else { return false }
+            return clock() - since >= Self.keyRotationInterval
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    // MARK: Opening
+
+    /// Opens a home's identity with its rotated keys, finishing or discarding a rotation that a
+    /// crash interrupted.
+    static func openRotationAware(home: AccountHome, seed: Seed, clock: @escaping @Sendable () -> Int64) throws -> Account {
+        var seeds = try readSealed(home.rotatedKeysURL, deviceSeed: seed)
+        var identity = try Identity(seed: seed, keySeed: seeds?.current, previousKeySeed: seeds?.previous)
+        let store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey)
+        var finish = false
+        if let pending = try readSealed(home.pendingRotatedKeysURL, deviceSeed: seed) {
+            let candidate = try Identity(seed: seed, keySeed: pending.current, previousKeySeed: pending.previous)
+            let announced = try store.keyRotations(feed: identity.feedID).contains {
+                $0.verified && $0.newIdentityKey == candidate.publicKeys.identityKeyString
+            }
+            if announced {
+                try commitPendingRotation(home)
+                seeds = pending
+                identity = candidate
+                finish = true
+            } else {
+                try? FileManager.default.removeItem(at: home.pendingRotatedKeysURL)
+            }
+        }
+        let account = try Account(identity: identity, deviceSeed: seed, keySeeds: seeds, store: store, home: home, clock: clock)
+        if finish { try account.finishRotation() }
+        return account
+    }
+
+    // MARK: Helpers
+
+    /// Re-derives every contact's contacts key with the current dh key and rewrites public.json.
+    func finishRotation() throws(KithError) {
+        do {
+            for record in try store.contacts() {
+                let raw = try Base64URL.decode(record.dhKey, expectedLength: 32)
+                let theirs = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw)
+                let key = try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: theirs, myFeed: feedID, theirFeed: record.feedID)
+                try store.updateContactsKey(record.feedID, key: key)
+            }
+            try writePublicKeys()
+        } catch {
+            throw KithError.from(error)
+        }
+    }
+
+    /// Writes public.json (feed id and current public keys) atomically.
+    func writePublicKeys() throws(KithError) {
+        guard let home else { return }
+        do {
+            try Data(CanonicalJSON.serialize(publicKeysJSON) + [0x0A]).write(to: home.publicKeysURL, options: .atomic)
+        } catch {
+            throw .invalidInput("cannot write \(home.publicKeysURL.path): \(error.localizedDescription)")
+        }
+    }
+
+    static func writeSealed(_ seeds: RotatedKeySeeds, deviceSeed: Seed, to url: URL) throws {
+        try Data(try seeds.sealed(deviceSeed: deviceSeed)).write(to: url, options: .atomic)
+    }
+
+    static func readSealed(_ url: URL, deviceSeed: Seed) throws -> RotatedKeySeeds? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return try RotatedKeySeeds.open(Array(data), deviceSeed: deviceSeed, path: url.path)
+    }
+
+    static func commitPendingRotation(_ home: AccountHome) throws(KithError) {
+        do {
+            // Not atomic, and need not be: a crash between the two steps leaves only the pending
+            // file, which the next open commits (its announcement is already in the feed).
+            if FileManager.default.fileExists(atPath: home.rotatedKeysURL.path) {
+                try FileManager.default.removeItem(at: home.rotatedKeysURL)
+            }
+            try FileManager.default.moveItem(at: home.pendingRotatedKeysURL, to: home.rotatedKeysURL)
+        } catch {
+            throw .invalidInput("cannot store the rotated keys in \(home.directory.path): \(error.localizedDescription)")
+        }
+    }
+}

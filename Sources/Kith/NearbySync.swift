@@ -1,0 +1,221 @@
+import Crypto
+import KithIdentity
+import KithStore
+import KithSync
+import Synchronization
+
+/// `kith sync nearby`: announce this device on the LAN with a beacon only contacts recognise,
+/// listen for theirs, and sync over TCP with every contact found (docs/sync.md, section 10c).
+///
+/// - Beacons (``NearbyBeaconCodebook``): one 8-byte tag per contact, derived from the pair's
+///   contacts key and the 10-minute epoch, padded with random tags; sent every
+///   ``NearbyOptions/beaconInterval`` seconds to the multicast group.
+/// - On recognising a contact's beacon, the side with the lower Noise static key dials at once
+///   (IK with the contact's `dh_key`, XX fallback); the other dials only after
+///   ``NearbyOptions/dialGrace`` if no link appeared. If both links come up anyway,
+///   ``NearbyLinkArbiter`` keeps the one dialed by the lower key on both sides.
+/// - Each contact is synced at most once per run (after a completed session it is left alone).
+/// - Discovery stops after ``NearbyOptions/duration``; sessions still running get
+///   ``NearbyOptions/sessionGrace`` more seconds, then their links are closed (the next sync
+///   resumes exactly where they stopped).
+public final class NearbySync: Sendable {
+    /// What happened during a run, for display.
+    public enum Event: Sendable {
+        /// The TCP listener is up on this port.
+        case listening(port: Int)
+        /// A contact's beacon was recognised.
+        case heard(ContactRecord, host: String)
+        /// A session with a contact started (`initiated`: this side dialed).
+        case sessionStarted(ContactRecord, initiated: Bool)
+        /// A session ended.
+        case sessionFinished(ContactRecord, SyncSessionReport)
+        /// A second link with the same contact was closed by the tie-break.
+        case duplicateLinkDropped(ContactRecord)
+        /// Dialing or the handshake with a contact failed.
+        case connectFailed(ContactRecord?, String)
+    }
+
+    /// One finished session.
+    public struct Result: Sendable {
+        /// The contact.
+        public var contact: ContactRecord
+        /// Whether this side dialed.
+        public var initiated: Bool
+        /// The session's report.
+        public var report: SyncSessionReport
+    }
+
+    private let agent: SyncAgent
+    private let datagrams: any NearbyDatagramTransport
+    private let options: NearbyOptions
+    private let localKey: [UInt8]
+    private let arbiter: NearbyLinkArbiter
+    private let scheduled = Mutex<Set<[UInt8]>>([])
+    private let activeSessions = Mutex(0)
+    private let results = Mutex<[Result]>([])
+
+    /// Creates a run over a datagram transport (``UDPMulticastTransport`` on a LAN).
+    public init(agent: SyncAgent, datagrams: any NearbyDatagramTransport, options: NearbyOptions = NearbyOptions()) {
+        self.agent = agent
+        self.datagrams = datagrams
+        self.options = options
+        self.localKey = Array(agent.account.identity.dhKey.publicKey.rawRepresentation)
+        self.arbiter = NearbyLinkArbiter(localKey: localKey)
+    }
+
+    /// The contacts as nearby discovery sees them (static key and beacon key), with their records.
+    public func nearbyContacts() throws(KithError) -> [(record: ContactRecord, contact: NearbyContact)] {
+        let records: [ContactRecord]
+        let keys: [(feedID: FeedID, key: SymmetricKey)]
+        do {
+            records = try agent.account.store.contacts()
+            keys = try agent.account.store.contactsKeys()
+        } catch {
+            throw .store(error)
+        }
+        return records.compactMap { record in
+            guard let staticKey = SyncAgent.staticKey(of: record), let key = keys.first(where: { $0.feedID == record.feedID })?.key else { return nil }
+            return (record, NearbyContact(staticKey: staticKey, beaconKey: NearbyBeacon.beaconKey(contactsKey: key)))
+        }
+    }
+
+    /// Runs discovery for the configured duration and returns every finished session.
+    /// - Throws: ``KithError`` when the TCP listener cannot be bound or the contacts cannot be read.
+    public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws(KithError) -> [Result] {
+        let contacts = try nearbyContacts()
+        let listener: TCPSyncListener
+        do {
+            listener = try await TCPSyncListener.bind(host: options.tcpHost, port: options.tcpPort)
+        } catch {
+            throw .invalidInput("cannot listen for nearby contacts: \(error)")
+        }
+        onEvent(.listening(port: listener.port))
+        let advertised = UInt16(clamping: options.advertisedPort ?? listener.port)
+        let deadline = ContinuousClock.now + .seconds(options.duration)
+        let (events, sink) = AsyncStream<Arrival>.makeStream()
+
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.beaconLoop(contacts: contacts.map(\.contact), port: advertised, until: deadline) }
+            group.addTask { await self.hearLoop(contacts: contacts, sink: sink) }
+            group.addTask {
+                for await transport in listener.connections { sink.yield(.incoming(transport)) }
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                sink.finish()
+            }
+            for await arrival in events {
+                switch arrival {
+                case .heard(let record, let staticKey, let host, let port):
+                    onEvent(.heard(record, host: host))
+                    guard scheduled.withLock({ $0.insert(staticKey).inserted }) else { continue }
+                    group.addTask {
+                        await self.dial(record, staticKey: staticKey, host: host, port: port, until: deadline, onEvent: onEvent)
+                        _ = self.scheduled.withLock { $0.remove(staticKey) }
+                    }
+                case .incoming(let transport):
+                    group.addTask { await self.serve(transport, contacts: contacts.map(\.record), onEvent: onEvent) }
+                }
+            }
+            // The discovery window is over: stop announcing and listening; give sessions a grace period.
+            await listener.close()
+            await datagrams.close()
+            group.addTask {
+                let graceEnd = ContinuousClock.now + .seconds(self.options.sessionGrace)
+                while self.activeSessions.withLock({ $0 }) > 0, ContinuousClock.now < graceEnd {
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                await self.arbiter.closeAll()
+            }
+        }
+        return results.withLock { $0 }
+    }
+
+    private enum Arrival: Sendable {
+        case heard(ContactRecord, staticKey: [UInt8], host: String, port: Int)
+        case incoming(TCPTransport)
+    }
+
+    // MARK: Beacons
+
+    private func beaconLoop(contacts: [NearbyContact], port: UInt16, until deadline: ContinuousClock.Instant) async {
+        while ContinuousClock.now < deadline {
+            let codebook = NearbyBeaconCodebook(localStaticKey: localKey, contacts: contacts, epoch: options.currentEpoch())
+            for beacon in codebook.beacons(port: port) {
+                try? await datagrams.send(beacon.encoded)
+            }
+            try? await Task.sleep(for: .seconds(options.beaconInterval))
+        }
+    }
+
+    private func hearLoop(contacts: [(record: ContactRecord, contact: NearbyContact)], sink: AsyncStream<Arrival>.Continuation) async {
+        var codebook = NearbyBeaconCodebook(localStaticKey: localKey, contacts: contacts.map(\.contact), epoch: options.currentEpoch())
+        for await datagram in datagrams.datagrams {
+            guard let beacon = try? NearbyBeacon(decoding: datagram.bytes) else { continue }
+            let epoch = options.currentEpoch()
+            if epoch != codebook.epoch {
+                codebook = NearbyBeaconCodebook(localStaticKey: localKey, contacts: contacts.map(\.contact), epoch: epoch)
+            }
+            for recognised in codebook.recognise(beacon) {
+                guard let record = contacts.first(where: { $0.contact.staticKey == recognised.staticKey })?.record else { continue }
+                sink.yield(.heard(record, staticKey: recognised.staticKey, host: datagram.sourceHost, port: Int(beacon.port)))
+            }
+        }
+    }
+
+    // MARK: Links
+
+    private func dial(
+        _ record: ContactRecord, staticKey: [UInt8], host: String, port: Int,
+        until deadline: ContinuousClock.Instant, onEvent: @Sendable (Event) -> Void
+    ) async {
+        if !arbiter.dialsFirst(staticKey) {
+            try? await Task.sleep(for: .seconds(options.dialGrace))
+        }
+        guard ContinuousClock.now < deadline, await arbiter.shouldDial(staticKey) else { return }
+        let link: SecureLink
+        do {
+            link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
+                try await TCPTransport.connect(host: host, port: port)
+            }, contact: record)
+        } catch {
+            await arbiter.dialFinished(staticKey)
+            onEvent(.connectFailed(record, "\(error)"))
+            return
+        }
+        await arbiter.dialFinished(staticKey)
+        await runSession(link, contact: record, initiated: true, onEvent: onEvent)
+    }
+
+    private func serve(_ transport: TCPTransport, contacts: [ContactRecord], onEvent: @Sendable (Event) -> Void) async {
+        let link: SecureLink
+        do {
+            link = try await agent.accept(over: transport)
+        } catch {
+            onEvent(.connectFailed(nil, "\(transport.remoteDescription): \(error)"))
+            return
+        }
+        guard let record = agent.source.contact(staticKey: link.peerStaticKey) else {
+            await link.close()
+            return
+        }
+        await runSession(link, contact: record, initiated: false, onEvent: onEvent)
+    }
+
+    private func runSession(_ link: SecureLink, contact: ContactRecord, initiated: Bool, onEvent: @Sendable (Event) -> Void) async {
+        let peer = link.peerStaticKey
+        let claim = await arbiter.claim(peer: peer, initiatedLocally: initiated) { await link.close() }
+        guard claim.verdict == .run else {
+            await link.close()
+            onEvent(.duplicateLinkDropped(contact))
+            return
+        }
+        activeSessions.withLock { $0 += 1 }
+        onEvent(.sessionStarted(contact, initiated: initiated))
+        let report = await agent.run(link: link, observer: options.observer)
+        activeSessions.withLock { $0 -= 1 }
+        await arbiter.release(claim.id, peer: peer, completed: report.completed)
+        results.withLock { $0.append(Result(contact: contact, initiated: initiated, report: report)) }
+        onEvent(.sessionFinished(contact, report))
+    }
+}

@@ -1,0 +1,79 @@
+import KithCanonical
+import KithIdentity
+import KithStore
+import KithSync
+
+/// Runs sync sessions for one account: the glue `kith sync`, `kith sync nearby` and the demo share.
+///
+/// The Noise static key is the identity's X25519 `dh_key`; the allow-list is "a contact's current
+/// `dh_key`" (``StoreSyncSource/isContact(staticKey:)``); the blob phase is on unless
+/// ``blobs`` is false, in which case the `blobs` capability is left out of the Hello and neither
+/// side transfers blobs. Every finished session is recorded per peer (`sync_peer_state`), and the
+/// direct messages it brought are decrypted (``Account/processDirectMessages()``).
+public struct SyncAgent: Sendable {
+    /// The account.
+    public let account: Account
+    /// Its store as a sync and blob source.
+    public let source: StoreSyncSource
+    /// Whether blobs are exchanged after the envelopes.
+    public var blobs: Bool
+    /// Largest blob asked for or served.
+    public var maximumBlobLength: Int
+
+    /// Creates an agent; `blobs: false` skips the blob phase (`--no-blobs`).
+    public init(account: Account, blobs: Bool = true, maximumBlobLength: Int = SyncLimits.defaultMaximumBlobLength) {
+        self.account = account
+        self.source = account.makeSyncSource()
+        self.blobs = blobs
+        self.maximumBlobLength = maximumBlobLength
+    }
+
+    /// The link configuration: this identity's `dh_key`, contacts only, capabilities per ``blobs``.
+    public var linkConfiguration: SecureLinkConfiguration {
+        let source = source
+        var capabilities = SyncCapabilities.all
+        if !blobs { capabilities.remove(.blobs) }
+        return SecureLinkConfiguration(localStatic: account.identity.dhKey, hello: SyncHello(capabilities: capabilities)) {
+            source.isContact(staticKey: $0)
+        }
+    }
+
+    /// A contact's Noise static key (their current `dh_key`, 32 bytes), for IK.
+    public static func staticKey(of contact: ContactRecord) -> [UInt8]? {
+        guard let key = try? Base64URL.decode(contact.dhKey), key.count == 32 else { return nil }
+        return key
+    }
+
+    /// Dials and initiates: IK with XX fallback when `contact` is given, XX otherwise.
+    public func initiate(
+        dialing dial: @escaping @Sendable () async throws(SyncTransportError) -> any SyncTransport,
+        contact: ContactRecord? = nil
+    ) async throws(SecureLinkError) -> SecureLink {
+        try await SecureLink.connect(dialing: dial, configuration: linkConfiguration, responderStaticKey: contact.flatMap(Self.staticKey(of:)))
+    }
+
+    /// Initiates over an open transport (XX, or IK when `contact` is given; no fallback).
+    public func initiate(over transport: any SyncTransport, contact: ContactRecord? = nil) async throws(SecureLinkError) -> SecureLink {
+        try await SecureLink.connect(over: transport, configuration: linkConfiguration, responderStaticKey: contact.flatMap(Self.staticKey(of:)))
+    }
+
+    /// Responds over an open transport.
+    public func accept(over transport: any SyncTransport) async throws(SecureLinkError) -> SecureLink {
+        try await SecureLink.accept(over: transport, configuration: linkConfiguration)
+    }
+
+    /// Runs one session over an established link and records it for the peer.
+    public func run(
+        link: SecureLink,
+        clock: any SyncClock = SystemSyncClock(),
+        observer: (@Sendable (SyncSessionEvent) -> Void)? = nil
+    ) async -> SyncSessionReport {
+        let options = SyncSessionOptions(blobSource: blobs ? source : nil, maximumBlobLength: maximumBlobLength, observer: observer)
+        let report = await SyncSession(link: link, source: source, clock: clock, options: options).run()
+        source.recordSession(report, peer: SyncPeer(staticKey: link.peerStaticKey))
+        // Direct messages that arrived are decrypted now (each exactly once; a failure here
+        // leaves them for the next pass and does not undo the sync).
+        _ = try? account.processDirectMessages()
+        return report
+    }
+}

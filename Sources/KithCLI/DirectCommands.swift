@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import Kith
+import KithCanonical
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// `kith dm`: sends a direct message to one contact.
+struct DM: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dm",
+        abstract: "Send an end-to-end encrypted direct message to one contact (Double Ratchet).",
+        discussion: """
+            The message goes into your feed with audience direct:FEED_ID; only that contact can read \
+            it, after importing or syncing your feed. Read conversations with `kith log --with CONTACT`.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The contact: a name or a feed id.")
+    var contact: String
+
+    @Argument(help: "The text (at most 2,000 characters).")
+    var text: String
+
+    func run() throws {
+        try Output.run {
+            let account = try openAccount(global)
+            let before = try account.prekeyPools().first { $0.peer.string == (try? account.resolveContact(contact))?.feedID.string }
+            let envelope = try account.sendDirect(text, to: contact)
+            let record = try account.resolveContact(contact)
+            let after = try account.prekeyPool(with: record.feedID)
+            let refilled = max(0, (after?.handedRemaining ?? 0) - (before?.handedRemaining ?? 0))
+            if global.json {
+                var object = JSONObject()
+                object["message_id"] = .string(envelope.messageID.string)
+                object["sequence"] = .integer(Int64(envelope.sequence))
+                object["audience"] = .string(envelope.audience.description)
+                object["prekeys_sent"] = .integer(Int64(refilled))
+                Output.json(.object(object))
+            } else {
+                Output.line("Sent #\(envelope.sequence) to \(record.shownName) (message \(envelope.messageID))")
+                if refilled > 0 { Output.line("Also sent \(record.shownName) \(refilled) fresh one-time prekeys (their pool from you was low).") }
+            }
+        }
+    }
+}
+
+/// `kith prekeys`: one-time prekey pools per contact (status, in-person handover, refill).
+struct Prekeys: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "One-time prekeys: status per contact, hand them over in person, refill over a session.",
+        subcommands: [Status.self, Export.self, Import.self, Send.self],
+        defaultSubcommand: Status.self
+    )
+
+    /// `kith prekeys status`.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the prekey pools with every contact.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try Output.run {
+                let account = try openAccount(global)
+                let pools = try account.prekeyPools()
+                if global.json {
+                    Output.json(.array(pools.map { pool in
+                        var object = JSONObject()
+                        object["feed_id"] = .string(pool.peer.string)
+                        object["name"] = .string(account.displayName(of: pool.peer))
+                        object["handed_remaining"] = .integer(Int64(pool.handedRemaining))
+                        object["last_batch_size"] = .integer(Int64(pool.lastBatchSize))
+                        object["held"] = .integer(Int64(pool.held))
+                        object["session"] = .bool(pool.hasSession)
+                        object["needs_refill"] = .bool(pool.needsRefill)
+                        return .object(object)
+                    }))
+                    return
+                }
+                if pools.isEmpty { Output.line("No contacts yet. Exchange cards first: kith card / kith contact add CARD") }
+                for pool in pools {
+                    let name = account.displayName(of: pool.peer)
+                    let handed = pool.lastBatchSize == 0 ? "none handed yet" : "\(pool.handedRemaining)/\(pool.lastBatchSize) of yours left"
+                    let warning = pool.needsRefill ? "  <- low: run `kith prekeys send \(name)` or hand over `kith prekeys export \(name)`" : ""
+                    Output.line("\(name): \(handed), \(pool.held) of theirs held, session \(pool.hasSession ? "established" : "not yet")\(warning)")
+                }
+            }
+        }
+    }
+
+    /// `kith prekeys export CONTACT`.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Issue fresh one-time prekeys for a contact and print the signed handover (give it to them in person)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The contact: a name or a feed id.")
+        var contact: String
+
+        @Option(help: "How many keys (1...8192).")
+        var count: Int = Account.defaultPrekeyBatch
+
+        func run() throws {
+            try Output.run {
+                let account = try openAccount(global)
+                let handover = try account.prekeyHandover(for: contact, count: count)
+                if global.json {
+                    var object = JSONObject()
+                    object["handover"] = .string(handover.text)
+                    object["count"] = .integer(Int64(handover.batch.entries.count))
+                    Output.json(.object(object))
+                } else {
+                    Output.line(handover.text)
+                }
+            }
+        }
+    }
+
+    /// `kith prekeys import CONTACT HANDOVER`.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Store the one-time prekeys a contact handed you in person.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The contact: a name or a feed id.")
+        var contact: String
+
+        @Argument(parsing: .allUnrecognized, help: "The handover text, or a file containing it, or - for standard input.")
+        var handover: [String] = []
+
+        func run() throws {
+            try Output.run {
+                guard let argument = handover.first, handover.count == 1 else { throw KithError.invalidInput("pass exactly one handover text or file") }
+                let text: String
+                if argument == "-" || FileManager.default.fileExists(atPath: argument) {
+                    text = String(decoding: try Output.readLines(argument, maxBytes: 1 << 20).joined(), as: UTF8.self)
+                } else {
+                    text = argument
+                }
+                let account = try openAccount(global)
+                let added = try account.importPrekeyHandover(text, from: contact)
+                if global.json {
+                    var object = JSONObject()
+                    object["added"] = .integer(Int64(added))
+                    Output.json(.object(object))
+                } else {
+                    Output.line("Stored \(added) one-time prekeys of \(try account.resolveContact(contact).shownName).")
+                }
+            }
+        }
+    }
+
+    /// `kith prekeys send CONTACT`.
+    struct Send: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a contact fresh one-time prekeys inside your direct session (a prekey_batch message)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The contact: a name or a feed id.")
+        var contact: String
+
+        @Option(help: "How many keys (1...8192).")
+        var count: Int = Account.defaultPrekeyBatch
+
+        func run() throws {
+            try Output.run {
+                let account = try openAccount(global)
+                let envelopes = try account.sendPrekeys(to: contact, count: count)
+                if global.json {
+                    var object = JSONObject()
+                    object["messages"] = .array(envelopes.map { .string($0.messageID.string) })
+                    Output.json(.object(object))
+                } else {
+                    Output.line("Sent \(count) one-time prekeys in \(envelopes.count) message\(envelopes.count == 1 ? "" : "s").")
+                }
+            }
+        }
+    }
+}

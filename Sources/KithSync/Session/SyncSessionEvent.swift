@@ -1,0 +1,17 @@
+/// Progress of a ``SyncSession``, reported to ``SyncSessionOptions/observer`` as it happens.
+public enum SyncSessionEvent: Sendable {
+    /// The peer offered `messageCount` messages of a feed (what this side will receive).
+    case offerReceived(SyncOffer)
+    /// This side queued a message of `feed` for sending (`bytes`: envelope size).
+    case messageSent(SyncMessageID, feed: SyncFeedID, bytes: Int)
+    /// A message arrived, was verified against its id and ingested with this verdict.
+    case messageReceived(ReceivedMessage, SyncIngestResult)
+    /// The peer acknowledged a message this side sent.
+    case acknowledged(SyncAck)
+    /// This side queued a blob for sending.
+    case blobSent(SyncBlobID, bytes: Int)
+    /// A wanted blob arrived complete and verified (`stored`: the blob source kept it).
+    case blobReceived(SyncBlobID, bytes: Int, stored: Bool)
+    /// A wanted blob will not come (the peer lacks it, it is too large, or it failed its hash).
+    case blobUnavailable(SyncBlobID)
+}

@@ -1,0 +1,33 @@
+import KithSync
+import Testing
+
+@Suite("UDP multicast on loopback", .timeLimit(.minutes(1)))
+struct UDPMulticastTransportTests {
+    @Test("two sockets on 127.0.0.1 hear each other's beacons through the group")
+    func loopback() async throws {
+        let port = Int.random(in: 40_000...49_000)
+        let first = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
+        let second = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
+        let beacon = NearbyBeacon(port: 7455, tags: [[UInt8]](repeating: [9, 9, 9, 9, 9, 9, 9, 9], count: 8)).encoded
+        let heard = Task { () -> NearbyDatagram? in
+            for await datagram in second.datagrams where datagram.bytes == beacon { return datagram }
+            return nil
+        }
+        // Multicast is best effort: send a few times.
+        for _ in 0..<5 {
+            try await first.send(beacon)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await first.close()
+        await second.close()
+        let datagram = try #require(await heard.value)
+        #expect(datagram.sourceHost == "127.0.0.1")
+    }
+
+    @Test("an unknown interface address is refused")
+    func unknownInterface() async {
+        await #expect(throws: NearbyError.self) {
+            _ = try await UDPMulticastTransport.open(port: 47_999, interfaceAddress: "10.255.255.254")
+        }
+    }
+}

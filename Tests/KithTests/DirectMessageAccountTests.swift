@@ -1,0 +1,215 @@
+import Foundation
+import KithCanonical
+import KithFeed
+import KithIdentity
+import KithRatchet
+import KithStore
+import Testing
+@testable import Kith
+
+/// Direct messages through feeds: sessions and prekeys in SQLite, decryption on import.
+@Suite struct DirectMessageAccountTests {
+    typealias Pair = (alice: Account, bob: Account)
+
+    static func pair() throws -> Pair {
+        let (alice, bob) = try ContactsAccountTests.pair()
+        return (alice, bob)
+    }
+
+    /// Hands `to` everything `from` wrote (optionally in another order) and decrypts it.
+    @discardableResult
+    static func deliver(_ from: Account, to: Account, reorder: ([[UInt8]]) -> [[UInt8]] = { $0 }) throws -> DirectOpenReport {
+        _ = try to.importFeed(lines: reorder(try from.exportFeed()), identityKey: from.identity.publicKeys.identityKey)
+        return try to.processDirectMessages()
+    }
+
+    static func texts(_ messages: [StoredMessage]) -> [String] {
+        messages.compactMap { message in
+            if case .post(let post)? = message.content { return post.body }
+            return nil
+        }
+    }
+
+    @Test func contactsExchangeDirectMessagesThroughTheirFeeds() throws {
+        let (alice, bob) = try Self.pair()
+        try alice.sendDirect("hello Bob", to: "Bob")
+        try alice.sendDirect("are you there?", to: "Bob")
+        try Self.deliver(alice, to: bob)
+        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["hello Bob", "are you there?"])
+        try bob.sendDirect("yes, hi Alice", to: "Alice")
+        try Self.deliver(bob, to: alice)
+        #expect(Self.texts(try alice.conversation(with: "Bob")) == ["hello Bob", "are you there?", "yes, hi Alice"])
+        try alice.sendDirect("after the ratchet step", to: "Bob")
+        try Self.deliver(alice, to: bob)
+        #expect(Self.texts(try bob.conversation(with: "Alice")).last == "after the ratchet step")
+        #expect(try alice.directFailures().isEmpty && bob.directFailures().isEmpty)
+    }
+
+    @Test func messagesImportedOutOfOrderDecryptOnceEach() throws {
+        let (alice, bob) = try Self.pair()
+        for index in 0..<6 { try alice.sendDirect("message \(index)", to: "Bob") }
+        let report = try Self.deliver(alice, to: bob, reorder: { Array($0.reversed()) })
+        #expect(report.failed.isEmpty)
+        #expect(Self.texts(try bob.conversation(with: "Alice")) == (0..<6).map { "message \($0)" })
+        // Importing again (a duplicate delivery) changes nothing and fails nothing.
+        let again = try Self.deliver(alice, to: bob)
+        #expect(again.opened.isEmpty && again.failed.isEmpty)
+        #expect(try bob.conversation(with: "Alice").count == 7)  // 6 posts + the prekey batch
+    }
+
+    @Test func onlyTheAddresseeCanRead() throws {
+        let (alice, bob) = try Self.pair()
+        let carol = try ContactsAccountTests.account(0xC0)
+        try carol.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try alice.addContact(cardText: try carol.contactCard(displayName: "Carol").text, name: "Carol")
+        let message = try alice.sendDirect("for Bob only", to: "Bob")
+        try Self.deliver(alice, to: carol)
+        #expect(try carol.store.message(message.messageID)?.content == nil)
+        #expect(try carol.conversation(with: "Alice").isEmpty)
+        try Self.deliver(alice, to: bob)
+        #expect(try bob.store.message(message.messageID)?.content == .post(Post(body: "for Bob only")))
+    }
+
+    @Test func handedOverPrekeysAreUsedOnceAndConsumedOnBothSides() throws {
+        let (alice, bob) = try Self.pair()
+        let handover = try bob.prekeyHandover(for: "Alice", count: 5)
+        #expect(try alice.importPrekeyHandover(handover.text, from: "Bob") == 5)
+        #expect(try alice.prekeyPool(with: bob.feedID)?.held == 5)
+        try alice.sendDirect("uses a one-time prekey", to: "Bob")
+        #expect(try alice.prekeyPool(with: bob.feedID)?.held == 4)
+        #expect(try bob.prekeyPool(with: alice.feedID)?.handedRemaining == 5)
+        try Self.deliver(alice, to: bob)
+        #expect(try bob.prekeyPool(with: alice.feedID)?.handedRemaining == 4)
+        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["uses a one-time prekey"])
+        // Alice's first message also refilled Bob's pool of her prekeys (none handed yet).
+        #expect(try bob.prekeyPool(with: alice.feedID)?.held == Account.defaultPrekeyBatch)
+        #expect(try alice.prekeyPool(with: bob.feedID)?.needsRefill == false)
+    }
+
+    @Test func handoverRejections() throws {
+        let (alice, bob) = try Self.pair()
+        let carol = try ContactsAccountTests.account(0xC0)
+        try alice.addContact(cardText: try carol.contactCard(displayName: "Carol").text, name: "Carol")
+        try carol.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        let handover = try bob.prekeyHandover(for: "Alice", count: 3)
+        // Claimed to come from Carol: signature does not verify with her key.
+        #expect(throws: KithError.self) { try alice.importPrekeyHandover(handover.text, from: "Carol") }
+        // Tampered, truncated, not base64url.
+        var tampered = handover.encoded
+        tampered[70] ^= 0x01
+        #expect(throws: KithError.self) { try alice.importPrekeyHandover(Base64URL.encode(tampered), from: "Bob") }
+        #expect(throws: KithError.self) { try alice.importPrekeyHandover(Base64URL.encode(Array(handover.encoded.prefix(100))), from: "Bob") }
+        #expect(throws: KithError.self) { try alice.importPrekeyHandover("not a handover!", from: "Bob") }
+        // Meant for someone else.
+        let forCarol = try alice.prekeyHandover(for: "Carol", count: 2)
+        #expect(throws: KithError.self) { try bob.importPrekeyHandover(forCarol.text, from: "Alice") }
+        #expect(throws: KithError.self) { try bob.prekeyHandover(for: "Alice", count: 0) }
+        #expect(throws: KithError.self) { try bob.prekeyHandover(for: "Alice", count: RatchetConstants.maxOneTimePrekeys + 1) }
+        #expect(try alice.prekeyPool(with: bob.feedID)?.held == 0)
+    }
+
+    /// Both start a session before either hears from the other; delivered in either order, the
+    /// side with the lower feed_id keeps its session, the other adopts it, nothing is lost.
+    @Test(arguments: [false, true])
+    func simultaneousFirstMessagesConvergeOnOneSession(bobHearsFirst: Bool) throws {
+        let (alice, bob) = try Self.pair()
+        try alice.sendDirect("Alice starts", to: "Bob")
+        try bob.sendDirect("Bob starts", to: "Alice")
+        if bobHearsFirst {
+            try Self.deliver(alice, to: bob)
+            try Self.deliver(bob, to: alice)
+        } else {
+            try Self.deliver(bob, to: alice)
+            try Self.deliver(alice, to: bob)
+        }
+        #expect(Self.texts(try alice.conversation(with: "Bob")).sorted() == ["Alice starts", "Bob starts"])
+        #expect(Self.texts(try bob.conversation(with: "Alice")).sorted() == ["Alice starts", "Bob starts"])
+        for round in 0..<3 {
+            try alice.sendDirect("a\(round)", to: "Bob")
+            try Self.deliver(alice, to: bob)
+            try bob.sendDirect("b\(round)", to: "Alice")
+            try Self.deliver(bob, to: alice)
+        }
+        #expect(Self.texts(try alice.conversation(with: "Bob")).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
+        #expect(Self.texts(try bob.conversation(with: "Alice")).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
+        let failures = try alice.directFailures().map(\.reason) + bob.directFailures().map(\.reason)
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func aForgedCiphertextFailsAloneAndLeavesTheSessionIntact() throws {
+        let (alice, bob) = try Self.pair()
+        try alice.sendDirect("first", to: "Bob")
+        try Self.deliver(alice, to: bob)
+        // Alice's client writes a broken direct message (validly signed, garbage ciphertext).
+        let head = try #require(try alice.store.head(of: alice.feedID))
+        let unsigned = UnsignedEnvelope(
+            sequence: head.sequence + 1, timestamp: ContactsAccountTests.now, previous: head.messageID,
+            type: "post", audience: .direct(bob.feedID), content: [0x01] + [UInt8](repeating: 0x42, count: 80)
+        )
+        let forged = try Envelope.sign(unsigned, with: alice.identity)
+        _ = try alice.store.ingest([forged.canonicalBytes])
+        try alice.sendDirect("after the broken one", to: "Bob")
+        try Self.deliver(alice, to: bob)
+        #expect(try bob.directFailures().map(\.messageID) == [forged.messageID])
+        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["first", "after the broken one"])
+        #expect(try bob.directFailures().count == 1)
+    }
+
+    @Test func messagesFromSomeoneNotYetAContactWaitForTheirCard() throws {
+        let alice = try ContactsAccountTests.account(0xA1)
+        let bob = try ContactsAccountTests.account(0xB0)
+        try alice.addContact(cardText: try bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try alice.sendDirect("before you scanned me", to: "Bob")
+        _ = try bob.importFeed(lines: try alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        #expect(try bob.processDirectMessages().waiting >= 1)
+        try bob.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["before you scanned me"])
+    }
+
+    @Test func sessionsAndDirectTextNeverReachSQLiteInTheClear() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-direct-\(UUID().uuidString)")
+        let aliceHome = AccountHome(directory: directory.appendingPathComponent("a"))
+        let bobHome = AccountHome(directory: directory.appendingPathComponent("b"))
+        let alice = try Account.create(home: aliceHome, scrypt: .testing, passphrase: { "p" })
+        let bob = try Account.create(home: bobHome, scrypt: .testing, passphrase: { "p" })
+        try alice.addContact(cardText: try bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try bob.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        let secret = "the direct secret is 4711"
+        try alice.sendDirect(secret, to: "Bob")
+        try Self.deliver(alice, to: bob)
+        #expect(Self.texts(try bob.conversation(with: "Alice")) == [secret])
+        for home in [aliceHome, bobHome] {
+            for file in try FileManager.default.contentsOfDirectory(at: home.directory, includingPropertiesForKeys: nil)
+            where file.lastPathComponent.hasPrefix("kith.sqlite") {
+                let data = try Data(contentsOf: file)
+                #expect(data.range(of: Data(secret.utf8)) == nil, "\(file.path)")
+            }
+        }
+        // Sessions survive reopening (sealed state round trip).
+        let reopened = try Account.open(home: bobHome, passphrase: { "p" })
+        try reopened.sendDirect("reply after reopening", to: "Alice")
+        try Self.deliver(reopened, to: alice)
+        #expect(Self.texts(try alice.conversation(with: "Bob")).last == "reply after reopening")
+    }
+
+    @Test func attachmentsTravelInDirectMessages() throws {
+        let (alice, bob) = try Self.pair()
+        let photo = [UInt8]("pretend this is a photo".utf8)
+        let envelope = try alice.post("look", audience: .direct(bob.feedID), attachments: [photo])
+        try Self.deliver(alice, to: bob)
+        for blob in try alice.exportBlobs() { try bob.importBlob(blob) }
+        #expect(try bob.attachment(of: envelope.messageID, index: 0) == photo)
+    }
+
+    @Test func prekeyBatchContentIsBounded() throws {
+        #expect(throws: FeedError.self) {
+            try Content.parse(Array(#"{"prekeys":"AAAA","type":"prekey_batch"}"#.utf8), envelopeType: "prekey_batch")
+        }
+        let tooMany = Base64URL.encode([UInt8](repeating: 0, count: FeedLimits.maxPrekeyBatchBytes + 36))
+        #expect(throws: FeedError.self) {
+            try Content.parse(Array(#"{"prekeys":"\#(tooMany)","type":"prekey_batch"}"#.utf8), envelopeType: "prekey_batch")
+        }
+        let ok = Base64URL.encode([UInt8](repeating: 1, count: 3 + 36))
+        #expect(try Content.parse(Array(#"{"prekeys":"\#(ok)","type":"prekey_batch"}"#.utf8), envelopeType: "prekey_batch").type == "prekey_batch")
+    }
+}

@@ -1,0 +1,81 @@
+import KithFeed
+import KithSync
+import Synchronization
+import Testing
+@testable import Kith
+
+private func options(dialGrace: Double? = nil) -> NearbyOptions {
+    NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: 1.5, beaconInterval: 0.1, dialGrace: dialGrace, sessionGrace: 20)
+}
+
+@Suite("kith sync nearby (beacons over an in-memory LAN, sessions over TCP on 127.0.0.1)", .timeLimit(.minutes(2)))
+struct NearbySyncTests {
+    @Test("two contacts find each other, sync once, and a stranger on the LAN is ignored")
+    func discoverAndSync() async throws {
+        let (alice, bob) = try SyncPair.met()
+        let carol = try SyncPair.account(0xC0)
+        let alicePost = try alice.post("from alice", audience: .contacts)
+        let bobPost = try bob.post("from bob", audience: .contacts)
+        let network = InMemoryNearbyNetwork()
+        let heardByCarol = Mutex(0)
+        async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options()).run()
+        async let bobRun = NearbySync(agent: SyncAgent(account: bob), datagrams: network.join(host: "127.0.0.1"), options: options()).run()
+        let carolResults = try await NearbySync(agent: SyncAgent(account: carol), datagrams: network.join(host: "127.0.0.1"), options: options()).run { event in
+            if case .heard = event { heardByCarol.withLock { $0 += 1 } }
+        }
+        let aliceResults = try await aliceRun
+        let bobResults = try await bobRun
+        #expect(carolResults.isEmpty)
+        #expect(heardByCarol.withLock { $0 } == 0)
+        #expect(aliceResults.filter(\.report.completed).count == 1)
+        #expect(bobResults.filter(\.report.completed).count == 1)
+        #expect(aliceResults.first?.contact.feedID == bob.feedID)
+        // The lower static key dialed.
+        let aliceKey = Array(alice.identity.dhKey.publicKey.rawRepresentation)
+        let bobKey = Array(bob.identity.dhKey.publicKey.rawRepresentation)
+        #expect(aliceResults.first?.initiated == aliceKey.lexicographicallyPrecedes(bobKey))
+        #expect(try bob.store.message(alicePost.messageID)?.content != nil)
+        #expect(try alice.store.message(bobPost.messageID)?.content != nil)
+        #expect(try carol.store.message(alicePost.messageID) == nil)
+    }
+
+    @Test("when both sides dial at once, one link survives and the feeds still sync exactly once")
+    func simultaneousDial() async throws {
+        let (alice, bob) = try SyncPair.met()
+        for index in 0..<10 { try alice.post("a\(index)", audience: .contacts); try bob.post("b\(index)", audience: .contacts) }
+        let network = InMemoryNearbyNetwork()
+        // dialGrace 0: the higher key dials at once too, so both links race.
+        async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 0)).run()
+        let bobResults = try await NearbySync(agent: SyncAgent(account: bob), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 0)).run()
+        let aliceResults = try await aliceRun
+        #expect(aliceResults.filter(\.report.completed).count == 1)
+        #expect(bobResults.filter(\.report.completed).count == 1)
+        let completedAlice = aliceResults.first(where: \.report.completed)
+        let completedBob = bobResults.first(where: \.report.completed)
+        // The surviving link is the same one: exactly one side initiated it.
+        #expect(completedAlice?.initiated != completedBob?.initiated)
+        #expect(try bob.store.head(of: alice.feedID) == alice.store.head(of: alice.feedID))
+        #expect(try alice.store.head(of: bob.feedID) == bob.store.head(of: bob.feedID))
+        let duplicates = aliceResults.map(\.report.messagesDuplicate).reduce(0, +) + bobResults.map(\.report.messagesDuplicate).reduce(0, +)
+        #expect(duplicates == 0)
+    }
+}
+
+@Suite("kith sync nearby over real UDP multicast on 127.0.0.1", .timeLimit(.minutes(2)))
+struct NearbyMulticastTests {
+    @Test("two contacts find each other through loopback multicast and sync")
+    func loopbackMulticast() async throws {
+        let (alice, bob) = try SyncPair.met()
+        let post = try alice.post("over multicast", audience: .contacts)
+        let port = Int.random(in: 40_000...49_000)
+        let aliceDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
+        let bobDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
+        let settings = NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: 2, beaconInterval: 0.2, sessionGrace: 20)
+        async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: aliceDatagrams, options: settings).run()
+        let bobResults = try await NearbySync(agent: SyncAgent(account: bob), datagrams: bobDatagrams, options: settings).run()
+        let aliceResults = try await aliceRun
+        #expect(aliceResults.contains { $0.report.completed })
+        #expect(bobResults.contains { $0.report.completed })
+        #expect(try bob.store.message(post.messageID)?.content != nil)
+    }
+}
