@@ -83,14 +83,22 @@ struct Contact: ParsableCommand {
         @Argument(help: "The contact's feed id or name.")
         var contact: String
 
+        @Flag(name: .customLong("keep-keys"), help: "Do not rotate your keys after the removal (the spec rotates them).")
+        var keepKeys = false
+
         func run() throws {
             try Output.run {
                 let account = try openAccount(global)
                 let record = try account.removeContact(contact)
+                // Spec 4.3: rotate the contacts key after a removal (fresh dh key, key_rotation).
+                let rotated = keepKeys ? nil : try account.rotateKeys(reason: "scheduled_rotation")
                 if global.json {
-                    Output.json(ContactRendering.json(record))
+                    var object = ContactRendering.json(record).objectValue ?? JSONObject()
+                    object["keys_rotated"] = .bool(rotated != nil)
+                    Output.json(.object(object))
                 } else {
                     Output.line("Removed \(record.shownName) (\(record.feedID)). Posts written from now on are not readable by them.")
+                    if rotated != nil { Output.line("Your keys were rotated as well (fresh dh key; announced to your remaining contacts).") }
                 }
             }
         }
@@ -137,6 +145,9 @@ struct Contacts: ParsableCommand {
             for intro in introductions {
                 let note = intro.note.map { ": \($0)" } ?? ""
                 Output.line("introduced, not met: \(intro.introducedFeedID) by \(account.displayName(of: intro.introducerFeedID))\(note)")
+            }
+            if try account.keyRotationDue() {
+                Output.line("NOTE: your keys are 30 days old or more; rotate them with `kith rotate-keys`.")
             }
             for rotation in rotations where !rotation.verified {
                 Output.line("WARNING: \(account.displayName(of: rotation.feedID)) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")

@@ -28,11 +28,10 @@ struct DM: ParsableCommand {
     func run() throws {
         try Output.run {
             let account = try openAccount(global)
-            let before = try account.prekeyPools().first { $0.peer.string == (try? account.resolveContact(contact))?.feedID.string }
-            let envelope = try account.sendDirect(text, to: contact)
             let record = try account.resolveContact(contact)
-            let after = try account.prekeyPool(with: record.feedID)
-            let refilled = max(0, (after?.handedRemaining ?? 0) - (before?.handedRemaining ?? 0))
+            let before = try account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
+            let envelope = try account.sendDirect(text, to: record.feedID.string)
+            let refilled = max(0, (try account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
             if global.json {
                 var object = JSONObject()
                 object["message_id"] = .string(envelope.messageID.string)
@@ -55,6 +54,15 @@ struct Prekeys: ParsableCommand {
         subcommands: [Status.self, Export.self, Import.self, Send.self],
         defaultSubcommand: Status.self
     )
+
+    /// Which contact gets a fresh batch, and how many keys.
+    struct BatchOptions: ParsableArguments {
+        @Argument(help: "The contact: a name or a feed id.")
+        var contact: String
+
+        @Option(help: "How many keys (1...8192).")
+        var count: Int = Account.defaultPrekeyBatch
+    }
 
     /// `kith prekeys status`.
     struct Status: ParsableCommand {
@@ -99,16 +107,12 @@ struct Prekeys: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The contact: a name or a feed id.")
-        var contact: String
-
-        @Option(help: "How many keys (1...8192).")
-        var count: Int = Account.defaultPrekeyBatch
+        @OptionGroup var batch: BatchOptions
 
         func run() throws {
             try Output.run {
                 let account = try openAccount(global)
-                let handover = try account.prekeyHandover(for: contact, count: count)
+                let handover = try account.prekeyHandover(for: batch.contact, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["handover"] = .string(handover.text)
@@ -163,22 +167,18 @@ struct Prekeys: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The contact: a name or a feed id.")
-        var contact: String
-
-        @Option(help: "How many keys (1...8192).")
-        var count: Int = Account.defaultPrekeyBatch
+        @OptionGroup var batch: BatchOptions
 
         func run() throws {
             try Output.run {
                 let account = try openAccount(global)
-                let envelopes = try account.sendPrekeys(to: contact, count: count)
+                let envelopes = try account.sendPrekeys(to: batch.contact, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["messages"] = .array(envelopes.map { .string($0.messageID.string) })
                     Output.json(.object(object))
                 } else {
-                    Output.line("Sent \(count) one-time prekeys in \(envelopes.count) message\(envelopes.count == 1 ? "" : "s").")
+                    Output.line("Sent \(batch.count) one-time prekeys in \(envelopes.count) message\(envelopes.count == 1 ? "" : "s").")
                 }
             }
         }

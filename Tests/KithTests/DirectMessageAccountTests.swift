@@ -212,4 +212,26 @@ import Testing
         let ok = Base64URL.encode([UInt8](repeating: 1, count: 3 + 36))
         #expect(try Content.parse(Array(#"{"prekeys":"\#(ok)","type":"prekey_batch"}"#.utf8), envelopeType: "prekey_batch").type == "prekey_batch")
     }
+
+    /// A crash after a message was decrypted and its session advanced, but before the
+    /// transaction committed, loses nothing and reuses no key: the next pass decrypts it again.
+    @Test func aCrashBeforeTheCommitLosesNothing() throws {
+        let (alice, bob) = try Self.pair()
+        let sent = try alice.sendDirect("survives a crash", to: "Bob")
+        _ = try bob.store.ingest(try alice.exportFeed())  // stored, not yet decrypted
+        let envelope = try Envelope.parseV1(sent.canonicalBytes)
+        let record = try bob.resolveContact("Alice")
+        struct Crash: Error {}
+        #expect(throws: StoreError.self) {
+            try bob.store.withDirectState { access in
+                let plaintext = try Account.openDirect(envelope, from: try bob.peerIdentity(record), local: try bob.ratchetKeys(), access: access, now: 0)
+                #expect(!plaintext.isEmpty)
+                throw Crash()
+            }
+        }
+        #expect(try bob.store.message(sent.messageID)?.content == nil)
+        let report = try bob.processDirectMessages()
+        #expect(report.opened.contains(sent.messageID))
+        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["survives a crash"])
+    }
 }
