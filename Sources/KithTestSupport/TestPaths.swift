@@ -28,6 +28,19 @@ public enum TestPaths {
         return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/testvectors")
     }
 
+    /// The one place a published-vector test touches its file: with `KITH_WRITE_VECTORS=1` it
+    /// (re)writes `generated` plus a newline to `url`; then it returns the file's bytes without
+    /// the trailing newline, for the test to compare with what this implementation generates.
+    public static func publishedVector(at url: URL, generated: [UInt8]) throws -> [UInt8] {
+        if ProcessInfo.processInfo.environment["KITH_WRITE_VECTORS"] == "1" {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(generated + [0x0A]).write(to: url)
+        }
+        var bytes = Array(try Data(contentsOf: url))
+        if bytes.last == 0x0A { bytes.removeLast() }
+        return bytes
+    }
+
     /// Reads a file under the shared vectors folder.
     public static func sharedVector(_ relativePath: String) throws -> Data {
         try Data(contentsOf: sharedVectors.appendingPathComponent(relativePath))

@@ -72,12 +72,7 @@ import Testing
 
     @Test func publishedVectorsMatchThisImplementation() throws {
         let generated = try Self.generate()
-        if ProcessInfo.processInfo.environment["KITH_WRITE_VECTORS"] == "1" {
-            try FileManager.default.createDirectory(at: Self.url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(CanonicalJSON.serialize(.object(generated)) + [0x0A]).write(to: Self.url)
-        }
-        var bytes = Array(try Data(contentsOf: Self.url))
-        if bytes.last == 0x0A { bytes.removeLast() }
+        let bytes = try TestPaths.publishedVector(at: Self.url, generated: CanonicalJSON.serialize(.object(generated)))
         let published = try #require(try CanonicalJSON.parse(bytes).objectValue)
         for name in ["issuer_identity_key", "issuer_feed_id", "recipient_feed_id", "prekeys", "signed_bytes_hex"] {
             #expect(published[name] == generated[name], "\(name) differs")
