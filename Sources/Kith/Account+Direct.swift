@@ -161,7 +161,7 @@ extension Account {
     }
 
     /// Direct messages that could not be decrypted, with the reason.
-    public func directFailures() throws(KithError) -> [(messageID: MessageID, reason: String)] {
+    public func directFailures() throws(KithError) -> [DirectFailure] {
         do { return try store.directFailures() } catch { throw .store(error) }
     }
 
@@ -312,4 +312,13 @@ struct SinglePrekeyStore: PrekeyStore {
     }
 
     func status(forPeer peer: String) -> PrekeyPoolStatus { PrekeyPoolStatus(remaining: key == nil ? 0 : 1, lastBatchSize: 1) }
+}
+
+extension PrekeyPoolRecord {
+    /// True when the contact holds fewer than 10 % of the last batch handed to them (the
+    /// ratchet's low-water rule, ``PrekeyPoolStatus/isBelowLowWater``), or none was handed yet:
+    /// time to refill at the next chance.
+    public var needsRefill: Bool {
+        lastBatchSize == 0 || PrekeyPoolStatus(remaining: handedRemaining, lastBatchSize: lastBatchSize).isBelowLowWater
+    }
 }

@@ -3,22 +3,25 @@ import GRDB
 import KithFeed
 import KithIdentity
 
+/// A direct message that failed to decrypt for good, and why.
+public struct DirectFailure: Sendable, Equatable {
+    /// The message.
+    public let messageID: MessageID
+    /// The error, as text.
+    public let reason: String
+}
+
 /// What one pass over the undecrypted direct messages did.
 public struct DirectOpenReport: Sendable, Equatable {
     /// Messages decrypted and stored (content sealed) in this pass.
     public var opened: [MessageID] = []
     /// Messages left for a later pass (not readable yet, e.g. the author is not a contact yet).
     public var waiting: Int = 0
-    /// Messages that failed for good, with the reason; recorded and not retried.
-    public var failed: [(messageID: MessageID, reason: String)] = []
+    /// Messages that failed for good in this pass; recorded and not retried.
+    public var failed: [DirectFailure] = []
 
     /// Creates an empty report.
     public init() {}
-
-    public static func == (lhs: DirectOpenReport, rhs: DirectOpenReport) -> Bool {
-        lhs.opened == rhs.opened && lhs.waiting == rhs.waiting
-            && lhs.failed.map(\.messageID) == rhs.failed.map(\.messageID) && lhs.failed.map(\.reason) == rhs.failed.map(\.reason)
-    }
 }
 
 /// One-time prekey pools with one contact.
@@ -34,9 +37,6 @@ public struct PrekeyPoolRecord: Sendable, Equatable {
     /// True when a direct session with the contact exists.
     public let hasSession: Bool
 
-    /// True when fewer than 10 % of the last batch handed to the contact is left (refill at the
-    /// next chance), or none was ever handed.
-    public var needsRefill: Bool { lastBatchSize == 0 || handedRemaining * 100 < lastBatchSize * 10 }
 }
 
 extension FeedStore {
@@ -63,7 +63,7 @@ extension FeedStore {
                 db,
                 sql: """
                     SELECT message_id, envelope_json FROM messages
-                    WHERE audience = ? AND content_json IS NULL AND tombstoned = 0
+                    WHERE audience = ? AND content_json IS NULL AND tombstoned = 0 AND audience LIKE 'direct:%'
                       AND message_id NOT IN (SELECT message_id FROM direct_failures)
                     ORDER BY feed_id, sequence
                     """,
@@ -97,7 +97,7 @@ extension FeedStore {
                         sql: "INSERT OR REPLACE INTO direct_failures(message_id, reason, failed_at) VALUES (?, ?, ?)",
                         arguments: [id, failure, Self.nowMillis()]
                     )
-                    report.failed.append((messageID, failure))
+                    report.failed.append(DirectFailure(messageID: messageID, reason: failure))
                 } else if opened {
                     report.opened.append(messageID)
                 } else {
@@ -109,11 +109,11 @@ extension FeedStore {
     }
 
     /// Direct messages that failed to decrypt for good, with their reasons.
-    public func directFailures() throws(StoreError) -> [(messageID: MessageID, reason: String)] {
+    public func directFailures() throws(StoreError) -> [DirectFailure] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT message_id, reason FROM direct_failures ORDER BY failed_at").compactMap { row in
                 guard let id = try? MessageID(row["message_id"] as String) else { return nil }
-                return (id, row["reason"] as String)
+                return DirectFailure(messageID: id, reason: row["reason"])
             }
         }
     }

@@ -30,4 +30,12 @@ extension Schema {
             failed_at INTEGER NOT NULL
         );
         """
+
+    /// Direct messages not decrypted yet, so the pass after every import and sync does not scan
+    /// the whole `messages` table. Partial: rows of other audiences, and decrypted ones, are not
+    /// in it (ingest of other messages pays nothing for it).
+    static let directInboxIndex = """
+        CREATE INDEX idx_messages_direct_inbox ON messages(audience, feed_id, sequence)
+            WHERE content_json IS NULL AND tombstoned = 0 AND audience LIKE 'direct:%';
+        """
 }

@@ -24,6 +24,9 @@ enum Schema {
         migrator.registerMigration("v3-sync") { db in
             try db.execute(sql: syncTables)
         }
+        migrator.registerMigration("v4-direct-inbox") { db in
+            try db.execute(sql: directInboxIndex)
+        }
         return migrator
     }
 

@@ -236,6 +236,12 @@ public actor SecureLink {
     /// Bytes of records buffered for sending.
     public var bufferedOutgoingBytes: Int { outgoing.count }
 
+    /// Declares that a task other than the reader is about to send (see ``SyncTransport/sendingBegan()``).
+    public nonisolated func sendingBegan() async { await transport.sendingBegan() }
+
+    /// Ends one ``sendingBegan()``.
+    public nonisolated func sendingEnded() async { await transport.sendingEnded() }
+
     /// True when records of an already received sealed frame are waiting to be returned by ``receive()``.
     public var hasPendingRecords: Bool { inboxStart < inbox.count }
 

@@ -43,6 +43,11 @@ public actor SyncSession {
     private var received: [ReceivedMessage] = []
     private var linkFailure: SecureLinkError?
     private var requests: AsyncStream<SyncRequest>.Continuation?
+    private var requestsOpen = true
+    /// True once the peer's `done` handed the send task its requests (with declared send work).
+    private var serveDeclared = false
+    /// Send work declared and not yet ended by this session.
+    private var declaredSends = 0
     // Blob phase.
     private var blobPhase = BlobPhase.notStarted
     private var wantsOutstanding: Set<SyncBlobID> = []
@@ -95,11 +100,15 @@ public actor SyncSession {
         let feeds = await source.followedFeeds(for: peer)
         requestedFeeds = Set(feeds.map(\.feedID))
         report.requestsSent = requestedFeeds.count
+        // The opening is sent by the send task while the receive task already reads.
+        await declareSend()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.sendLoop(stream, feeds: feeds) }
             group.addTask { await self.receiveLoop() }
             group.addTask { await self.blobServeLoop(wantStream) }
         }
+        // Balanced on every path; released here should a path have missed its end.
+        while declaredSends > 0 { await endSend() }
         await link.close()
         if !report.completed, report.violation == nil { report.interruption = linkFailure ?? .closed }
         return report
@@ -108,25 +117,47 @@ public actor SyncSession {
     // MARK: Sending
 
     private func sendLoop(_ stream: AsyncStream<SyncRequest>, feeds: [SyncFeedState]) async {
-        do {
-            var opening: [SyncFrame] = []
-            if !requestedFeeds.isEmpty {
-                for feed in feeds {
-                    opening.append(.request(SyncRequest(feedID: feed.feedID, haveSequence: feed.wireHaveSequence)))
-                    if heldRangesNegotiated { opening += heldRecords(for: feed) }
-                }
+        var opening: [SyncFrame] = []
+        if !requestedFeeds.isEmpty {
+            for feed in feeds {
+                opening.append(.request(SyncRequest(feedID: feed.feedID, haveSequence: feed.wireHaveSequence)))
+                if heldRangesNegotiated { opening += heldRecords(for: feed) }
             }
-            opening.append(.done)
+        }
+        opening.append(.done)
+        do {
             try await link.send(opening)
-            var pending: [SyncRequest] = []
-            for await request in stream { pending.append(request) }
-            try await serve(pending)
         } catch {
             record(error)
             finishStreams()
         }
+        await endSend()
+        var pending: [SyncRequest] = []
+        for await request in stream { pending.append(request) }
+        // Set (with the declaration) by the receive task when the peer's `done` ended the stream.
+        let serving = serveDeclared
+        if serving, !finished, linkFailure == nil {
+            do {
+                try await serve(pending)
+            } catch {
+                record(error)
+                finishStreams()
+            }
+        }
         allServed = true
         await checkCompletion()
+        if serving { await endSend() }
+    }
+
+    /// Declares send work by a task other than the receive task (see ``SecureLink/sendingBegan()``).
+    private func declareSend() async {
+        declaredSends += 1
+        await link.sendingBegan()
+    }
+
+    private func endSend() async {
+        declaredSends -= 1
+        await link.sendingEnded()
     }
 
     /// The held-ranges records of one request: only ranges above `have_seq`, at most the highest
@@ -213,17 +244,23 @@ public actor SyncSession {
     /// Serves the peer's blob wants one at a time, in arrival order: the blob's chunks, or
     /// `blob missing` when it is not held here or larger than either side accepts.
     private func blobServeLoop(_ wants: AsyncStream<SyncBlobWant>) async {
+        var broken = false
         for await want in wants {
-            do {
-                try await serveBlob(want)
-                try await link.flush()
-            } catch {
-                record(error)
-                finishStreams()
-                break
+            // Every want was declared as send work when it was handed over; each is ended,
+            // served or not.
+            if !broken {
+                do {
+                    try await serveBlob(want)
+                    try await link.flush()
+                    peerWantsServed += 1
+                    await checkCompletion()
+                } catch {
+                    record(error)
+                    finishStreams()
+                    broken = true
+                }
             }
-            peerWantsServed += 1
-            await checkCompletion()
+            await endSend()
         }
     }
 
@@ -362,6 +399,12 @@ public actor SyncSession {
         case .done:
             guard !peerDone else { return violate(.unexpectedDone) }
             peerDone = true
+            // The send task serves once the stream ends: declare its work before ending it.
+            if requestsOpen {
+                requestsOpen = false
+                serveDeclared = true
+                await declareSend()
+            }
             requests?.finish()
         case .offer(let offer):
             guard requestedFeeds.contains(offer.feedID), !offeredFeeds.contains(offer.feedID) else {
@@ -381,7 +424,8 @@ public actor SyncSession {
                 return violate(.unexpectedBlobRecord)
             }
             peerWantsReceived += 1
-            blobWants?.yield(want)
+            await declareSend()
+            if case .enqueued = blobWants?.yield(want) {} else { await endSend() }
         case .blobsDone:
             guard blobsNegotiated, !peerBlobsDone else { return violate(.unexpectedBlobRecord) }
             peerBlobsDone = true
@@ -488,6 +532,7 @@ public actor SyncSession {
     }
 
     private func finishStreams() {
+        requestsOpen = false
         requests?.finish()
         blobWants?.finish()
     }

@@ -1,10 +1,15 @@
+import Synchronization
+
 /// The shared state of a ``SimulatedBLELink`` pair: queues, virtual clocks, loss and counters.
 ///
 /// Time is virtual. A frame occupies the shared medium for (bytes + overhead) × 8 / bandwidth
 /// seconds starting when both the sender and the medium are free, and arrives `latency` later; a
 /// receiver's clock jumps to the arrival time. When both sides wait in `receive` with nothing in
 /// flight, nothing can ever arrive, so both fail with ``SyncTransportError/idleTimeout`` after
-/// advancing their clocks by the idle timeout (what a real link's timer would do).
+/// advancing their clocks by the idle timeout (what a real link's timer would do). A side that
+/// declared send work (``SyncTransport/sendingBegan()``) is never stuck; one that did not may
+/// still have a task about to send, so the timeout waits a real-time grace period without
+/// activity first.
 actor SimulatedAir {
     private struct InFlight {
         var frame: [UInt8]
@@ -23,6 +28,10 @@ actor SimulatedAir {
     private(set) var transcript: [[UInt8]] = []
     private var activity = 0
     private var watchdogArmed = false
+    /// Send work declared per side. Updated synchronously so a declaration is in force before the
+    /// declaring call returns; the ends may overtake the beginnings they balance (the count is
+    /// then briefly negative), and every change re-checks for a stall.
+    nonisolated let declaredSenders = Mutex<[Int]>([0, 0])
 
     init(configuration: SimulatedBLEConfiguration) {
         self.configuration = configuration
@@ -100,6 +109,12 @@ actor SimulatedAir {
         return try result.get()
     }
 
+    /// Called after each change of ``declaredSenders``.
+    func declarationsChanged() {
+        activity += 1
+        resolveDeadlock()
+    }
+
     func close() {
         guard !closed else { return }
         closed = true
@@ -132,10 +147,12 @@ actor SimulatedAir {
     private var bothStuck: Bool {
         waiters[0] != nil && waiters[1] != nil
             && queueHeads[0] == queues[0].count && queueHeads[1] == queues[1].count
+            && declaredSenders.withLock { $0 == [0, 0] }
     }
 
-    /// Both sides waiting with empty queues can only be woken by another task of theirs that is
-    /// about to send. Wait a short real-time grace period; if nothing happened, time both out.
+    /// Both sides waiting with empty queues and no declared send work can only be woken by an
+    /// undeclared task of theirs that is about to send. Wait a short real-time grace period; if
+    /// nothing happened, time both out.
     private func resolveDeadlock() {
         guard bothStuck, !watchdogArmed else { return }
         watchdogArmed = true

@@ -24,6 +24,19 @@ public final class SimulatedBLEEndpoint: SyncTransport, SyncClock {
         try await air.receive(side: side)
     }
 
+    /// Declares send work under way on this side: the link does not time out while it lasts.
+    public func sendingBegan() async {
+        air.declaredSenders.withLock { $0[side] += 1 }
+        await air.declarationsChanged()
+    }
+
+    /// Ends one ``sendingBegan()``; when both sides are then reading with nothing in flight and
+    /// no work declared, the virtual idle timeout follows.
+    public func sendingEnded() async {
+        air.declaredSenders.withLock { $0[side] -= 1 }
+        await air.declarationsChanged()
+    }
+
     /// Closes the link for both sides.
     public func close() async { await air.close() }
 

@@ -13,4 +13,17 @@ public protocol SyncTransport: Sendable {
     /// Closes the connection gracefully: frames already sent are still delivered, then pending and
     /// later calls on both sides fail with ``SyncTransportError/closed``.
     func close() async
+    /// Declares that a task of this side other than the one reading is about to send, so a
+    /// transport that detects stalls (both sides reading, nothing in flight) does not mistake
+    /// this moment for one. Each call is balanced by one ``sendingEnded()``.
+    func sendingBegan() async
+    /// Ends one ``sendingBegan()`` declaration.
+    func sendingEnded() async
+}
+
+extension SyncTransport {
+    /// Real transports time out on a wall clock and ignore the declaration.
+    public func sendingBegan() async {}
+    /// Real transports time out on a wall clock and ignore the declaration.
+    public func sendingEnded() async {}
 }

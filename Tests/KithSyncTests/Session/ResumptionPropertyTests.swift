@@ -18,7 +18,9 @@ private final class SentLog: Sendable {
 private func session(
     _ parties: LinkParties, alice: InMemoryFeedSource, bob: InMemoryFeedSource, cutAfterBytes: Int?
 ) async throws -> (alice: SyncSessionReport, bob: SyncSessionReport, sent: [SyncMessageID]) {
-    var configuration = SimulatedBLEConfiguration(mtu: 182)
+    // No latency: every frame fully on the air before the cut arrives, so whether a cut leaves
+    // bob holding something depends only on the bytes, not on how the two sides' frames interleave.
+    var configuration = SimulatedBLEConfiguration(mtu: 182, latencySeconds: 0)
     configuration.disconnectAfterBytes = cutAfterBytes
     let (central, peripheral) = SimulatedBLELink.makePair(configuration: configuration)
     let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
