@@ -10,35 +10,90 @@ import KithIdentity
 /// ``parse(_:)`` (received bytes, must already be canonical) or ``sign(_:with:)`` (authoring).
 /// Parsing checks structure only; call ``verifySignature(with:)`` to authenticate it.
 public struct Envelope: Sendable, Hashable {
+    /// The parsed fields, shared by every copy: an envelope is passed through several enums and
+    /// collections on its way into the store, and a copy then costs one reference count.
+    private let storage: Storage
+
     /// Envelope format version (1).
-    public let version: Int64
+    public var version: Int64 { storage.version }
     /// The author's feed.
-    public let feedID: FeedID
+    public var feedID: FeedID { storage.feedID }
     /// Position in the feed, from 0.
-    public let sequence: UInt32
+    public var sequence: UInt32 { storage.sequence }
     /// Author's clock, Unix seconds; informational only.
-    public let timestamp: Int64
+    public var timestamp: Int64 { storage.timestamp }
     /// Id of message `sequence - 1`; nil only at genesis.
-    public let previous: MessageID?
+    public var previous: MessageID? { storage.previous }
     /// The unencrypted routing type (`post`, `reaction`, ... or unknown).
-    public let type: String
+    public var type: String { storage.type }
     /// Who can decrypt the content.
-    public let audience: Audience
+    public var audience: Audience { storage.audience }
     /// The encrypted content, as its base64url text.
-    public let contentEnc: String
+    public var contentEnc: String { storage.contentEnc }
     /// The Ed25519 signature.
-    public let signature: [UInt8]
+    public var signature: [UInt8] { storage.signature }
     /// Top-level fields this version does not know; they are covered by the signature and kept.
-    public let extraFields: JSONObject
+    public var extraFields: JSONObject { storage.extraFields }
     /// The exact canonical JSON bytes of the full envelope.
-    public let canonicalBytes: [UInt8]
+    public var canonicalBytes: [UInt8] { storage.canonicalBytes }
     /// base64url(SHA-256(canonicalBytes)).
-    public let messageID: MessageID
+    public var messageID: MessageID { storage.messageID }
     /// Every field as parsed (kept so the signing input needs no second parse).
-    let fields: JSONObject
+    var fields: JSONObject { storage.fields }
     /// Where the `signature` member lies in ``canonicalBytes`` (the signing input is the bytes
     /// without it), as located by the parser.
-    let signatureRange: Range<Int>?
+    var signatureRange: Range<Int>? { storage.signatureRange }
+
+    private final class Storage: Sendable {
+        let version: Int64
+        let feedID: FeedID
+        let sequence: UInt32
+        let timestamp: Int64
+        let previous: MessageID?
+        let type: String
+        let audience: Audience
+        let contentEnc: String
+        let signature: [UInt8]
+        let extraFields: JSONObject
+        let canonicalBytes: [UInt8]
+        let messageID: MessageID
+        let fields: JSONObject
+        let signatureRange: Range<Int>?
+
+        init(
+            version: Int64, feedID: FeedID, sequence: UInt32, timestamp: Int64, previous: MessageID?, type: String,
+            audience: Audience, contentEnc: String, signature: [UInt8], extraFields: JSONObject, canonicalBytes: [UInt8],
+            messageID: MessageID, fields: JSONObject, signatureRange: Range<Int>?
+        ) {
+            self.version = version
+            self.feedID = feedID
+            self.sequence = sequence
+            self.timestamp = timestamp
+            self.previous = previous
+            self.type = type
+            self.audience = audience
+            self.contentEnc = contentEnc
+            self.signature = signature
+            self.extraFields = extraFields
+            self.canonicalBytes = canonicalBytes
+            self.messageID = messageID
+            self.fields = fields
+            self.signatureRange = signatureRange
+        }
+    }
+
+    /// An envelope from fields that ``parse(_:)`` checked against `canonicalBytes`.
+    init(
+        version: Int64, feedID: FeedID, sequence: UInt32, timestamp: Int64, previous: MessageID?, type: String,
+        audience: Audience, contentEnc: String, signature: [UInt8], extraFields: JSONObject, canonicalBytes: [UInt8],
+        messageID: MessageID, fields: JSONObject, signatureRange: Range<Int>?
+    ) {
+        storage = Storage(
+            version: version, feedID: feedID, sequence: sequence, timestamp: timestamp, previous: previous, type: type,
+            audience: audience, contentEnc: contentEnc, signature: signature, extraFields: extraFields,
+            canonicalBytes: canonicalBytes, messageID: messageID, fields: fields, signatureRange: signatureRange
+        )
+    }
 
     static let knownFields: Set<String> = [
         "version", "feed_id", "sequence", "timestamp", "previous", "type", "audience", "content_enc", "signature",
