@@ -26,6 +26,16 @@ private struct SlowFeedSource: SyncFeedSource {
 struct SlowSourceTests {
     let parties = LinkParties()
 
+    /// Alice and Bob linked over a simulated radio whose stall grace period is a tenth of the
+    /// default, far shorter than the stores' pauses.
+    private func linkedPair() async throws -> (SimulatedBLEEndpoint, SimulatedBLEEndpoint, SecureLink, SecureLink) {
+        var configuration = SimulatedBLEConfiguration()
+        configuration.stallDetectionGraceSeconds = 0.02
+        let (central, peripheral) = SimulatedBLELink.makePair(configuration: configuration)
+        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
+        return (central, peripheral, try connected.get(), try accepted.get())
+    }
+
     /// While both sides wait for records, the send task is still looking up what to offer. The
     /// session declares that work to the simulated air, so no real-time grace period, however
     /// short, turns the pause into an idle timeout.
@@ -37,12 +47,7 @@ struct SlowSourceTests {
         for sequence in UInt32(0)..<6 { await alice.append(feed: feed, sequence: sequence, content: Fixtures.envelope(400, seed: Int(sequence))) }
         await alice.follow(feed)
         await bob.follow(feed)
-        var configuration = SimulatedBLEConfiguration()
-        configuration.stallDetectionGraceSeconds = 0.02
-        let (central, peripheral) = SimulatedBLELink.makePair(configuration: configuration)
-        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
-        let aliceLink = try connected.get()
-        let bobLink = try accepted.get()
+        let (central, peripheral, aliceLink, bobLink) = try await linkedPair()
         let slowAlice = SlowFeedSource(base: alice, delay: .milliseconds(300))
         let slowBob = SlowFeedSource(base: bob, delay: .milliseconds(300))
         async let bobReport = SyncSession(link: bobLink, source: slowBob, clock: peripheral).run()
@@ -60,12 +65,7 @@ struct SlowSourceTests {
         let feed = try Fixtures.feedID(0xA0)
         let bob = InMemoryFeedSource()
         await bob.follow(feed)
-        var configuration = SimulatedBLEConfiguration()
-        configuration.stallDetectionGraceSeconds = 0.02
-        let (central, peripheral) = SimulatedBLELink.makePair(configuration: configuration)
-        let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
-        let aliceLink = try connected.get()
-        let bobLink = try accepted.get()
+        let (_, peripheral, aliceLink, bobLink) = try await linkedPair()
         // Alice's side only reads: she never sends her requests or `done`.
         async let bobReport = SyncSession(link: bobLink, source: bob, clock: peripheral).run()
         await #expect(throws: SecureLinkError.self) { while true { _ = try await aliceLink.receive() } }
