@@ -15,7 +15,8 @@ import Synchronization
 ///   ``NearbyOptions/dialGrace`` if no link appeared. If both links come up anyway,
 ///   ``NearbyLinkArbiter`` keeps the one dialed by the lower key on both sides.
 /// - Each contact is synced at most once per run (after a completed session it is left alone).
-/// - Discovery stops after ``NearbyOptions/duration``; sessions still running get
+/// - Discovery stops after ``NearbyOptions/duration`` (connections the listener accepted by then
+///   are still served); sessions still running get
 ///   ``NearbyOptions/sessionGrace`` more seconds, then their links are closed (the next sync
 ///   resumes exactly where they stopped).
 public final class NearbySync: Sendable {
@@ -98,7 +99,15 @@ public final class NearbySync: Sendable {
             group.addTask { await self.beaconLoop(contacts: contacts.map(\.contact), port: advertised, until: deadline) }
             group.addTask { await self.hearLoop(contacts: contacts, sink: sink) }
             group.addTask {
-                for await transport in listener.connections { sink.yield(.incoming(transport)) }
+                await withTaskGroup(of: Void.self) { late in
+                    for await transport in listener.connections {
+                        // Accepted before the listener closed but handed over after the discovery
+                        // window: the dialer made it in time, so it is served all the same.
+                        if case .terminated = sink.yield(.incoming(transport)) {
+                            late.addTask { await self.serve(transport, contacts: contacts.map(\.record), onEvent: onEvent) }
+                        }
+                    }
+                }
             }
             group.addTask {
                 try? await Task.sleep(until: deadline)

@@ -43,6 +43,10 @@ public enum SyncLimits {
     public static let tcpInboxHighWatermark = 1024
     /// Accepted TCP connections waiting to be taken from a listener.
     public static let tcpPendingConnections = 16
+    /// Seconds a TCP connection may go without receiving a byte before it is closed and a
+    /// pending ``TCPTransport/receive()`` fails with ``SyncTransportError/idleTimeout`` (a peer
+    /// that went silent, or a connection nobody answers, never holds a task forever).
+    public static let tcpIdleTimeoutSeconds: Double = 30
 
     // MARK: Segmentation and sealing
 

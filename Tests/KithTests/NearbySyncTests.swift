@@ -5,7 +5,7 @@ import Testing
 @testable import Kith
 
 private func options(dialGrace: Double? = nil) -> NearbyOptions {
-    NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: 1.5, beaconInterval: 0.1, dialGrace: dialGrace, sessionGrace: 20)
+    NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: 3, beaconInterval: 0.1, dialGrace: dialGrace, sessionGrace: 20)
 }
 
 @Suite("kith sync nearby (beacons over an in-memory LAN, sessions over TCP on 127.0.0.1)", .timeLimit(.minutes(2)))
@@ -70,7 +70,7 @@ struct NearbyMulticastTests {
         let port = Int.random(in: 40_000...49_000)
         let aliceDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
         let bobDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
-        let settings = NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: 2, beaconInterval: 0.2, sessionGrace: 20)
+        let settings = NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: 3, beaconInterval: 0.2, sessionGrace: 20)
         async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: aliceDatagrams, options: settings).run()
         let bobResults = try await NearbySync(agent: SyncAgent(account: bob), datagrams: bobDatagrams, options: settings).run()
         let aliceResults = try await aliceRun

@@ -92,4 +92,47 @@ struct TCPTransportTests {
         await listener.close()
         await #expect(throws: SyncTransportError.self) { try await TCPTransport.connect(host: "127.0.0.1", port: port) }
     }
+
+    @Test("a silent peer is dropped after the idle timeout instead of holding a receive forever", arguments: [true, false])
+    func silentPeerTimesOut(clientTimesOut: Bool) async throws {
+        let listener = try await TCPSyncListener.bind(port: 0, idleTimeout: clientTimesOut ? 30 : 0.2)
+        let client = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: clientTimesOut ? 0.2 : 30)
+        var iterator = listener.connections.makeAsyncIterator()
+        let accepted = try #require(await iterator.next())
+        // Neither side sends: the side with the short timeout fails with it and closes, so the
+        // other learns at once that the connection is gone.
+        let (waiting, other) = clientTimesOut ? (client, accepted) : (accepted, client)
+        await #expect(throws: SyncTransportError.idleTimeout) { try await waiting.receive() }
+        await #expect(throws: SyncTransportError.closed) { try await other.receive() }
+        await listener.close()
+    }
+
+    @Test("traffic keeps a connection alive past the idle timeout")
+    func trafficResetsTheIdleTimer() async throws {
+        let listener = try await TCPSyncListener.bind(port: 0, idleTimeout: 3)
+        let client = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: 3)
+        var iterator = listener.connections.makeAsyncIterator()
+        let accepted = try #require(await iterator.next())
+        // 4 s of exchanges every 0.1 s: longer than the timeout, never silent for that long.
+        for round in 0..<40 {
+            try await Task.sleep(for: .milliseconds(100))
+            try await client.send([UInt8(round)])
+            #expect(try await accepted.receive() == [UInt8(round)])
+            try await accepted.send([UInt8(round)])
+            #expect(try await client.receive() == [UInt8(round)])
+        }
+        await client.close()
+        await listener.close()
+    }
+
+    @Test("a connection accepted after the listener closed is closed, not left half-open")
+    func acceptedAfterCloseIsClosed() async throws {
+        let listener = try await TCPSyncListener.bind(port: 0)
+        let client = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port)
+        // Nobody takes the connection; the listener closes with it still waiting in its queue.
+        await listener.close()
+        var iterator = listener.connections.makeAsyncIterator()
+        if let waiting = await iterator.next() { await waiting.close() }
+        await #expect(throws: SyncTransportError.closed) { try await client.receive() }
+    }
 }

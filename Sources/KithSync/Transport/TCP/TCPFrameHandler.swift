@@ -1,7 +1,8 @@
 import NIOCore
 
 /// Splits the TCP byte stream into link frames (`length u16 | frame`) and hands them to a
-/// ``TCPFrameInbox``. A length of 0 or above the MTU closes the connection.
+/// ``TCPFrameInbox``. A length of 0 or above the MTU closes the connection, and so does a read
+/// idle event (nothing received for ``SyncLimits/tcpIdleTimeoutSeconds``).
 final class TCPFrameHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
@@ -39,6 +40,16 @@ final class TCPFrameHandler: ChannelInboundHandler {
         buffer.discardReadBytes()
         buffered = buffer.readableBytes > 0 ? buffer : nil
         if pause { context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in } }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // From the `IdleStateHandler` in front: nothing was read for the idle timeout.
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            inbox.finish(.idleTimeout)
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

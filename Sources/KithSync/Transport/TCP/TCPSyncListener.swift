@@ -25,8 +25,12 @@ public final class TCPSyncListener: Sendable {
     ///   - host: the address to bind; 127.0.0.1 by default (pass "0.0.0.0" to accept LAN peers).
     ///   - port: the TCP port; 0 picks a free one (see ``port``).
     ///   - mtu: the link frame size both ends use.
+    ///   - idleTimeout: seconds an accepted connection may go without receiving a byte before
+    ///     it is closed (see ``TCPTransport/connect(host:port:mtu:idleTimeout:)``).
     /// - Throws: ``SyncTransportError/connectionFailed(_:)`` when the address cannot be bound.
-    public static func bind(host: String = "127.0.0.1", port: Int = 0, mtu: Int = SyncLimits.maximumMTU) async throws(SyncTransportError) -> TCPSyncListener {
+    public static func bind(
+        host: String = "127.0.0.1", port: Int = 0, mtu: Int = SyncLimits.maximumMTU, idleTimeout: Double = SyncLimits.tcpIdleTimeoutSeconds
+    ) async throws(SyncTransportError) -> TCPSyncListener {
         try TCPTransport.validate(mtu: mtu)
         let (stream, continuation) = AsyncStream<TCPTransport>.makeStream(
             bufferingPolicy: .bufferingOldest(SyncLimits.tcpPendingConnections)
@@ -37,10 +41,13 @@ public final class TCPSyncListener: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let inbox = TCPFrameInbox()
-                    try channel.pipeline.syncOperations.addHandler(TCPFrameHandler(inbox: inbox, mtu: mtu))
+                    try TCPTransport.addHandlers(to: channel, inbox: inbox, mtu: mtu, idleTimeout: idleTimeout)
                     let transport = TCPTransport(channel: channel, inbox: inbox, mtu: mtu)
-                    if case .dropped = continuation.yield(transport) {
-                        channel.close(promise: nil)
+                    // Too many waiting, or the listener was closed: nobody will ever take it.
+                    switch continuation.yield(transport) {
+                    case .enqueued: break
+                    case .dropped, .terminated: channel.close(promise: nil)
+                    @unknown default: channel.close(promise: nil)
                     }
                 }
             }

@@ -24,9 +24,13 @@ public final class TCPTransport: SyncTransport {
     public var remoteDescription: String { channel.remoteAddress.map { "\($0)" } ?? "unknown" }
 
     /// Connects to a listening peer.
+    /// - Parameter idleTimeout: seconds without receiving a byte after which the connection is
+    ///   closed and a waiting ``receive()`` fails with ``SyncTransportError/idleTimeout``.
     /// - Throws: ``SyncTransportError/connectionFailed(_:)`` when the connection cannot be made,
     ///   ``SyncTransportError/frameTooLarge(size:mtu:)`` for an MTU outside 20...509.
-    public static func connect(host: String, port: Int, mtu: Int = SyncLimits.maximumMTU) async throws(SyncTransportError) -> TCPTransport {
+    public static func connect(
+        host: String, port: Int, mtu: Int = SyncLimits.maximumMTU, idleTimeout: Double = SyncLimits.tcpIdleTimeoutSeconds
+    ) async throws(SyncTransportError) -> TCPTransport {
         try validate(mtu: mtu)
         let inbox = TCPFrameInbox()
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -34,7 +38,7 @@ public final class TCPTransport: SyncTransport {
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(TCPFrameHandler(inbox: inbox, mtu: mtu))
+                    try addHandlers(to: channel, inbox: inbox, mtu: mtu, idleTimeout: idleTimeout)
                 }
             }
         do {
@@ -43,6 +47,13 @@ public final class TCPTransport: SyncTransport {
         } catch {
             throw .connectionFailed("\(host):\(port): \(error)")
         }
+    }
+
+    /// The pipeline of a sync connection: read-idle detection, then framing into the inbox.
+    static func addHandlers(to channel: any Channel, inbox: TCPFrameInbox, mtu: Int, idleTimeout: Double) throws {
+        let milliseconds = Int64((max(idleTimeout, 0.001) * 1000).rounded(.up))
+        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .milliseconds(milliseconds)))
+        try channel.pipeline.syncOperations.addHandler(TCPFrameHandler(inbox: inbox, mtu: mtu))
     }
 
     static func validate(mtu: Int) throws(SyncTransportError) {
