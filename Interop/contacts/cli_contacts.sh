@@ -3,12 +3,7 @@
 # contacts (with an attachment), import each other's feeds (key from the contact record) and read
 # them; a third identity imports the same feed and cannot read it; a tampered card is refused.
 set -euo pipefail
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-kith="${KITH:?set KITH to the kith binary}"
-export KITH_PASSPHRASE="interop test passphrase"
-export KITH_LOG_LEVEL=error
-fail() { echo "FAILED: $*" >&2; exit 1; }
+source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 
 for who in a b c; do "$kith" init --home "$work/$who" > /dev/null; done
 card_a=$("$kith" card --home "$work/a" --name Alice)

@@ -4,12 +4,7 @@
 # a handover meant for someone else is refused, and after `kith rotate-keys` the conversation and
 # the contacts posts continue under the same feed id.
 set -euo pipefail
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-kith="${KITH:?set KITH to the kith binary}"
-export KITH_PASSPHRASE="interop test passphrase"
-export KITH_LOG_LEVEL=error
-fail() { echo "FAILED: $*" >&2; exit 1; }
+source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 
 for who in a b c; do "$kith" init --home "$work/$who" > /dev/null; done
 "$kith" contact add --home "$work/b" --name Alice "$("$kith" card --home "$work/a" --name Alice)" > /dev/null

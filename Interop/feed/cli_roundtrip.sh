@@ -4,14 +4,8 @@
 # wrong passphrases and missing homes give the documented exit codes and one-line errors.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-kith="${KITH:?set KITH to the kith binary}"
+source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 python="${PYTHON:-python3}"
-export KITH_PASSPHRASE="interop test passphrase"
-export KITH_LOG_LEVEL=error
-
-fail() { echo "FAILED: $*" >&2; exit 1; }
 expect_exit() {  # expect_exit CODE command...
   local want=$1; shift
   set +e; "$@" > "$work/out" 2> "$work/err"; local got=$?; set -e

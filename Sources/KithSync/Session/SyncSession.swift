@@ -46,8 +46,6 @@ public actor SyncSession {
     private var requestsOpen = true
     /// True once the peer's `done` handed the send task its requests (with declared send work).
     private var serveDeclared = false
-    /// Send work declared and not yet ended by this session.
-    private var declaredSends = 0
     // Blob phase.
     private var blobPhase = BlobPhase.notStarted
     private var wantsOutstanding: Set<SyncBlobID> = []
@@ -101,14 +99,12 @@ public actor SyncSession {
         requestedFeeds = Set(feeds.map(\.feedID))
         report.requestsSent = requestedFeeds.count
         // The opening is sent by the send task while the receive task already reads.
-        await declareSend()
+        await link.sendingBegan()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.sendLoop(stream, feeds: feeds) }
             group.addTask { await self.receiveLoop() }
             group.addTask { await self.blobServeLoop(wantStream) }
         }
-        // Balanced on every path; released here should a path have missed its end.
-        while declaredSends > 0 { await endSend() }
         await link.close()
         if !report.completed, report.violation == nil { report.interruption = linkFailure ?? .closed }
         return report
@@ -131,7 +127,7 @@ public actor SyncSession {
             record(error)
             finishStreams()
         }
-        await endSend()
+        await link.sendingEnded()
         var pending: [SyncRequest] = []
         for await request in stream { pending.append(request) }
         // Set (with the declaration) by the receive task when the peer's `done` ended the stream.
@@ -146,19 +142,9 @@ public actor SyncSession {
         }
         allServed = true
         await checkCompletion()
-        if serving { await endSend() }
+        if serving { await link.sendingEnded() }
     }
 
-    /// Declares send work by a task other than the receive task (see ``SecureLink/sendingBegan()``).
-    private func declareSend() async {
-        declaredSends += 1
-        await link.sendingBegan()
-    }
-
-    private func endSend() async {
-        declaredSends -= 1
-        await link.sendingEnded()
-    }
 
     /// The held-ranges records of one request: only ranges above `have_seq`, at most the highest
     /// ``SyncLimits/maximumHeldRangesPerFeed`` of them.
@@ -260,7 +246,7 @@ public actor SyncSession {
                     broken = true
                 }
             }
-            await endSend()
+            await link.sendingEnded()
         }
     }
 
@@ -403,7 +389,7 @@ public actor SyncSession {
             if requestsOpen {
                 requestsOpen = false
                 serveDeclared = true
-                await declareSend()
+                await link.sendingBegan()
             }
             requests?.finish()
         case .offer(let offer):
@@ -424,8 +410,8 @@ public actor SyncSession {
                 return violate(.unexpectedBlobRecord)
             }
             peerWantsReceived += 1
-            await declareSend()
-            if case .enqueued = blobWants?.yield(want) {} else { await endSend() }
+            await link.sendingBegan()
+            if case .enqueued = blobWants?.yield(want) {} else { await link.sendingEnded() }
         case .blobsDone:
             guard blobsNegotiated, !peerBlobsDone else { return violate(.unexpectedBlobRecord) }
             peerBlobsDone = true

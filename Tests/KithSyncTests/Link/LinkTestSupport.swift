@@ -66,6 +66,26 @@ struct LinkParties {
     }
 
     /// Runs both handshakes concurrently.
+    /// A session on bob's side against a hand-driven SecureLink on alice's side, both offering
+    /// `capabilities`; returns bob's report once `script` is done with alice's link.
+    func againstRawPeer(
+        capabilities: SyncCapabilities = .all,
+        bob source: InMemoryFeedSource,
+        script: @escaping @Sendable (SecureLink) async throws -> Void
+    ) async throws -> SyncSessionReport {
+        let (central, peripheral) = SimulatedBLELink.makePair()
+        let (connected, accepted) = await establish(
+            central: central, peripheral: peripheral,
+            initiator: configuration(alice, allowing: [bobPublic], capabilities: capabilities),
+            responder: configuration(bob, allowing: [alicePublic], capabilities: capabilities)
+        )
+        let aliceLink = try connected.get()
+        let bobLink = try accepted.get()
+        async let report = SyncSession(link: bobLink, source: source, clock: peripheral).run()
+        try await script(aliceLink)
+        return await report
+    }
+
     func establish(
         central: any SyncTransport,
         peripheral: any SyncTransport,

@@ -1,28 +1,13 @@
 import KithSync
 import Testing
 
-/// A session on bob's side (every capability) against a hand-driven SecureLink on alice's side.
-private func againstRawPeer(
-    _ parties: LinkParties,
-    bob: InMemoryFeedSource,
-    script: @escaping @Sendable (SecureLink) async throws -> Void
-) async throws -> SyncSessionReport {
-    let (central, peripheral) = SimulatedBLELink.makePair()
-    let (connected, accepted) = await parties.establishContacts(central: central, peripheral: peripheral)
-    let alice = try connected.get()
-    let bobLink = try accepted.get()
-    async let report = SyncSession(link: bobLink, source: bob, clock: peripheral).run()
-    try await script(alice)
-    return await report
-}
-
 @Suite("Held-range and blob record violations", .timeLimit(.minutes(1)))
 struct SyncSessionRecordViolationTests {
     let parties = LinkParties()
 
     @Test("held ranges for a feed the peer did not request end the session")
     func heldWithoutRequest() async throws {
-        let report = try await againstRawPeer(parties, bob: InMemoryFeedSource()) { alice in
+        let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
             try await alice.send([.held(SyncHeldRanges(feedID: try Fixtures.feedID(1), ranges: [4...5])), .done])
             while (try? await alice.receive()) != nil {}
         }
@@ -31,7 +16,7 @@ struct SyncSessionRecordViolationTests {
 
     @Test("held ranges at or below the request's have_seq end the session")
     func heldBelowHave() async throws {
-        let report = try await againstRawPeer(parties, bob: InMemoryFeedSource()) { alice in
+        let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
             let feed = try Fixtures.feedID(1)
             try await alice.send([.request(SyncRequest(feedID: feed, haveSequence: 9)), .held(SyncHeldRanges(feedID: feed, ranges: [9...12])), .done])
             while (try? await alice.receive()) != nil {}
@@ -41,7 +26,7 @@ struct SyncSessionRecordViolationTests {
 
     @Test("held ranges that do not ascend across records end the session")
     func heldOutOfOrderAcrossRecords() async throws {
-        let report = try await againstRawPeer(parties, bob: InMemoryFeedSource()) { alice in
+        let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
             let feed = try Fixtures.feedID(1)
             try await alice.send([
                 .request(SyncRequest(feedID: feed, haveSequence: 1)),
@@ -56,7 +41,7 @@ struct SyncSessionRecordViolationTests {
 
     @Test("held ranges after done end the session")
     func heldAfterDone() async throws {
-        let report = try await againstRawPeer(parties, bob: InMemoryFeedSource()) { alice in
+        let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
             let feed = try Fixtures.feedID(1)
             try await alice.send([.request(SyncRequest(feedID: feed, haveSequence: 1)), .done, .held(SyncHeldRanges(feedID: feed, ranges: [5...6]))])
             while (try? await alice.receive()) != nil {}
@@ -66,7 +51,7 @@ struct SyncSessionRecordViolationTests {
 
     @Test("a blob chunk for a blob that was not wanted ends the session")
     func unwantedBlob() async throws {
-        let report = try await againstRawPeer(parties, bob: InMemoryFeedSource()) { alice in
+        let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
             let chunk = SyncChunk(messageID: SyncMessageID(envelope: [1]), chunkIndex: 0, totalChunks: 1, data: [1])
             try await alice.send([.done, .blobChunk(chunk)])
             while (try? await alice.receive()) != nil {}
@@ -76,7 +61,7 @@ struct SyncSessionRecordViolationTests {
 
     @Test("blob missing for a blob that was not wanted ends the session")
     func unwantedMissing() async throws {
-        let report = try await againstRawPeer(parties, bob: InMemoryFeedSource()) { alice in
+        let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
             try await alice.send([.done, .blobMissing(SyncBlobID(blob: [1]))])
             while (try? await alice.receive()) != nil {}
         }
@@ -85,12 +70,12 @@ struct SyncSessionRecordViolationTests {
 
     @Test("a second blobs-done, or a want after it, ends the session")
     func blobsDoneTwice() async throws {
-        let twice = try await againstRawPeer(parties, bob: InMemoryFeedSource()) { alice in
+        let twice = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
             try await alice.send([.done, .blobsDone, .blobsDone])
             while (try? await alice.receive()) != nil {}
         }
         #expect(twice.violation == .unexpectedBlobRecord)
-        let late = try await againstRawPeer(parties, bob: InMemoryFeedSource()) { alice in
+        let late = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
             try await alice.send([.done, .blobsDone, .blobWant(SyncBlobWant(blobID: SyncBlobID(blob: [2]), maximumBytes: 10))])
             while (try? await alice.receive()) != nil {}
         }

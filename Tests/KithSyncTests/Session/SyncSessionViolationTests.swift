@@ -2,25 +2,6 @@ import Crypto
 import KithSync
 import Testing
 
-/// A session on bob's side against a hand-driven SecureLink on alice's side.
-private func againstRawPeer(
-    _ parties: LinkParties,
-    bob: InMemoryFeedSource,
-    script: @escaping @Sendable (SecureLink) async throws -> Void
-) async throws -> SyncSessionReport {
-    let (central, peripheral) = SimulatedBLELink.makePair()
-    let (connected, accepted) = await parties.establish(
-        central: central, peripheral: peripheral,
-        initiator: parties.configuration(parties.alice, allowing: [parties.bobPublic], capabilities: []),
-        responder: parties.configuration(parties.bob, allowing: [parties.alicePublic], capabilities: [])
-    )
-    let alice = try connected.get()
-    let bobLink = try accepted.get()
-    async let report = SyncSession(link: bobLink, source: bob, clock: peripheral).run()
-    try await script(alice)
-    return await report
-}
-
 @Suite("SyncSession protocol violations", .timeLimit(.minutes(1)))
 struct SyncSessionViolationTests {
     let parties = LinkParties()
@@ -28,7 +9,7 @@ struct SyncSessionViolationTests {
     @Test("an offer for a feed that was not requested ends the session")
     func unexpectedOffer() async throws {
         let bob = InMemoryFeedSource()
-        let report = try await againstRawPeer(parties, bob: bob) { alice in
+        let report = try await parties.againstRawPeer(capabilities: [], bob: bob) { alice in
             try await alice.send([.done, .offer(SyncOffer(feedID: try Fixtures.feedID(0x55), haveSequence: 3, messageCount: 1))])
             while (try? await alice.receive()) != nil {}
         }
@@ -39,7 +20,7 @@ struct SyncSessionViolationTests {
     @Test("a request after done ends the session")
     func requestAfterDone() async throws {
         let bob = InMemoryFeedSource()
-        let report = try await againstRawPeer(parties, bob: bob) { alice in
+        let report = try await parties.againstRawPeer(capabilities: [], bob: bob) { alice in
             try await alice.send([.done, .request(SyncRequest(feedID: try Fixtures.feedID(1), haveSequence: 0))])
             while (try? await alice.receive()) != nil {}
         }
@@ -49,7 +30,7 @@ struct SyncSessionViolationTests {
     @Test("a second done ends the session")
     func doubleDone() async throws {
         let bob = InMemoryFeedSource()
-        let report = try await againstRawPeer(parties, bob: bob) { alice in
+        let report = try await parties.againstRawPeer(capabilities: [], bob: bob) { alice in
             try await alice.send([.done, .done])
             while (try? await alice.receive()) != nil {}
         }
