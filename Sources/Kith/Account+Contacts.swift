@@ -213,7 +213,7 @@ extension Account {
 
     /// Imports exported lines of a followed feed (a contact's, or one imported before), verified
     /// with the identity key already on record; the key is found from the first entry's feed id.
-    public func importKnownFeed(lines: [[UInt8]]) throws(KithError) -> IngestReport {
+    public func importKnownFeed(lines: [[UInt8]], progress: (IngestProgress) -> Void = { _ in }) throws(KithError) -> IngestReport {
         guard let first = lines.first(where: { !$0.isEmpty }) else { throw .invalidInput("the feed file is empty") }
         let feed: FeedID
         do {
@@ -230,7 +230,7 @@ extension Account {
         let key: IdentityPublicKey?
         do { key = try store.identityKey(of: feed) } catch { throw .store(error) }
         guard let key else { throw .invalidInput("feed \(feed) is not a contact or followed feed here; add their card or pass --key") }
-        return try importFeed(lines: lines, identityKey: key)
+        return try importFeed(lines: lines, identityKey: key, progress: progress)
     }
 
     /// Every encrypted blob held here, for handing to a peer with the feed (they are useless

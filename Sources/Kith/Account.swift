@@ -211,10 +211,13 @@ public final class Account: Sendable {
     }
 
     /// Imports exported lines of a feed verified by `identityKey` (followed from now on).
-    public func importFeed(lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey) throws(KithError) -> IngestReport {
+    ///
+    /// The lines are ingested in transactions of ``FeedStore/streamingBatchSize``, each durable
+    /// once `progress` reports it; if one fails, the error is thrown and the reported ones stay.
+    public func importFeed(lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, progress: (IngestProgress) -> Void = { _ in }) throws(KithError) -> IngestReport {
         do {
             try store.follow(identityKey: identityKey)
-            let report = try store.ingest(lines, decryptor: decryptor)
+            let report = try store.ingest(streaming: lines, decryptor: decryptor, progress: progress)
             try processDirectMessages()
             return report
         } catch {

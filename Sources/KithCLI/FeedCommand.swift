@@ -39,7 +39,10 @@ struct Feed: ParsableCommand {
     }
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Import an exported feed, verified with the author's identity key.")
+        static let configuration = CommandConfiguration(
+            abstract: "Import an exported feed, verified with the author's identity key.",
+            discussion: "Entries are committed in transactions of 10,000; a long import shows its progress on standard error (a terminal). If storage fails, the batches already committed stay imported and the command can simply be run again: what is held is skipped."
+        )
 
         @OptionGroup var global: GlobalOptions
 
@@ -54,7 +57,15 @@ struct Feed: ParsableCommand {
                 let identityKey = try key.map(parseIdentityKey)
                 let lines = try Output.readLines(file)
                 let account = try openAccount(global)
-                let report = try identityKey.map { try account.importFeed(lines: lines, identityKey: $0) } ?? account.importKnownFeed(lines: lines)
+                // A long import redraws one line on standard error (a terminal, not --json) per batch.
+                let drawsProgress = !global.json && lines.count > FeedStore.streamingBatchSize && isatty(STDERR_FILENO) != 0
+                let progress = { (done: IngestProgress) in
+                    guard drawsProgress else { return }
+                    FileHandle.standardError.write(Data("\r\u{1B}[2KImporting: \(done.committed) of \(lines.count) entries committed".utf8))
+                }
+                let report = try identityKey.map { try account.importFeed(lines: lines, identityKey: $0, progress: progress) }
+                    ?? account.importKnownFeed(lines: lines, progress: progress)
+                if drawsProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
                 var counts: [String: Int] = [:]
                 var rejected: [(Int, IngestOutcome)] = []
                 for (index, outcome) in report.outcomes.enumerated() {

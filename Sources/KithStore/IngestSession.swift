@@ -22,7 +22,7 @@ struct IngestSession {
     var feeds: [String: FeedState] = [:]
     let now = FeedStore.nowMillis()
     /// The `messages` insert, prepared once per batch (the hot statement of a sync).
-    private var insertMessage: Statement?
+    private var insertMessage: MessageInsert?
 
     init(db: Database, store: FeedStore, decryptor: (any ContentDecryptor)?) {
         self.db = db
@@ -45,31 +45,12 @@ struct IngestSession {
     /// to back, few enough for their parsed entries to stay in the CPU caches until linked.
     static let preparedSlice = 512
 
-    /// One input line, parsed, with its signature possibly checked ahead (see ``prepare(_:)``).
-    struct PreparedLine {
-        let bytes: [UInt8]
-        let parsed: Result<FeedEntry, FeedError>
-        /// The signature checked with the feed's identity key, when that was done ahead.
-        var signatureValid: Bool?
-    }
-
-    /// Parses every line of the batch, then checks back to back the signatures the chain logic
-    /// will need with its feed's identity key: the Ed25519 work and the SQLite work then each run
-    /// in one stretch, which keeps each hot in the CPU caches instead of evicting the other every
-    /// message. Only lines that can need the check get it: signed entries of followed feeds without
-    /// key rotations, at or above the feed's next sequence (lower ones may already be held, which
-    /// is checked first and cheaply). ``ingest(_:)`` uses a result only where it would verify
-    /// with that same key, and verifies in place otherwise, so every outcome is unchanged.
+    /// Parses every line of a slice, then checks ahead the signatures the chain logic will need
+    /// (``PreparedLine/checkSignatures(_:feed:)``) with the feeds' states as this transaction sees them.
     mutating func prepare(_ lines: ArraySlice<[UInt8]>) throws -> [PreparedLine] {
-        var prepared = lines.map { bytes in
-            PreparedLine(bytes: bytes, parsed: Result { () throws(FeedError) in try FeedEntry.parse(bytes) }, signatureValid: nil)
-        }
-        for index in prepared.indices {
-            guard case .success(let parsed) = prepared[index].parsed,
-                  let entry = SignedEntry(parsed, bytes: prepared[index].bytes),
-                  let feed = try state(entry.feedID), !feed.hasRotations,
-                  entry.sequence >= feed.head.map({ $0.sequence &+ 1 }) ?? 0 else { continue }
-            prepared[index].signatureValid = (try? entry.verifySignature(with: feed.key)) != nil
+        var prepared = PreparedLine.parse(lines)
+        try PreparedLine.checkSignatures(&prepared) { feedID in
+            try state(feedID).map { FeedKeyState(key: $0.key, hasRotations: $0.hasRotations, next: $0.head.map { $0.sequence &+ 1 } ?? 0) }
         }
         return prepared
     }
@@ -272,15 +253,9 @@ struct IngestSession {
             content = try Content.parse(plain, envelopeType: envelope.type)
             sealed = store.sealer.seal(plain, context: envelope.messageID.string)
         }
-        let statement = try insertMessage ?? db.cachedStatement(sql: """
-            INSERT INTO messages(message_id, feed_id, sequence, timestamp, type, audience, envelope_json, content_json, tombstoned, received_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
-            """)
-        insertMessage = statement
-        try statement.execute(arguments: [
-            envelope.messageID.string, envelope.feedID.string, envelope.sequence, envelope.timestamp, envelope.type,
-            envelope.audience.description, String(decoding: envelope.canonicalBytes, as: UTF8.self), sealed, now,
-        ])
+        let insert = try insertMessage ?? MessageInsert(db)
+        insertMessage = insert
+        try insert.execute(envelope, sealed: sealed, receivedAt: now)
         if let content {
             try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer)
             if case .keyRotation = content { feeds[envelope.feedID.string]?.hasRotations = true }

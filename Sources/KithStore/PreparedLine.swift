@@ -1,0 +1,51 @@
+import Crypto
+import KithFeed
+import KithIdentity
+
+/// One input line of an ingest, parsed, with its signature possibly checked ahead of the
+/// transaction that links it.
+///
+/// Checking ahead lets the Ed25519 work run in one stretch (or, for a streamed ingest, while the
+/// previous batch commits). The transaction uses a result only where it would verify with the same
+/// key, the feed's genesis identity key, which its feed id fixes for good; it verifies in place
+/// everywhere else, so every outcome is the same as verifying in place.
+struct PreparedLine: Sendable {
+    /// The bytes received.
+    let bytes: [UInt8]
+    /// The parsed entry, or why the bytes are not one.
+    let parsed: Result<FeedEntry, FeedError>
+    /// The signature checked with the feed's genesis identity key, when that was done ahead.
+    var signatureValid: Bool?
+
+    /// Parses each line (size, canonical form, fields); signatures are not checked.
+    static func parse(_ lines: ArraySlice<[UInt8]>) -> [PreparedLine] {
+        lines.map { bytes in
+            PreparedLine(bytes: bytes, parsed: Result { () throws(FeedError) in try FeedEntry.parse(bytes) }, signatureValid: nil)
+        }
+    }
+
+    /// Checks back to back the signatures that linking will need: signed entries of followed
+    /// feeds without key rotations, at or above the feed's next sequence. Lower ones are probably
+    /// held already, which the transaction checks first and cheaply.
+    ///
+    /// - Parameter feed: the state of a followed feed, nil for one that is not followed.
+    static func checkSignatures<Failure: Error>(_ lines: inout [PreparedLine], feed: (FeedID) throws(Failure) -> FeedKeyState?) throws(Failure) {
+        for index in lines.indices {
+            guard case .success(let parsed) = lines[index].parsed,
+                  let entry = SignedEntry(parsed, bytes: lines[index].bytes),
+                  let state = try feed(entry.feedID), !state.hasRotations,
+                  entry.sequence >= state.next else { continue }
+            lines[index].signatureValid = (try? entry.verifySignature(with: state.key)) != nil
+        }
+    }
+}
+
+/// What checking signatures ahead needs to know of a followed feed.
+struct FeedKeyState: Sendable {
+    /// The feed's genesis identity key (its feed id is the hash of this key).
+    let key: Curve25519.Signing.PublicKey
+    /// Whether the feed has rotated keys (then each sequence's key is looked up in the transaction).
+    let hasRotations: Bool
+    /// The sequence after the linked head (0 for an empty feed).
+    let next: UInt32
+}
