@@ -63,6 +63,7 @@ struct Feed: ParsableCommand {
                     guard drawsProgress else { return }
                     FileHandle.standardError.write(Data("\r\u{1B}[2KImporting: \(done.committed) of \(lines.count) entries committed".utf8))
                 }
+                progress(IngestProgress())
                 let report = try identityKey.map { try account.importFeed(lines: lines, identityKey: $0, progress: progress) }
                     ?? account.importKnownFeed(lines: lines, progress: progress)
                 if drawsProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }

@@ -73,17 +73,11 @@ extension FeedStore {
 
     /// What checking signatures ahead needs of a feed, nil when it is not followed.
     func keyState(of feedID: FeedID) throws(StoreError) -> FeedKeyState? {
-        try read { db in
-            guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
-                  let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return nil }
-            let hasRotations = try Int.fetchOne(db, sql: "SELECT 1 FROM feed_keys WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil
-            let head = try Self.head(db, feedID.string)
-            return FeedKeyState(key: key, hasRotations: hasRotations, next: head.map { $0.sequence &+ 1 } ?? 0)
-        }
+        try read { db in try IngestSession.loadState(db, feedID)?.keyState }
     }
 
     /// Links prepared lines in one transaction (the database side of both ingest paths).
-    func link(_ lines: [PreparedLine], in db: Database, decryptor: (any ContentDecryptor)?) throws -> IngestReport {
+    func linkPrepared(_ lines: [PreparedLine], in db: Database, decryptor: (any ContentDecryptor)?) throws -> IngestReport {
         var session = IngestSession(db: db, store: self, decryptor: decryptor)
         session.report.outcomes.reserveCapacity(lines.count)
         for line in lines {
@@ -106,7 +100,7 @@ private final class BatchCommit: Sendable {
     init(store: FeedStore, lines: [PreparedLine], decryptor: (any ContentDecryptor)?) {
         self.lines = lines
         store.database.asyncWrite({ db in
-            try store.link(lines, in: db, decryptor: decryptor)
+            try store.linkPrepared(lines, in: db, decryptor: decryptor)
         }, completion: { [self] _, outcome in
             result.withLock { slot in
                 slot = outcome.mapError { error in (error as? StoreError) ?? .database("\(error)") }

@@ -32,5 +32,5 @@ public struct IngestReport: Sendable {
     public var promoted: [MessageID] = []
 
     /// How many inputs were stored, linked or already held.
-    public var acceptedCount: Int { outcomes.filter(\.isAccepted).count }
+    public var acceptedCount: Int { outcomes.count(where: \.isAccepted) }
 }

@@ -13,6 +13,11 @@ struct IngestSession {
         var hasRotations: Bool
         /// Whether entries may be held ahead of a gap (then linking checks them).
         var hasPending: Bool
+
+        /// What checking signatures ahead needs of this state.
+        var keyState: FeedKeyState {
+            FeedKeyState(key: key, hasRotations: hasRotations, next: head.map { $0.sequence &+ 1 } ?? 0)
+        }
     }
 
     let db: Database
@@ -49,9 +54,7 @@ struct IngestSession {
     /// (``PreparedLine/checkSignatures(_:feed:)``) with the feeds' states as this transaction sees them.
     mutating func prepare(_ lines: ArraySlice<[UInt8]>) throws -> [PreparedLine] {
         var prepared = PreparedLine.parse(lines)
-        try PreparedLine.checkSignatures(&prepared) { feedID in
-            try state(feedID).map { FeedKeyState(key: $0.key, hasRotations: $0.hasRotations, next: $0.head.map { $0.sequence &+ 1 } ?? 0) }
-        }
+        try PreparedLine.checkSignatures(&prepared) { feedID in try state(feedID)?.keyState }
         return prepared
     }
 
@@ -278,16 +281,21 @@ struct IngestSession {
 
     mutating func state(_ feedID: FeedID) throws -> FeedState? {
         if let cached = feeds[feedID.string] { return cached }
+        guard let state = try Self.loadState(db, feedID) else { return nil }
+        feeds[feedID.string] = state
+        return state
+    }
+
+    /// Reads a followed feed's state; nil when the feed is not followed.
+    static func loadState(_ db: Database, _ feedID: FeedID) throws -> FeedState? {
         guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
               let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return nil }
-        let state = FeedState(
+        return FeedState(
             key: key,
             head: try FeedStore.head(db, feedID.string),
             hasRotations: try Int.fetchOne(db, sql: "SELECT 1 FROM feed_keys WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil,
             hasPending: try Int.fetchOne(db, sql: "SELECT 1 FROM pending_entries WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil
         )
-        feeds[feedID.string] = state
-        return state
     }
 
     func key(for feedID: FeedID, sequence: UInt32, fallback: Curve25519.Signing.PublicKey) throws -> Curve25519.Signing.PublicKey {
