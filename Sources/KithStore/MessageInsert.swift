@@ -7,7 +7,7 @@ import KithFeed
 /// this use of ``GRDB/Statement/sqliteStatement``).
 ///
 /// Packing nine arguments into `StatementArguments` (an existential per value, an array, then
-/// validation) cost about as much as two of the six B-tree insertions the row itself needs. Here
+/// validation) cost about a fifth of the insert, more than one of the six B-tree insertions. Here
 /// the envelope bytes are bound in place without a `String` copy. Nothing observes the `messages`
 /// table through GRDB, so skipping GRDB's per-statement bookkeeping changes no behaviour.
 struct MessageInsert {
