@@ -108,11 +108,11 @@ extension Envelope {
             }
         }
 
-        return Envelope(
+        return Envelope(Envelope.Parts(
             version: 1, feedID: feedID, sequence: sequence, timestamp: timestamp, previous: previous,
             type: type, audience: audience, contentEnc: contentEnc, signature: signature,
             extraFields: extras, canonicalBytes: bytes, messageID: messageID, fields: object, signatureRange: signatureRange
-        )
+        ))
     }
 
     /// Reads `previous`: a message id, or null exactly at sequence 0 (envelopes and stubs alike).

@@ -10,41 +10,42 @@ import KithIdentity
 /// ``parse(_:)`` (received bytes, must already be canonical) or ``sign(_:with:)`` (authoring).
 /// Parsing checks structure only; call ``verifySignature(with:)`` to authenticate it.
 public struct Envelope: Sendable, Hashable {
-    /// The parsed fields, shared by every copy: an envelope is passed through several enums and
+    /// The parsed parts, shared by every copy: an envelope is passed through several enums and
     /// collections on its way into the store, and a copy then costs one reference count.
     private let storage: Storage
 
     /// Envelope format version (1).
-    public var version: Int64 { storage.version }
+    public var version: Int64 { storage.parts.version }
     /// The author's feed.
-    public var feedID: FeedID { storage.feedID }
+    public var feedID: FeedID { storage.parts.feedID }
     /// Position in the feed, from 0.
-    public var sequence: UInt32 { storage.sequence }
+    public var sequence: UInt32 { storage.parts.sequence }
     /// Author's clock, Unix seconds; informational only.
-    public var timestamp: Int64 { storage.timestamp }
+    public var timestamp: Int64 { storage.parts.timestamp }
     /// Id of message `sequence - 1`; nil only at genesis.
-    public var previous: MessageID? { storage.previous }
+    public var previous: MessageID? { storage.parts.previous }
     /// The unencrypted routing type (`post`, `reaction`, ... or unknown).
-    public var type: String { storage.type }
+    public var type: String { storage.parts.type }
     /// Who can decrypt the content.
-    public var audience: Audience { storage.audience }
+    public var audience: Audience { storage.parts.audience }
     /// The encrypted content, as its base64url text.
-    public var contentEnc: String { storage.contentEnc }
+    public var contentEnc: String { storage.parts.contentEnc }
     /// The Ed25519 signature.
-    public var signature: [UInt8] { storage.signature }
+    public var signature: [UInt8] { storage.parts.signature }
     /// Top-level fields this version does not know; they are covered by the signature and kept.
-    public var extraFields: JSONObject { storage.extraFields }
+    public var extraFields: JSONObject { storage.parts.extraFields }
     /// The exact canonical JSON bytes of the full envelope.
-    public var canonicalBytes: [UInt8] { storage.canonicalBytes }
+    public var canonicalBytes: [UInt8] { storage.parts.canonicalBytes }
     /// base64url(SHA-256(canonicalBytes)).
-    public var messageID: MessageID { storage.messageID }
+    public var messageID: MessageID { storage.parts.messageID }
     /// Every field as parsed (kept so the signing input needs no second parse).
-    var fields: JSONObject { storage.fields }
+    var fields: JSONObject { storage.parts.fields }
     /// Where the `signature` member lies in ``canonicalBytes`` (the signing input is the bytes
     /// without it), as located by the parser.
-    var signatureRange: Range<Int>? { storage.signatureRange }
+    var signatureRange: Range<Int>? { storage.parts.signatureRange }
 
-    private final class Storage: Sendable {
+    /// Everything ``parse(_:)`` reads out of (and checks against) the canonical bytes.
+    struct Parts: Sendable {
         let version: Int64
         let feedID: FeedID
         let sequence: UInt32
@@ -59,40 +60,16 @@ public struct Envelope: Sendable, Hashable {
         let messageID: MessageID
         let fields: JSONObject
         let signatureRange: Range<Int>?
-
-        init(
-            version: Int64, feedID: FeedID, sequence: UInt32, timestamp: Int64, previous: MessageID?, type: String,
-            audience: Audience, contentEnc: String, signature: [UInt8], extraFields: JSONObject, canonicalBytes: [UInt8],
-            messageID: MessageID, fields: JSONObject, signatureRange: Range<Int>?
-        ) {
-            self.version = version
-            self.feedID = feedID
-            self.sequence = sequence
-            self.timestamp = timestamp
-            self.previous = previous
-            self.type = type
-            self.audience = audience
-            self.contentEnc = contentEnc
-            self.signature = signature
-            self.extraFields = extraFields
-            self.canonicalBytes = canonicalBytes
-            self.messageID = messageID
-            self.fields = fields
-            self.signatureRange = signatureRange
-        }
     }
 
-    /// An envelope from fields that ``parse(_:)`` checked against `canonicalBytes`.
-    init(
-        version: Int64, feedID: FeedID, sequence: UInt32, timestamp: Int64, previous: MessageID?, type: String,
-        audience: Audience, contentEnc: String, signature: [UInt8], extraFields: JSONObject, canonicalBytes: [UInt8],
-        messageID: MessageID, fields: JSONObject, signatureRange: Range<Int>?
-    ) {
-        storage = Storage(
-            version: version, feedID: feedID, sequence: sequence, timestamp: timestamp, previous: previous, type: type,
-            audience: audience, contentEnc: contentEnc, signature: signature, extraFields: extraFields,
-            canonicalBytes: canonicalBytes, messageID: messageID, fields: fields, signatureRange: signatureRange
-        )
+    private final class Storage: Sendable {
+        let parts: Parts
+        init(_ parts: Parts) { self.parts = parts }
+    }
+
+    /// An envelope from parts that ``parse(_:)`` checked against their canonical bytes.
+    init(_ parts: Parts) {
+        storage = Storage(parts)
     }
 
     static let knownFields: Set<String> = [

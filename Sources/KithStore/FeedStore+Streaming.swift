@@ -75,17 +75,6 @@ extension FeedStore {
     func keyState(of feedID: FeedID) throws(StoreError) -> FeedKeyState? {
         try read { db in try IngestSession.loadState(db, feedID)?.keyState }
     }
-
-    /// Links prepared lines in one transaction (the database side of both ingest paths).
-    func linkPrepared(_ lines: [PreparedLine], in db: Database, decryptor: (any ContentDecryptor)?) throws -> IngestReport {
-        var session = IngestSession(db: db, store: self, decryptor: decryptor)
-        session.report.outcomes.reserveCapacity(lines.count)
-        for line in lines {
-            session.report.outcomes.append(try session.ingest(line))
-        }
-        try session.finish()
-        return session.report
-    }
 }
 
 /// One batch of a streamed ingest, written and committed on the store's writer queue.
@@ -100,7 +89,7 @@ private final class BatchCommit: Sendable {
     init(store: FeedStore, lines: [PreparedLine], decryptor: (any ContentDecryptor)?) {
         self.lines = lines
         store.database.asyncWrite({ db in
-            try store.linkPrepared(lines, in: db, decryptor: decryptor)
+            try IngestSession.run(in: db, store: store, decryptor: decryptor, expecting: lines.count) { try $0.ingest(contentsOf: lines) }
         }, completion: { [self] _, outcome in
             result.withLock { slot in
                 slot = outcome.mapError { error in (error as? StoreError) ?? .database("\(error)") }

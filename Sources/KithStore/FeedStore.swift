@@ -89,19 +89,15 @@ public final class FeedStore: Sendable {
     /// Entries may come in any order; the result has one outcome per input.
     public func ingest(_ entries: [[UInt8]], decryptor: (any ContentDecryptor)? = nil) throws(StoreError) -> IngestReport {
         try write { db in
-            var session = IngestSession(db: db, store: self, decryptor: decryptor)
-            session.report.outcomes.reserveCapacity(entries.count)
-            // Prepared a slice at a time, so the parsed entries of a slice stay in the CPU caches.
-            var start = entries.startIndex
-            while start < entries.endIndex {
-                let end = min(start + IngestSession.preparedSlice, entries.endIndex)
-                for line in try session.prepare(entries[start..<end]) {
-                    session.report.outcomes.append(try session.ingest(line))
+            try IngestSession.run(in: db, store: self, decryptor: decryptor, expecting: entries.count) { session in
+                // Prepared a slice at a time, so the parsed entries of a slice stay in the CPU caches.
+                var start = entries.startIndex
+                while start < entries.endIndex {
+                    let end = min(start + IngestSession.preparedSlice, entries.endIndex)
+                    try session.ingest(contentsOf: try session.prepare(entries[start..<end]))
+                    start = end
                 }
-                start = end
             }
-            try session.finish()
-            return session.report
         }
     }
 

@@ -35,6 +35,24 @@ struct IngestSession {
         self.decryptor = decryptor
     }
 
+    /// Runs the chain logic of one ingest transaction in `db`: `body` hands the session its lines
+    /// (``ingest(contentsOf:)``), then ``finish()`` records the feeds' new heads.
+    static func run(
+        in db: Database, store: FeedStore, decryptor: (any ContentDecryptor)?, expecting count: Int,
+        _ body: (inout IngestSession) throws -> Void
+    ) throws -> IngestReport {
+        var session = IngestSession(db: db, store: store, decryptor: decryptor)
+        session.report.outcomes.reserveCapacity(count)
+        try body(&session)
+        try session.finish()
+        return session.report
+    }
+
+    /// Links prepared lines in order, one outcome each.
+    mutating func ingest(contentsOf lines: [PreparedLine]) throws {
+        for line in lines { report.outcomes.append(try ingest(line)) }
+    }
+
     /// Ends the batch: records each feed's new head as the contact's `last_seen_seq`.
     func finish() throws {
         for (feed, state) in feeds {

@@ -37,4 +37,15 @@ enum Fixtures {
 
     /// ATT MTU → link frame size (payload = MTU − 3).
     static func payload(attMTU: Int) -> Int { attMTU - 3 }
+
+    /// Alice holding messages `0..<count` of `feed` (bytes from `content`) and Bob holding none;
+    /// both follow the feed.
+    static func sources(sharing feed: SyncFeedID, count: UInt32, content: (UInt32) -> [UInt8]) async -> (alice: InMemoryFeedSource, bob: InMemoryFeedSource) {
+        let alice = InMemoryFeedSource()
+        let bob = InMemoryFeedSource()
+        for sequence in 0..<count { await alice.append(feed: feed, sequence: sequence, content: content(sequence)) }
+        await alice.follow(feed)
+        await bob.follow(feed)
+        return (alice, bob)
+    }
 }

@@ -145,7 +145,6 @@ public actor SyncSession {
         if serving { await link.sendingEnded() }
     }
 
-
     /// The held-ranges records of one request: only ranges above `have_seq`, at most the highest
     /// ``SyncLimits/maximumHeldRangesPerFeed`` of them.
     private func heldRecords(for feed: SyncFeedState) -> [SyncFrame] {

@@ -29,15 +29,8 @@ private func runWithBlobs(
 }
 
 private func followingFeed() async throws -> (InMemoryFeedSource, InMemoryFeedSource) {
-    let feed = try Fixtures.feedID(0xA0)
-    let alice = InMemoryFeedSource()
-    let bob = InMemoryFeedSource()
-    for sequence in UInt32(0)..<5 {
-        await alice.append(feed: feed, sequence: sequence, content: Fixtures.envelope(400, seed: Int(sequence)))
-    }
-    await alice.follow(feed)
-    await bob.follow(feed)
-    return (alice, bob)
+    let sources = await Fixtures.sources(sharing: try Fixtures.feedID(0xA0), count: 5) { Fixtures.envelope(400, seed: Int($0)) }
+    return (sources.alice, sources.bob)
 }
 
 @Suite("Blob phase", .timeLimit(.minutes(1)))

@@ -8,11 +8,7 @@ struct DrainAfterDisconnectTests {
     @Test("messages that reached the receiver before the drop are ingested, though its acks cannot be sent")
     func drainsBeforeGivingUp() async throws {
         let feed = try Fixtures.feedID(0xA0)
-        let alice = InMemoryFeedSource()
-        let bob = InMemoryFeedSource()
-        for sequence in UInt32(0)..<40 { await alice.append(feed: feed, sequence: sequence, content: Fixtures.randomBytes(900, seed: UInt64(sequence))) }
-        await alice.follow(feed)
-        await bob.follow(feed)
+        let (alice, bob) = await Fixtures.sources(sharing: feed, count: 40) { Fixtures.randomBytes(900, seed: UInt64($0)) }
         var configuration = SimulatedBLEConfiguration(mtu: 182, bandwidthBitsPerSecond: 100_000)
         configuration.disconnectAfterBytes = 20_000
         let (central, peripheral) = SimulatedBLELink.makePair(configuration: configuration)

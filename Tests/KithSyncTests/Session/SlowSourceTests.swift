@@ -42,11 +42,7 @@ struct SlowSourceTests {
     @Test("a store slower than the stall grace period still completes the session")
     func slowOutgoingCompletes() async throws {
         let feed = try Fixtures.feedID(0xA0)
-        let alice = InMemoryFeedSource()
-        let bob = InMemoryFeedSource()
-        for sequence in UInt32(0)..<6 { await alice.append(feed: feed, sequence: sequence, content: Fixtures.envelope(400, seed: Int(sequence))) }
-        await alice.follow(feed)
-        await bob.follow(feed)
+        let (alice, bob) = await Fixtures.sources(sharing: feed, count: 6) { Fixtures.envelope(400, seed: Int($0)) }
         let (central, peripheral, aliceLink, bobLink) = try await linkedPair()
         let slowAlice = SlowFeedSource(base: alice, delay: .milliseconds(300))
         let slowBob = SlowFeedSource(base: bob, delay: .milliseconds(300))
