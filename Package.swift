@@ -11,6 +11,7 @@ import PackageDescription
 ///     KithStore                SQLite (GRDB): messages, chains, pending, forks
 ///     KithRatchet              hybrid X3DH + ML-KEM-768 + Double Ratchet
 ///     KithMLS                  RFC 9420 core (depends on swift-crypto only)
+///     KithMLSConformance       RFC 9420 vector runners (tests and kith-vectors only)
 ///     KithSync                 Noise secure link, BLE wire structures, transports
 ///     Kith                     facade an app embeds
 ///     KithCLI (kith)           command-line client
@@ -25,6 +26,7 @@ let package = Package(
     products: [
         .library(name: "Kith", targets: ["Kith"]),
         .library(name: "KithMLS", targets: ["KithMLS"]),
+        .library(name: "KithMLSConformance", targets: ["KithMLSConformance"]),
         .executable(name: "kith", targets: ["KithCLI"]),
         .executable(name: "kith-bench", targets: ["KithBench"]),
         .executable(name: "kith-vectors", targets: ["KithVectors"]),
@@ -105,6 +107,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The RFC 9420 vector runners: used by tests and `kith-vectors`, never linked by an app.
+        .target(
+            name: "KithMLSConformance",
+            dependencies: ["KithMLS"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "KithSync",
             dependencies: [
@@ -151,7 +159,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "KithVectors",
-            dependencies: ["KithMLS"],
+            dependencies: ["KithMLS", "KithMLSConformance"],
             swiftSettings: swiftSettings
         ),
 
@@ -195,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithMLSTests",
-            dependencies: ["KithTestSupport", "KithMLS", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["KithTestSupport", "KithMLS", "KithMLSConformance", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -13,7 +13,6 @@ if ! "$venv/bin/python" -c "import cryptography, nacl" >/dev/null 2>&1; then
 fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
-shared="${KITH_SHARED_DIR:-../shared}"
 
 passed=0
 failed=0
@@ -32,6 +31,7 @@ check() {
 
 check feed-vectors "$PYTHON" Interop/feed/check_vectors.py
 check feed-cli "$PWD/Interop/feed/cli_roundtrip.sh"
+check feed-verify-truth Interop/feed/cli_verify_truth.sh
 check ratchet-conversion "$PYTHON" Interop/ratchet/check_conversion.py
 check ratchet-session "$PYTHON" Interop/ratchet/check_session.py
 check contacts-cli Interop/contacts/cli_contacts.sh
@@ -40,7 +40,7 @@ check direct-handover "$PYTHON" Interop/direct/check_handover.py
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done
-check mls-vector-runner .build/debug/kith-vectors mls "$shared"/testvectors/mls/*.json
+check mls-vector-runner .build/debug/kith-vectors mls Tests/Vectors/mls/*.json
 
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

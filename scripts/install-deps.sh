@@ -12,6 +12,7 @@ packages=(
   python3           # interop tests (independent Python implementations)
   python3-venv
   python3-pip
+  time              # peak-memory checks in the CLI interop scripts
 )
 
 missing=()

@@ -41,7 +41,9 @@ struct Feed: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import an exported feed, verified with the author's identity key.",
-            discussion: "Entries are committed in transactions of 10,000; a long import shows its progress on standard error (a terminal). If storage fails, the batches already committed stay imported and the command can simply be run again: what is held is skipped."
+            discussion: """
+                Only entries of one feed are imported: the feed of --key, or without it the followed feed that the first entry names; lines of any other feed are refused with their reason (feed_id_mismatch). The file is read line by line (a line longer than an envelope's 65,536-byte limit is refused as too_large; blank lines are skipped), so memory stays flat whatever its size. Entries are committed in transactions of 10,000; a long import shows its progress on standard error (a terminal). If storage fails, the batches already committed stay imported and the command can simply be run again: what is held is skipped. The first \(FeedFileRejections.defaultLimit) refused lines are printed, the rest counted per reason. Exit 1 when any line was refused.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
@@ -55,51 +57,34 @@ struct Feed: ParsableCommand {
         func run() throws {
             try Output.run {
                 let identityKey = try key.map(parseIdentityKey)
-                let lines = try Output.readLines(file)
+                let reader = try FeedLineReader.open(path: file)
                 let account = try openAccount(global)
                 // A long import redraws one line on standard error (a terminal, not --json) per batch.
-                let drawsProgress = !global.json && lines.count > FeedStore.streamingBatchSize && isatty(STDERR_FILENO) != 0
-                let progress = { (done: IngestProgress) in
+                let drawsProgress = !global.json && isatty(STDERR_FILENO) != 0
+                var drew = false
+                let result = try account.importFeedFile(reader, identityKey: identityKey) { done in
                     guard drawsProgress else { return }
-                    FileHandle.standardError.write(Data("\r\u{1B}[2KImporting: \(done.committed) of \(lines.count) entries committed".utf8))
+                    drew = true
+                    FileHandle.standardError.write(Data("\r\u{1B}[2KImporting: \(done.committed) entries committed".utf8))
                 }
-                progress(IngestProgress())
-                let report = try identityKey.map { try account.importFeed(lines: lines, identityKey: $0, progress: progress) }
-                    ?? account.importKnownFeed(lines: lines, progress: progress)
-                if drawsProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
-                var counts: [String: Int] = [:]
-                var rejected: [(Int, IngestOutcome)] = []
-                for (index, outcome) in report.outcomes.enumerated() {
-                    let name: String
-                    switch outcome {
-                    case .stored: name = "stored"
-                    case .pending: name = "pending"
-                    case .duplicate: name = "duplicate"
-                    case .storedForRelay: name = "relay_only"
-                    case .fork: name = "fork"; rejected.append((index + 1, outcome))
-                    case .rejected: name = "rejected"; rejected.append((index + 1, outcome))
-                    }
-                    counts[name, default: 0] += 1
-                }
+                if drew { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+                let counts: [(String, Int)] = [
+                    ("stored", result.stored), ("pending", result.pending), ("duplicate", result.duplicates),
+                    ("relay_only", result.relayOnly), ("rejected", result.rejections.total),
+                ]
                 if global.json {
-                    var object = JSONObject()
-                    for (name, count) in counts.sorted(by: { $0.key < $1.key }) { object[name] = .integer(Int64(count)) }
-                    object["linked_from_pending"] = .integer(Int64(report.promoted.count))
+                    var object = FeedReportJSON.rejections(result.rejections)
+                    for (name, count) in counts { object[name] = .integer(Int64(count)) }
+                    object["feed_id"] = .string(result.feed.string)
+                    object["lines"] = .integer(Int64(result.lines))
+                    object["linked_from_pending"] = .integer(Int64(result.linkedFromPending))
                     Output.json(.object(object))
                 } else {
-                    let summary = counts.sorted(by: { $0.key < $1.key }).map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-                    Output.line("Imported \(lines.count) entries: \(summary)")
+                    let summary = counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+                    Output.line("Imported \(result.lines) entries: \(summary.isEmpty ? "nothing to import" : summary)")
+                    FeedReportJSON.printRejections(result.rejections, to: Output.error)
                 }
-                for (line, outcome) in rejected {
-                    switch outcome {
-                    case .rejected(let sequence, let error):
-                        Output.error("line \(line): sequence \(sequence.map(String.init) ?? "?"): \(error.code): \(error.description)")
-                    case .fork(let id, let sequence):
-                        Output.error("line \(line): sequence \(sequence): fork: \(id) conflicts with the stored chain (evidence recorded)")
-                    default: break
-                    }
-                }
-                if !rejected.isEmpty { throw ExitCode(1) }
+                if !result.isClean { throw ExitCode(1) }
             }
         }
     }
@@ -107,7 +92,9 @@ struct Feed: ParsableCommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify an exported feed against an identity key (standalone; needs no home).",
-            discussion: "Exit 0 when every line is a valid envelope of one chain from that key; otherwise 1, with one line per rejected entry: line, sequence, reason code, message."
+            discussion: """
+                Exit 0 only when at least one entry is signed by that key and every line is a valid entry of that key's one chain; otherwise 1. Lines of any other feed are rejected (feed_id_mismatch); blank lines are skipped; a line longer than an envelope's 65,536-byte limit is rejected as too_large. The file is read line by line, so memory stays flat whatever its size. One line per rejected entry (line, sequence, reason code, message) for the first \(FeedFileRejections.defaultLimit), then a count per reason for the rest.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
@@ -120,32 +107,75 @@ struct Feed: ParsableCommand {
 
         func run() throws {
             try Output.run {
-                let report = ChainVerifier(identityKey: try parseIdentityKey(key)).verify(lines: try Output.readLines(file))
+                var verifier = ChainVerifier(identityKey: try parseIdentityKey(key))
+                var reader = try FeedLineReader.open(path: file)
+                var rejections = FeedFileRejections()
+                while let line = reader.next() {
+                    if let error = line.lengthError {
+                        rejections.record(line: line.number, sequence: nil, error)
+                        continue
+                    }
+                    for rejection in verifier.consume(line.bytes, number: line.number) {
+                        rejections.record(line: rejection.line, sequence: rejection.sequence, code: rejection.code, message: rejection.message)
+                    }
+                }
+                if let error = reader.readError { throw KithError.invalidInput("reading \(file) failed: \(error)") }
+                let summary = verifier.summary
+                let valid = rejections.total == 0 && summary.accepted > 0
                 if global.json {
-                    var object = JSONObject()
-                    object["valid"] = .bool(report.isValid)
-                    object["accepted"] = .integer(Int64(report.accepted))
-                    object["relay_only"] = .integer(Int64(report.foreign))
-                    object["rejections"] = .array(report.rejections.map { rejection in
-                        var entry = JSONObject()
-                        entry["line"] = .integer(Int64(rejection.line))
-                        entry["sequence"] = rejection.sequence.map { .integer(Int64($0)) } ?? .null
-                        entry["code"] = .string(rejection.code)
-                        entry["message"] = .string(rejection.message)
-                        return .object(entry)
-                    })
+                    var object = FeedReportJSON.rejections(rejections)
+                    object["valid"] = .bool(valid)
+                    object["accepted"] = .integer(Int64(summary.accepted))
+                    object["relay_only"] = .integer(Int64(summary.foreign))
                     Output.json(.object(object))
                 } else {
-                    for rejection in report.rejections {
-                        Output.line("line \(rejection.line): sequence \(rejection.sequence.map(String.init) ?? "?"): \(rejection.code): \(rejection.message)")
+                    FeedReportJSON.printRejections(rejections, to: Output.line)
+                    var text = "\(summary.accepted) entries verified"
+                    if summary.foreign > 0 { text += ", \(summary.foreign) of a later version kept for relay only" }
+                    if valid {
+                        Output.line("OK: \(text)")
+                    } else if rejections.total > 0 {
+                        Output.line("INVALID: \(rejections.total) rejected, \(text)")
+                    } else {
+                        Output.line("INVALID: no entry is signed by this key (\(text))")
                     }
-                    var summary = "\(report.accepted) entries verified"
-                    if report.foreign > 0 { summary += ", \(report.foreign) of a later version kept for relay only" }
-                    Output.line(report.isValid ? "OK: \(summary)" : "INVALID: \(report.rejections.count) rejected, \(summary)")
                 }
-                if !report.isValid { throw ExitCode(1) }
+                if !valid { throw ExitCode(1) }
             }
         }
+    }
+}
+
+/// How `kith feed verify` and `kith feed import` show refused lines.
+enum FeedReportJSON {
+    /// `rejected` (total), `rejections` (the kept ones), `rejections_omitted` and
+    /// `rejections_by_code`.
+    static func rejections(_ log: FeedFileRejections) -> JSONObject {
+        var object = JSONObject()
+        object["rejected"] = .integer(Int64(log.total))
+        object["rejections"] = .array(log.kept.map { rejection in
+            var entry = JSONObject()
+            entry["line"] = .integer(Int64(rejection.line))
+            entry["sequence"] = rejection.sequence.map { .integer(Int64($0)) } ?? .null
+            entry["code"] = .string(rejection.code)
+            entry["message"] = .string(rejection.message)
+            return .object(entry)
+        })
+        object["rejections_omitted"] = .integer(Int64(log.omitted))
+        var byCode = JSONObject()
+        for (code, count) in log.countsByCode.sorted(by: { $0.key < $1.key }) { byCode[code] = .integer(Int64(count)) }
+        object["rejections_by_code"] = .object(byCode)
+        return object
+    }
+
+    /// One line per kept rejection, then one summarising the omitted ones.
+    static func printRejections(_ log: FeedFileRejections, to print: (String) -> Void) {
+        for rejection in log.kept {
+            print("line \(rejection.line): sequence \(rejection.sequence.map(String.init) ?? "?"): \(rejection.code): \(rejection.message)")
+        }
+        guard log.omitted > 0 else { return }
+        let codes = log.countsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print("... \(log.omitted) more rejected lines not shown (all rejections by reason: \(codes))")
     }
 }
 

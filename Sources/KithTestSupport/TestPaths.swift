@@ -1,9 +1,9 @@
 import Foundation
 
-/// Locates the repository, its published `TestVectors/` and the shared official vectors from tests.
+/// Locates the repository, its published `TestVectors/` and the official vectors the tests use.
 ///
-/// The shared vectors live beside the repository (`../shared/testvectors`); set `KITH_SHARED_DIR`
-/// to point elsewhere.
+/// The official (third-party) vectors are vendored in `Tests/Vectors/` with their origins and
+/// licenses in `Tests/Vectors/SOURCES.md`, so the tests need nothing beside the clone.
 public enum TestPaths {
     /// The repository root (the folder holding `Package.swift`).
     public static let repositoryRoot: URL = {
@@ -20,13 +20,8 @@ public enum TestPaths {
     /// Kith's own published vectors.
     public static var kithVectors: URL { repositoryRoot.appendingPathComponent("TestVectors") }
 
-    /// The shared official vectors (`../shared/testvectors` or `$KITH_SHARED_DIR/testvectors`).
-    public static var sharedVectors: URL {
-        if let dir = ProcessInfo.processInfo.environment["KITH_SHARED_DIR"] {
-            return URL(fileURLWithPath: dir).appendingPathComponent("testvectors")
-        }
-        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/testvectors")
-    }
+    /// The vendored official vectors (`Tests/Vectors/`).
+    public static var officialVectors: URL { repositoryRoot.appendingPathComponent("Tests/Vectors") }
 
     /// The one place a published-vector test touches its file: with `KITH_WRITE_VECTORS=1` it
     /// (re)writes `generated` plus a newline to `url`; then it returns the file's bytes without
@@ -41,9 +36,9 @@ public enum TestPaths {
         return bytes
     }
 
-    /// Reads a file under the shared vectors folder.
-    public static func sharedVector(_ relativePath: String) throws -> Data {
-        try Data(contentsOf: sharedVectors.appendingPathComponent(relativePath))
+    /// Reads a file under the vendored official vectors (`Tests/Vectors/`).
+    public static func officialVector(_ relativePath: String) throws -> Data {
+        try Data(contentsOf: officialVectors.appendingPathComponent(relativePath))
     }
 
     /// Decodes a lowercase or uppercase hex string; returns nil for malformed input.

@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 
 /// Runs official MLS vector files through the KithMLS conformance checkers.
 enum MLSVectorRunner {

@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 
 /// The outcome counts of one vector file.
 struct VectorFileReport {

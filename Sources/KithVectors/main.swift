@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 
 /// `kith-vectors mls FILE...`: runs official test-vector files and prints `FILE: N passed, M failed, K skipped` per file.
 /// Exits 0 only when no case failed.

@@ -3,9 +3,9 @@ import KithCanonical
 import KithTestSupport
 import Testing
 
-/// The RFC 8785 test vectors from cyberphone/json-canonicalization (shared/testvectors/jcs-rfc8785).
+/// The RFC 8785 test vectors from cyberphone/json-canonicalization (Tests/Vectors/jcs-rfc8785).
 @Suite struct JCSVectorTests {
-    static let directory = TestPaths.sharedVectors.appendingPathComponent("jcs-rfc8785")
+    static let directory = TestPaths.officialVectors.appendingPathComponent("jcs-rfc8785")
 
     static func file(_ relative: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: directory.appendingPathComponent(relative)))

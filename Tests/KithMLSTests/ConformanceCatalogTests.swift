@@ -1,12 +1,13 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 import KithTestSupport
 import Testing
 
 @Suite struct ConformanceCatalogTests {
     /// Every file in the shared MLS vector folder has a checker, so no file is silently left out.
     @Test func everySharedVectorFileHasAChecker() throws {
-        let folder = TestPaths.sharedVectors.appendingPathComponent("mls")
+        let folder = TestPaths.officialVectors.appendingPathComponent("mls")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
         #expect(names.count == 16)
         for name in names {

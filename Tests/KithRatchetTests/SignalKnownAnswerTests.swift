@@ -5,7 +5,7 @@ import KithTestSupport
 import Testing
 
 /// Runs Kith's primitives with Signal's constants against libsignal's published values
-/// (shared/testvectors/signal-libsignal/signal_kdf_kat.json).
+/// (Tests/Vectors/signal-libsignal/signal_kdf_kat.json).
 @Suite struct SignalKnownAnswerTests {
     struct ChainKeyVector: Decodable {
         var chain_key, expected_cipher_key, expected_mac_key, expected_iv_computed_not_published, expected_next_chain_key, note_v2_legacy: String
@@ -26,7 +26,7 @@ import Testing
     }
 
     static func load() throws -> File {
-        try JSONDecoder().decode(File.self, from: TestPaths.sharedVector("signal-libsignal/signal_kdf_kat.json"))
+        try JSONDecoder().decode(File.self, from: TestPaths.officialVector("signal-libsignal/signal_kdf_kat.json"))
     }
 
     static func bytes(_ hex: String) throws -> [UInt8] { try #require(TestPaths.hex(hex)) }

@@ -16,7 +16,7 @@ public struct PSKStore: Sendable, Hashable {
         try ids.map { id in
             switch id.kind {
             case .external(let pskID):
-                guard let secret = external[pskID] else { throw MLSGroupError.unknownPSK("external \(HexString.encode(pskID))") }
+                guard let secret = external[pskID] else { throw MLSGroupError.unknownPSK("external \(hex(pskID))") }
                 return PreSharedKey(id: id, secret: secret)
             case .resumption(_, let groupID, let epoch):
                 guard let secret = resumption[groupID]?[epoch] else { throw MLSGroupError.unknownPSK("resumption epoch \(epoch)") }
@@ -24,4 +24,13 @@ public struct PSKStore: Sendable, Hashable {
             }
         }
     }
+}
+
+/// Lowercase hex of a PSK id, for error messages.
+private func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0x0F)]) }
+    return String(decoding: out, as: UTF8.self)
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// The hand-built HPKE base mode interoperates with swift-crypto's HPKE in both directions, for every supported suite.

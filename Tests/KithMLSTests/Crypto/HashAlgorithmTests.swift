@@ -1,5 +1,6 @@
 import Crypto
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// The hand-built HMAC and one-block HKDF-Expand equal swift-crypto's for every hash and for keys shorter than, equal to

@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// Subgroup branching (RFC 9420 §11.3): a new group linked by a `branch` resumption PSK, limited to members of the group.

@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// Adds of many members in one commit are validated against each other as well as against the members.

@@ -1,4 +1,5 @@
 @testable import KithMLS
+import KithMLSConformance
 import Testing
 
 /// The new leaf of a received UpdatePath is validated like any leaf (RFC 9420 §7.3, §12.4.2): unique keys and capabilities.

@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// Active use: create a group, add and remove members, exchange messages, across the supported suites.

@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// A passive-client case follows a committed ReInit into the new group and a branch Welcome into a subgroup, and reports

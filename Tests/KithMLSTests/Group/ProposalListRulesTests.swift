@@ -1,4 +1,5 @@
 @testable import KithMLS
+import KithMLSConformance
 import Testing
 
 /// Proposal-list validation rules (RFC 9420 §12.2) applied while resolving a commit.

@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// Active-side round trips: groups of up to 64 members go through many epochs of random Add, Remove and Update

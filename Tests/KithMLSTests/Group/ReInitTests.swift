@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// ReInit (RFC 9420 §11.2, §12.1.5): committing and processing the proposal, the closed old group, and the new group

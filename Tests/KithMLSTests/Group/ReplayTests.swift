@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// Replayed, out-of-epoch and foreign-group messages are rejected with typed errors and leave the state unchanged.

@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 @Suite struct KeyScheduleTests {

@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 import KithTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     }
 
     private func samples() throws -> [[UInt8]] {
-        let data = try TestPaths.sharedVector("mls/messages.json")
+        let data = try TestPaths.officialVector("mls/messages.json")
         let cases = try JSONDecoder().decode([MessagesCase].self, from: data).prefix(3)
         return cases.flatMap { [$0.public_message_commit, $0.private_message, $0.mls_welcome, $0.mls_group_info, $0.mls_key_package] }
             .compactMap { TestPaths.hex($0) }

@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 import KithTestSupport
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
 
     /// Every field of every `stride`-th case of `messages.json`.
     static func samples(stride step: Int) throws -> [Sample] {
-        let data = try TestPaths.sharedVector("mls/messages.json")
+        let data = try TestPaths.officialVector("mls/messages.json")
         let cases = try JSONDecoder().decode([[String: String]].self, from: data)
         var out: [Sample] = []
         for index in stride(from: 0, to: cases.count, by: step) {
@@ -68,7 +69,7 @@ import Testing
 
     /// KeyPackages, Welcomes, trees, proposals and commits of every `stride`-th case of `passive-client-handling-commit.json`.
     static func passiveSamples(stride step: Int) throws -> [Sample] {
-        let data = try TestPaths.sharedVector("mls/passive-client-handling-commit.json")
+        let data = try TestPaths.officialVector("mls/passive-client-handling-commit.json")
         let cases = try JSONDecoder().decode([PassiveCase].self, from: data)
         var out: [Sample] = []
         for index in stride(from: 0, to: cases.count, by: step) {

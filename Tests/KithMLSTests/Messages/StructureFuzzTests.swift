@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// The structures not covered by `messages.json` (GroupContext, GroupInfo, LeafNode, UpdatePath, SenderData,

@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// Drives real member states of one group through random epochs (seeded, so a failure replays), checking after every

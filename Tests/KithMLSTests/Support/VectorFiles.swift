@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 import KithTestSupport
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 enum VectorFiles {
     /// Decodes every case of `T.fileName` from the shared MLS vectors folder.
     static func load<T: ConformanceVector>(_ type: T.Type) throws -> [T] {
-        let data = try TestPaths.sharedVector("mls/" + T.fileName)
+        let data = try TestPaths.officialVector("mls/" + T.fileName)
         return try JSONDecoder().decode([T].self, from: data)
     }
 

@@ -1,4 +1,5 @@
 import KithMLS
+import KithMLSConformance
 import Testing
 
 /// The memoized tree hashes always equal hashes computed from scratch, across changes and shared copies.

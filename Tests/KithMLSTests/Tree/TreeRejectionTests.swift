@@ -1,5 +1,6 @@
 import Foundation
 import KithMLS
+import KithMLSConformance
 import KithTestSupport
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 
     /// A suite-1 tree from tree-validation.json with at least one parent node and one commit leaf.
     private func sampleTree() throws -> (RatchetTree, CipherSuite, [UInt8]) {
-        let data = try TestPaths.sharedVector("mls/tree-validation.json")
+        let data = try TestPaths.officialVector("mls/tree-validation.json")
         let cases = try JSONDecoder().decode([ValidationCase].self, from: data)
         for item in cases where item.cipher_suite == 1 {
             let tree = try RatchetTree(tlsEncoded: try #require(TestPaths.hex(item.tree)))
@@ -26,7 +27,7 @@ import Testing
     /// The filtered direct path (found by scanning subtrees for a non-blank node) matches its definition through
     /// resolutions (RFC 9420 §4.1.2) on every official tree and leaf.
     @Test func filteredDirectPathMatchesTheResolutionDefinition() throws {
-        let data = try TestPaths.sharedVector("mls/tree-validation.json")
+        let data = try TestPaths.officialVector("mls/tree-validation.json")
         for item in try JSONDecoder().decode([ValidationCase].self, from: data) where item.cipher_suite == 1 {
             let tree = try RatchetTree(tlsEncoded: try #require(TestPaths.hex(item.tree)))
             for leaf in 0..<tree.leafCount {

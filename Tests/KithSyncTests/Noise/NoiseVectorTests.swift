@@ -4,7 +4,7 @@ import KithSync
 import KithTestSupport
 import Testing
 
-/// One cacophony vector from `shared/testvectors/noise/noise_25519_chachapoly_sha256.json`.
+/// One cacophony vector from `Tests/Vectors/noise/noise_25519_chachapoly_sha256.json`.
 struct NoiseVector: Decodable, Sendable, CustomTestStringConvertible {
     struct Message: Decodable, Sendable {
         var payload: String
@@ -29,7 +29,7 @@ struct NoiseVector: Decodable, Sendable, CustomTestStringConvertible {
 
     static func load() throws -> [NoiseVector] {
         struct File: Decodable { var vectors: [NoiseVector] }
-        let data = try TestPaths.sharedVector("noise/noise_25519_chachapoly_sha256.json")
+        let data = try TestPaths.officialVector("noise/noise_25519_chachapoly_sha256.json")
         return try JSONDecoder().decode(File.self, from: data).vectors
     }
 }

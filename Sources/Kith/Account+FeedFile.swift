@@ -1,0 +1,148 @@
+import Crypto
+import KithFeed
+import KithIdentity
+import KithStore
+
+/// Importing feed files (`kith feed import`), streamed line by line.
+extension Account {
+    /// Imports a feed file into the store, restricted to **one feed**: the feed of `identityKey`,
+    /// or, without a key, the followed feed that the file's first entry names.
+    ///
+    /// Lines are read and committed in transactions of ``FeedStore/streamingBatchSize`` as they
+    /// come, so memory does not grow with the file. Every line of another feed is refused with
+    /// `feed_id_mismatch` and nothing of it is stored; an oversized line is refused as
+    /// `too_large` without being held. If storage fails, the error is thrown and the batches
+    /// already reported by `progress` stay committed (running the import again skips them).
+    ///
+    /// - Parameters:
+    ///   - reader: the file's lines.
+    ///   - identityKey: the author's original identity key; nil to take a followed feed's key.
+    ///   - progress: called after each committed batch.
+    /// - Throws: ``KithError/invalidInput(_:)`` when no key is given and the first entry names no
+    ///   followed feed; ``KithError/store(_:)`` when storage fails.
+    public func importFeedFile(
+        _ reader: FeedLineReader,
+        identityKey: Curve25519.Signing.PublicKey? = nil,
+        progress: (IngestProgress) -> Void = { _ in }
+    ) throws(KithError) -> FeedFileImport {
+        let input = FeedFileInput(reader: reader)
+        let key: Curve25519.Signing.PublicKey
+        if let identityKey {
+            key = identityKey
+        } else {
+            key = try followedKey(namedBy: input)
+        }
+        let feed = FeedID(identityKey: key)
+        input.feed = feed
+        var result = FeedFileImport(feed: feed)
+        let report: IngestReport
+        do {
+            try store.follow(identityKey: key)
+            report = try store.ingest(streaming: input, decryptor: decryptor, progress: progress)
+            try processDirectMessages()
+        } catch {
+            throw KithError.from(error)
+        }
+        if let error = input.reader.readError { throw .invalidInput("reading the feed file failed: \(error)") }
+        result.lines = input.linesRead
+        result.rejections = input.rejections
+        for (number, outcome) in zip(input.ingestedLineNumbers, report.outcomes) {
+            switch outcome {
+            case .stored: result.stored += 1
+            case .pending: result.pending += 1
+            case .duplicate: result.duplicates += 1
+            case .storedForRelay: result.relayOnly += 1
+            case .fork(let id, let sequence):
+                result.rejections.record(line: number, sequence: sequence, code: "fork", message: "\(id) conflicts with the stored chain (evidence recorded)")
+            case .rejected(let sequence, let error):
+                result.rejections.record(line: number, sequence: sequence, error)
+            }
+        }
+        result.linkedFromPending = report.promoted.count
+        return result
+    }
+
+    /// The key of the followed feed the file's first entry names.
+    private func followedKey(namedBy input: FeedFileInput) throws(KithError) -> Curve25519.Signing.PublicKey {
+        guard let first = input.peekFirst() else { throw .invalidInput("the feed file holds no entry") }
+        let named: FeedID?
+        do {
+            switch try FeedEntry.parse(first.bytes) {
+            case .envelope(let envelope): named = envelope.feedID
+            case .stub(let stub): named = stub.feedID
+            case .foreign(let foreign): named = foreign.feedID
+            }
+        } catch {
+            throw .feed(error)
+        }
+        guard let named else { throw .invalidInput("the first entry names no feed; pass --key") }
+        let key: Curve25519.Signing.PublicKey?
+        do { key = try store.identityKey(of: named) } catch { throw .store(error) }
+        guard let key else { throw .invalidInput("feed \(named) is not a contact or followed feed here; add their card or pass --key") }
+        return key
+    }
+}
+
+/// The lines of a feed file as ingest takes them: only lines of one feed pass; the others are
+/// recorded as refused with their line numbers. A class, because ingest iterates a copy of the
+/// sequence while the import reads what it recorded.
+final class FeedFileInput: Sequence, IteratorProtocol {
+    var reader: FeedLineReader
+    /// The feed lines must belong to (set before ingest starts).
+    var feed: FeedID?
+    private(set) var rejections = FeedFileRejections()
+    /// The line number of each line handed to ingest, in order (outcomes come back in that order).
+    private(set) var ingestedLineNumbers: [Int] = []
+    private(set) var linesRead = 0
+    private var peeked: FeedLine?
+
+    init(reader: FeedLineReader) {
+        self.reader = reader
+    }
+
+    /// The first line, read ahead and handed out again by ``next()``.
+    func peekFirst() -> FeedLine? {
+        if peeked == nil { peeked = reader.next() }
+        return peeked
+    }
+
+    func next() -> [UInt8]? {
+        while let line = takeLine() {
+            linesRead += 1
+            if let error = line.lengthError {
+                rejections.record(line: line.number, sequence: nil, error)
+                continue
+            }
+            if let feed, let (error, sequence) = Self.refusal(of: line.bytes, outside: feed) {
+                rejections.record(line: line.number, sequence: sequence, error)
+                continue
+            }
+            ingestedLineNumbers.append(line.number)
+            return line.bytes
+        }
+        return nil
+    }
+
+    private func takeLine() -> FeedLine? {
+        if let line = peeked {
+            peeked = nil
+            return line
+        }
+        return reader.next()
+    }
+
+    /// Why a line is not an entry of `feed`, if it is not: it names another feed, or (a
+    /// later-version line) no feed at all. A line that does not parse is left to ingest, which
+    /// rejects it with its own reason.
+    static func refusal(of bytes: [UInt8], outside feed: FeedID) -> (FeedError, UInt32?)? {
+        guard let entry = try? FeedEntry.parse(bytes) else { return nil }
+        let named: FeedID? = switch entry {
+        case .envelope(let envelope): envelope.feedID
+        case .stub(let stub): stub.feedID
+        case .foreign(let foreign): foreign.feedID
+        }
+        guard let named else { return (.missingField("feed_id"), entry.sequence) }
+        guard named != feed else { return nil }
+        return (.feedIDMismatch(expected: feed.string, found: named.string), entry.sequence)
+    }
+}
