@@ -6,6 +6,7 @@ import PackageDescription
 /// Module layering (lower modules never import higher ones):
 ///
 ///     KithCanonical            strict JSON (RFC 8785 subset), base64url, bounded byte cursor
+///     KithEd25519              strict RFC 8032 Ed25519 rules (keys, signature encodings)
 ///     KithIdentity             seed, derived keys, key vault
 ///     KithFeed                 envelopes, content types, validation
 ///     KithStore                SQLite (GRDB): messages, chains, pending, forks
@@ -60,10 +61,17 @@ let package = Package(
             name: "KithCanonical",
             swiftSettings: swiftSettings
         ),
+        // Strict RFC 8032 Ed25519 rules (keys and signature encodings) on top of swift-crypto.
+        .target(
+            name: "KithEd25519",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "KithIdentity",
             dependencies: [
                 "KithCanonical",
+                "KithEd25519",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -73,6 +81,7 @@ let package = Package(
             name: "KithFeed",
             dependencies: [
                 "KithCanonical",
+                "KithEd25519",
                 "KithIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -95,6 +104,7 @@ let package = Package(
             name: "KithRatchet",
             dependencies: [
                 "KithCanonical",
+                "KithEd25519",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -170,6 +180,11 @@ let package = Package(
                 "KithCanonical",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithEd25519Tests",
+            dependencies: ["KithTestSupport", "KithEd25519", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

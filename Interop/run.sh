@@ -40,6 +40,7 @@ check direct-handover "$PYTHON" Interop/direct/check_handover.py
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done
+check ed25519-strict "$PYTHON" Interop/ed25519/strict_vectors.py check TestVectors/ed25519/strict-v1.json
 check mls-vector-runner .build/debug/kith-vectors mls Tests/Vectors/mls/*.json
 
 echo "interop: $passed passed, $failed failed"

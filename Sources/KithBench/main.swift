@@ -4,6 +4,7 @@ import Foundation
 let allSuites: [any BenchSuite.Type] = BenchRegistry.suites
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == VerifyPeakMemory.command { VerifyPeakMemory.runChild(Array(arguments.dropFirst())) }
 let json = arguments.contains("--json")
 arguments.removeAll { $0 == "--json" }
 if arguments.contains("--help") || arguments.contains("-h") {

@@ -71,6 +71,9 @@ enum FeedSuite: BenchSuite {
             report(BenchFigure(name: "feed.verify_distinct_vs_bare_cpu", value: distinctRate / bareCPU, unit: "ratio"))
         }
 
+        // Peak memory of `kith feed verify` over the 100,000-entry file (streamed: flat in file size).
+        report(BenchFigure(name: "feed.verify_peak_rss_mb", value: (try VerifyPeakMemory.measure(lines: lines, key: key) * 10).rounded() / 10, unit: "MB"))
+
         // Ingest as an import does it: streamed in transactions of 10,000 (each commit syncs the
         // WAL), the signatures of each batch checked while the previous one commits.
         let ingest = try IngestRun.measure(lines, key: key)

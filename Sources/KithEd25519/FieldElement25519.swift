@@ -1,21 +1,22 @@
-/// An element of GF(2^255 - 19) in five 51-bit limbs (little-endian), for the Ed25519 -> X25519 map.
+/// An element of GF(2^255 - 19) in five 51-bit limbs (little-endian), for checking Ed25519 points
+/// and mapping them to X25519.
 ///
 /// Operations have no data-dependent branches or table lookups except ``power(_:)``, whose exponent
 /// is always a public constant. Only public keys pass through this type.
-struct FieldElement25519: Sendable, Equatable {
+package struct FieldElement25519: Sendable, Equatable {
     private static let mask51: UInt64 = (1 << 51) - 1
-    var limbs: (UInt64, UInt64, UInt64, UInt64, UInt64)
+    package var limbs: (UInt64, UInt64, UInt64, UInt64, UInt64)
 
-    static let zero = FieldElement25519(limbs: (0, 0, 0, 0, 0))
-    static let one = FieldElement25519(limbs: (1, 0, 0, 0, 0))
+    package static let zero = FieldElement25519(limbs: (0, 0, 0, 0, 0))
+    package static let one = FieldElement25519(limbs: (1, 0, 0, 0, 0))
 
-    init(limbs: (UInt64, UInt64, UInt64, UInt64, UInt64)) { self.limbs = limbs }
+    package init(limbs: (UInt64, UInt64, UInt64, UInt64, UInt64)) { self.limbs = limbs }
 
     /// A small integer.
-    init(_ small: UInt64) { limbs = (small & Self.mask51, small >> 51, 0, 0, 0) }
+    package init(_ small: UInt64) { limbs = (small & Self.mask51, small >> 51, 0, 0, 0) }
 
     /// Reads 32 little-endian bytes, ignoring bit 255.
-    init(littleEndian bytes: [UInt8]) {
+    package init(littleEndian bytes: [UInt8]) {
         func word(_ index: Int) -> UInt64 {
             var value: UInt64 = 0
             for byte in 0..<8 { value |= UInt64(bytes[index * 8 + byte]) << UInt64(8 * byte) }
@@ -32,7 +33,7 @@ struct FieldElement25519: Sendable, Equatable {
     }
 
     /// The canonical (fully reduced) 32-byte little-endian encoding.
-    var littleEndianBytes: [UInt8] {
+    package var littleEndianBytes: [UInt8] {
         var (l0, l1, l2, l3, l4) = carried().limbs
         // Now each limb < 2^51 (+ tiny), value < 2p. Subtract p if value >= p, branch-free.
         var carry = (l0 + 19) >> 51
@@ -58,7 +59,7 @@ struct FieldElement25519: Sendable, Equatable {
     }
 
     /// True when the element is zero modulo p.
-    var isZero: Bool { littleEndianBytes.allSatisfy { $0 == 0 } }
+    package var isZero: Bool { littleEndianBytes.allSatisfy { $0 == 0 } }
 
     /// Propagates carries so every limb is below 2^51 (plus at most 19 * carry in limb 0).
     private func carried() -> FieldElement25519 {
@@ -72,14 +73,14 @@ struct FieldElement25519: Sendable, Equatable {
         return FieldElement25519(limbs: (l0, l1, l2, l3, l4))
     }
 
-    static func + (lhs: FieldElement25519, rhs: FieldElement25519) -> FieldElement25519 {
+    package static func + (lhs: FieldElement25519, rhs: FieldElement25519) -> FieldElement25519 {
         FieldElement25519(limbs: (
             lhs.limbs.0 + rhs.limbs.0, lhs.limbs.1 + rhs.limbs.1, lhs.limbs.2 + rhs.limbs.2,
             lhs.limbs.3 + rhs.limbs.3, lhs.limbs.4 + rhs.limbs.4
         )).carried()
     }
 
-    static func - (lhs: FieldElement25519, rhs: FieldElement25519) -> FieldElement25519 {
+    package static func - (lhs: FieldElement25519, rhs: FieldElement25519) -> FieldElement25519 {
         // Add 4p (limb-wise) before subtracting so no limb underflows; inputs are carried (< 2^52).
         let a = lhs.carried().limbs, b = rhs.carried().limbs
         let fourP0: UInt64 = 0x1F_FFFF_FFFF_FFB4, fourPi: UInt64 = 0x1F_FFFF_FFFF_FFFC
@@ -88,7 +89,7 @@ struct FieldElement25519: Sendable, Equatable {
         )).carried()
     }
 
-    static func * (lhs: FieldElement25519, rhs: FieldElement25519) -> FieldElement25519 {
+    package static func * (lhs: FieldElement25519, rhs: FieldElement25519) -> FieldElement25519 {
         let a = lhs.carried().limbs, b = rhs.carried().limbs
         let b1 = UInt128(b.1 * 19), b2 = UInt128(b.2 * 19), b3 = UInt128(b.3 * 19), b4 = UInt128(b.4 * 19)
         let a0 = UInt128(a.0), a1 = UInt128(a.1), a2 = UInt128(a.2), a3 = UInt128(a.3), a4 = UInt128(a.4)
@@ -110,15 +111,15 @@ struct FieldElement25519: Sendable, Equatable {
     }
 
     /// Equality modulo p (compares canonical encodings).
-    static func == (lhs: FieldElement25519, rhs: FieldElement25519) -> Bool {
+    package static func == (lhs: FieldElement25519, rhs: FieldElement25519) -> Bool {
         lhs.littleEndianBytes == rhs.littleEndianBytes
     }
 
     /// The square of the element.
-    var squared: FieldElement25519 { self * self }
+    package var squared: FieldElement25519 { self * self }
 
     /// Raises to a public exponent given as 32 little-endian bytes (square-and-multiply, MSB first).
-    func power(_ exponentLittleEndian: [UInt8]) -> FieldElement25519 {
+    package func power(_ exponentLittleEndian: [UInt8]) -> FieldElement25519 {
         var result = FieldElement25519.one
         for byteIndex in stride(from: exponentLittleEndian.count - 1, through: 0, by: -1) {
             let byte = exponentLittleEndian[byteIndex]
@@ -131,15 +132,15 @@ struct FieldElement25519: Sendable, Equatable {
     }
 
     /// The multiplicative inverse (zero maps to zero), via Fermat: x^(p-2).
-    var inverted: FieldElement25519 { power(Self.pMinus2) }
+    package var inverted: FieldElement25519 { power(Self.pMinus2) }
 
     /// The Legendre symbol as x^((p-1)/2): one for non-zero squares, p-1 for non-squares, zero for zero.
-    var legendre: FieldElement25519 { power(Self.pMinus1Over2) }
+    package var legendre: FieldElement25519 { power(Self.pMinus1Over2) }
 
     /// p - 2, little-endian.
-    static let pMinus2: [UInt8] = [0xEB] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
+    package static let pMinus2: [UInt8] = [0xEB] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
     /// (p - 1) / 2, little-endian.
-    static let pMinus1Over2: [UInt8] = [0xF6] + [UInt8](repeating: 0xFF, count: 30) + [0x3F]
+    package static let pMinus1Over2: [UInt8] = [0xF6] + [UInt8](repeating: 0xFF, count: 30) + [0x3F]
     /// p itself, little-endian, for canonical-encoding checks.
-    static let modulus: [UInt8] = [0xED] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
+    package static let modulus: [UInt8] = [0xED] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
 }
