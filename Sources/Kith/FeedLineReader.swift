@@ -24,7 +24,7 @@ public struct FeedLine: Sendable, Equatable {
 /// Reads a feed file line by line in fixed-size chunks, so memory stays flat whatever the file's
 /// size: the one reader behind `kith feed verify` and `kith feed import`.
 ///
-/// Line rules (docs/FEED-FORMAT.md section 7, "Feed files"): a line ends at LF, and one CR just
+/// Line rules (docs/FEED-FORMAT.md section 6, "Reading a feed file"): a line ends at LF, and one CR just
 /// before it is dropped; **a line of zero bytes is not an entry** and is skipped (so a final
 /// newline, or blank lines between entries, change nothing); a line longer than
 /// `maxLineLength` is yielded without its bytes, with its length, so the caller rejects it as

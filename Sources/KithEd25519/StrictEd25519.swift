@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Kith's Ed25519 verification rule (docs/FEED-FORMAT.md section 2.3): strict RFC 8032.
+/// Kith's Ed25519 verification rule (docs/FEED-FORMAT.md section 2, "Ed25519 verification rule"): strict RFC 8032.
 ///
 /// - **Public keys** are checked once, when they enter Kith (a card, a key rotation, a key on
 ///   the command line, a stored feed): canonical encoding (y < p, and no "negative zero" x),

@@ -8,7 +8,7 @@ import KithIdentity
 /// `feed_id_mismatch`); sequences run 0, 1, 2, … without gaps; every envelope is canonical, well
 /// formed and validly signed; every `previous` equals the id of the entry before it; self stubs
 /// are verified like envelopes (signature and `previous`). A line of zero bytes is not an entry
-/// and is skipped (docs/FEED-FORMAT.md section 7).
+/// and is skipped (docs/FEED-FORMAT.md section 6).
 ///
 /// Feed it line by line with ``consume(_:number:)`` (memory stays flat in the input's size), or
 /// all at once with ``verify(lines:)``.

@@ -70,14 +70,30 @@ import Testing
         #expect(type == "poll" && object["options"] != nil && !content.isKnown)
     }
 
-    @Test(arguments: ["👍", "❤️", "👍🏽", "🏳️‍🌈", "🇩🇪", "1️⃣"])
+    @Test(arguments: ["👍", "❤️", "👍🏽", "🏳️‍🌈", "🇩🇪", "1️⃣", "1\u{20E3}", "🧑🏽\u{200D}🚀", "©"])
     func validEmoji(_ emoji: String) {
         #expect(Reaction.isSingleEmoji(emoji), "\(emoji)")
     }
 
-    @Test(arguments: ["", "a", "👍👍", "👨‍👩‍👧", "👨‍👩‍👧‍👦", "ok", "1", "#"])
+    @Test(arguments: [
+        "", "a", "👍👍", "👨‍👩‍👧", "👨‍👩‍👧‍👦", "ok", "1", "#", "👍\u{200D}", "\u{200D}👍", "👍🏽🏽", "❤\u{FE0F}\u{FE0F}",
+        "a\u{20E3}", "\u{1F1E9}", "\u{1F1E9}\u{1F1EA}\u{1F1EB}", "👍\u{E0067}",
+    ])
     func invalidEmoji(_ emoji: String) {
         #expect(!Reaction.isSingleEmoji(emoji), "\(emoji)")
+    }
+
+    /// The frozen table (Unicode 17.0) agrees with the standard library on every scalar the
+    /// library dates 17.0 or earlier: a toolchain whose data changed for those would fail here,
+    /// while scalars of later versions never change a reaction's verdict.
+    @Test func emojiTableIsFrozenAtItsUnicodeVersion() {
+        #expect(EmojiTable.unicodeVersion == "17.0")
+        var disagreements: [UInt32] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), let age = scalar.properties.age, (age.major, age.minor) <= (17, 0) else { continue }
+            if scalar.properties.isEmoji != EmojiTable.isEmoji(value) { disagreements.append(value) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(8).map { String($0, radix: 16) })")
     }
 
     @Test func profileAndIntroductionLimits() {

@@ -21,27 +21,34 @@ public struct Reaction: Sendable, Hashable {
         }
     }
 
-    /// True for one user-perceived character of 1...4 scalars that is an emoji: at least one
-    /// scalar with the Emoji property, the others joiners, variation selectors or modifiers.
+    /// True for one emoji of 1...4 scalars, by a grammar that depends on no Unicode table but
+    /// ``EmojiTable`` (frozen at Unicode 17.0):
+    ///
+    ///     emoji    = keycap | flag | element *(ZWJ element)
+    ///     keycap   = ("0"..."9" | "#" | "*") [VS16] U+20E3
+    ///     flag     = RI RI                      ; two regional indicators
+    ///     element  = E [VS16 | modifier]       ; E: Emoji=Yes, not ASCII, not a regional indicator
     public static func isSingleEmoji(_ text: String) -> Bool {
-        let scalars = Array(text.unicodeScalars)
-        guard (1...FeedLimits.maxEmojiScalars).contains(scalars.count), text.count == 1 else { return false }
-        var sawEmoji = false
-        for scalar in scalars {
-            let properties = scalar.properties
-            if properties.isEmoji && (scalar.value > 0x7F) {
-                sawEmoji = true
-            } else if scalar.value == 0x200D || scalar.value == 0xFE0F || scalar.value == 0x20E3 || properties.isEmojiModifier
-                        || (0xE0020...0xE007F).contains(scalar.value) {
-                continue
-            } else if properties.isEmoji {
-                // Digits, '#' and '*' are Emoji only as keycap bases.
-                continue
-            } else {
-                return false
-            }
+        let scalars = text.unicodeScalars.map(\.value)
+        guard (1...FeedLimits.maxEmojiScalars).contains(scalars.count) else { return false }
+        if scalars.last == 0x20E3 {
+            let base = scalars[0]
+            let isBase = (0x30...0x39).contains(base) || base == 0x23 || base == 0x2A
+            return isBase && (scalars.count == 2 || (scalars.count == 3 && scalars[1] == 0xFE0F))
         }
-        return sawEmoji || scalars.contains { $0.value == 0x20E3 }
+        if scalars.count == 2, scalars.allSatisfy({ EmojiTable.regionalIndicators.contains($0) }) { return true }
+        var index = 0
+        while true {
+            // One element: an emoji, then at most one variation selector or skin-tone modifier.
+            let base = scalars[index]
+            guard base > 0x7F, !EmojiTable.regionalIndicators.contains(base), EmojiTable.isEmoji(base) else { return false }
+            index += 1
+            if index < scalars.count, scalars[index] == 0xFE0F || EmojiTable.modifiers.contains(scalars[index]) { index += 1 }
+            if index == scalars.count { return true }
+            // Elements are joined by ZWJ, and a joiner is always followed by an element.
+            guard scalars[index] == 0x200D, index + 1 < scalars.count else { return false }
+            index += 1
+        }
     }
 
     var jsonMembers: JSONObject {
