@@ -21,23 +21,10 @@ extension GroupState {
         let proposals = try resolve(commit, committer: committer, external: isExternal)
         if proposals.pathRequired && commit.path == nil { throw MLSGroupError.pathRequired }
 
-        // Apply proposals to a copy of the tree in RFC order: extensions, updates, removes, adds.
-        var newTree = tree
-        var newExtensions = context.extensions
-        if let extensions = proposals.groupContextExtensions {
-            try CapabilityRules.checkMembers(of: tree, support: extensions)
-            newExtensions = extensions
-        }
-        for update in proposals.updates {
-            try validateUpdateLeaf(update.node, at: update.leaf, in: newTree)
-            try newTree.updateLeaf(update.node, at: update.leaf)
-        }
-        for removed in proposals.removes {
-            guard newTree.leaf(removed) != nil else { throw MLSGroupError.invalidProposalList("Remove of a blank leaf") }
-            if removed == ownLeaf { return .removedFromGroup }
-            try newTree.removeLeaf(removed)
-        }
-        let joiners = Set(try addValidatedKeyPackages(proposals.adds, to: &newTree, extensions: newExtensions).map(\.leaf))
+        guard let applied = try applyProposals(proposals) else { return .removedFromGroup }
+        var newTree = applied.tree
+        let newExtensions = applied.extensions
+        let joiners = Set(applied.joiners.map(\.leaf))
 
         var newKeys = privateKeys
         if let ownUpdate = proposals.updates.first(where: { $0.leaf == ownLeaf }) {

@@ -45,21 +45,12 @@ extension GroupState {
         if let reinit = resolved.reinit { try checkReInit(reinit) }
         if resolved.externalInit != nil { throw MLSGroupError.invalidProposalList("ExternalInit in a member commit") }
 
-        var newTree = tree
-        var newExtensions = context.extensions
-        if let extensions = resolved.groupContextExtensions {
-            try CapabilityRules.checkMembers(of: tree, support: extensions)
-            newExtensions = extensions
+        guard let applied = try applyProposals(resolved) else {
+            throw MLSGroupError.invalidProposalList("a member cannot commit its own removal")
         }
-        for update in resolved.updates {
-            try validateUpdateLeaf(update.node, at: update.leaf, in: newTree)
-            try newTree.updateLeaf(update.node, at: update.leaf)
-        }
-        for leaf in resolved.removes {
-            guard newTree.leaf(leaf) != nil else { throw MLSGroupError.invalidProposalList("Remove of a blank leaf") }
-            try newTree.removeLeaf(leaf)
-        }
-        let joiners = try addValidatedKeyPackages(resolved.adds, to: &newTree, extensions: newExtensions)
+        var newTree = applied.tree
+        let newExtensions = applied.extensions
+        let joiners = applied.joiners
         let pskIDs = resolved.psks + extraPSKs
         let pskSecret = try PreSharedKey.pskSecret(suite: suite, psks: psks.resolve(pskIDs))
 

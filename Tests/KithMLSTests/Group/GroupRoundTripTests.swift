@@ -17,6 +17,19 @@ import Testing
 
     static let configuration = GroupConfiguration(clock: { 1_700_000_000 })
 
+    /// Creating and receiving a commit apply proposals through one function; a member cannot
+    /// commit its own removal (it would leave a commit nobody can follow), and the state is unchanged.
+    @Test func aMemberCannotCommitItsOwnRemoval() throws {
+        let suite = try CipherSuite(.x25519AES128SHA256Ed25519)
+        let alice = try Member("alice", suite: suite)
+        let bob = try Member("bob", suite: suite)
+        var aliceState = try GroupState(creating: [9], keyPackage: alice.keyPackage, secrets: alice.secrets, configuration: Self.configuration)
+        aliceState = try aliceState.commit(adding: [bob.keyPackage]).newState
+        let before = aliceState.epochAuthenticator
+        #expect(throws: MLSGroupError.self) { try aliceState.commit(removing: [aliceState.ownLeaf]) }
+        #expect(aliceState.epochAuthenticator == before)
+    }
+
     @Test(arguments: CipherSuiteID.supported)
     func createAddMessageRemove(id: CipherSuiteID) throws {
         let suite = try CipherSuite(id)
