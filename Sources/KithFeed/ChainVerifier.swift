@@ -4,9 +4,13 @@ import KithIdentity
 /// Verifies an exported feed (one entry per line, oldest first) against an identity key,
 /// without any stored state: the engine of `kith feed verify`.
 ///
-/// Rules: every entry belongs to the key's feed; sequences run 0, 1, 2, … without gaps; every
-/// envelope is canonical, well formed and validly signed; every `previous` equals the id of the
-/// entry before it; self stubs are verified like envelopes (signature and `previous`).
+/// Rules: every entry belongs to the key's feed (`feed_id_mismatch` otherwise, for later-version
+/// lines too); sequences run 0, 1, 2, … without gaps; every envelope is canonical, well formed and
+/// validly signed; every `previous` equals the id of the entry before it; self stubs are verified
+/// like envelopes (signature and `previous`). A line of zero bytes is not an entry and is skipped
+/// (``FeedLine/isEntry(_:)``).
+///
+/// Use ``verify(lines:)`` for a whole export, or ``consume(_:number:)`` line by line to stream one.
 public struct ChainVerifier: Sendable {
     /// One rejected entry.
     public struct Rejection: Sendable, Equatable {
@@ -20,9 +24,19 @@ public struct ChainVerifier: Sendable {
         public let message: String
     }
 
+    /// The counts of a verification so far.
+    public struct Summary: Sendable, Equatable {
+        /// Authenticated entries (envelopes and signed self stubs whose line produced no rejection).
+        public var accepted = 0
+        /// Entries of a later envelope version of this feed: kept for relay, not verified.
+        public var foreign = 0
+        /// Rejections produced.
+        public var rejected = 0
+    }
+
     /// The outcome of a verification.
     public struct Report: Sendable {
-        /// Entries that verified (envelopes and signed self stubs).
+        /// Authenticated entries (envelopes and signed self stubs whose line produced no rejection).
         public var accepted = 0
         /// Entries of a later envelope version: kept for relay, not verified.
         public var foreign = 0
@@ -34,6 +48,12 @@ public struct ChainVerifier: Sendable {
 
     let key: Curve25519.Signing.PublicKey
     let feedID: FeedID
+    /// The sequence the next entry should have.
+    private var expected: UInt32 = 0
+    /// The id of the entry on the previous (non-empty) line.
+    private var lastID: MessageID?
+    /// The counts so far (rejections are not accumulated by ``consume(_:number:)``; ``verify(lines:)`` collects them).
+    public private(set) var summary = Summary()
 
     /// Creates a verifier for the feed of `identityKey`.
     public init(identityKey: Curve25519.Signing.PublicKey) {
@@ -41,56 +61,69 @@ public struct ChainVerifier: Sendable {
         feedID = FeedID(identityKey: identityKey)
     }
 
-    /// Verifies the lines of an export (empty lines are ignored).
+    /// Verifies the lines of an export (zero-byte lines are skipped).
     public func verify(lines: [[UInt8]]) -> Report {
-        var report = Report()
-        var expected: UInt32 = 0
-        var lastID: MessageID?
-
-        func reject(_ line: Int, _ sequence: UInt32?, _ error: FeedError) {
-            report.rejections.append(Rejection(line: line, sequence: sequence, code: error.code, message: error.description))
+        var verifier = self
+        var rejections: [Rejection] = []
+        for (index, bytes) in lines.enumerated() {
+            rejections += verifier.consume(bytes, number: index + 1)
         }
+        return Report(accepted: verifier.summary.accepted, foreign: verifier.summary.foreign, rejections: rejections)
+    }
 
-        for (index, bytes) in lines.enumerated() where !bytes.isEmpty {
-            let line = index + 1
-            let entry: FeedEntry
-            do {
-                entry = try FeedEntry.parse(bytes)
-            } catch {
-                reject(line, nil, error)
-                lastID = MessageID(hashing: bytes)
-                expected &+= 1
-                continue
-            }
-            let sequence = entry.sequence
-            if let sequence, sequence != expected {
-                reject(line, sequence, .sequenceGap(expected: expected, found: sequence))
-            }
-            let signed: (sequence: UInt32, previous: MessageID?)?
-            do {
-                switch entry {
-                case .foreign:
-                    report.foreign += 1
-                    signed = nil
-                case .stub(let stub):
-                    try stub.verifySignature(with: key)
-                    signed = (stub.sequence, stub.previous)
-                case .envelope(let envelope):
-                    try envelope.verifySignature(with: key)
-                    signed = (envelope.sequence, envelope.previous)
-                }
-                if let signed, signed.sequence > 0, let lastID, signed.previous != lastID {
-                    throw FeedError.chainBroken(sequence: signed.sequence, expected: lastID.string, found: signed.previous?.string ?? "null")
-                }
-                if signed != nil { report.accepted += 1 }
-            } catch let error as FeedError {
-                reject(line, sequence, error)
-            } catch {
-                reject(line, sequence, .malformedJSON("\(error)"))
-            }
-            lastID = entry.messageID
-            if let sequence { expected = sequence &+ 1 } else { expected &+= 1 }
+    /// Feeds one line (1-based `number`); returns the rejections this line produced (usually 0 or 1).
+    public mutating func consume(_ line: [UInt8], number: Int) -> [Rejection] {
+        guard FeedLine.isEntry(line) else { return [] }
+        var rejections: [Rejection] = []
+        func reject(_ sequence: UInt32?, _ error: FeedError) {
+            rejections.append(Rejection(line: number, sequence: sequence, code: error.code, message: error.description))
         }
-        return report
+        defer { summary.rejected += rejections.count }
+
+        let entry: FeedEntry
+        do {
+            entry = try FeedEntry.parse(line)
+        } catch {
+            reject(nil, error)
+            lastID = MessageID(hashing: line)
+            expected &+= 1
+            return rejections
+        }
+        let sequence = entry.sequence
+        if let sequence, sequence != expected {
+            reject(sequence, .sequenceGap(expected: expected, found: sequence))
+        }
+        var authenticated = false
+        do {
+            switch entry {
+            case .foreign(let foreign):
+                if let other = foreign.feedID, other != feedID {
+                    throw FeedError.feedIDMismatch(expected: feedID.string, found: other.string)
+                }
+                summary.foreign += 1
+            case .stub(let stub):
+                try stub.verifySignature(with: key)
+                try checkLink(stub.sequence, stub.previous)
+                authenticated = true
+            case .envelope(let envelope):
+                try envelope.verifySignature(with: key)
+                try checkLink(envelope.sequence, envelope.previous)
+                authenticated = true
+            }
+        } catch let error as FeedError {
+            reject(sequence, error)
+        } catch {
+            reject(sequence, .malformedJSON("\(error)"))
+        }
+        if authenticated, rejections.isEmpty { summary.accepted += 1 }
+        lastID = entry.messageID
+        if let sequence { expected = sequence &+ 1 } else { expected &+= 1 }
+        return rejections
+    }
+
+    private func checkLink(_ sequence: UInt32, _ previous: MessageID?) throws(FeedError) {
+        if sequence > 0, let lastID, previous != lastID {
+            throw .chainBroken(sequence: sequence, expected: lastID.string, found: previous?.string ?? "null")
+        }
     }
 }

@@ -28,6 +28,9 @@ struct IngestSession {
     let now = FeedStore.nowMillis()
     /// The `messages` insert, prepared once per batch (the hot statement of a sync).
     private var insertMessage: MessageInsert?
+    /// Feeds (and the relay store, key "") that received later-version entries in this
+    /// transaction: ``finish()`` keeps them within their bounds.
+    private var unauthenticatedTouched: Set<String> = []
 
     init(db: Database, store: FeedStore, decryptor: (any ContentDecryptor)?) {
         self.db = db
@@ -55,6 +58,9 @@ struct IngestSession {
 
     /// Ends the batch: records each feed's new head as the contact's `last_seen_seq`.
     func finish() throws {
+        if !unauthenticatedTouched.isEmpty {
+            try UnauthenticatedBounds.enforce(store.limits, feeds: unauthenticatedTouched.filter { !$0.isEmpty }.sorted(), in: db)
+        }
         for (feed, state) in feeds {
             guard let head = state.head else { continue }
             try db.execute(
@@ -95,6 +101,7 @@ struct IngestSession {
                             String(decoding: bytes, as: UTF8.self), now]
             )
             let inserted = db.changesCount > 0
+            unauthenticatedTouched.insert(foreign.feedID?.string ?? "")
             if let feed = foreign.feedID, let sequence = foreign.sequence, try state(feed) != nil {
                 try placeForeign(feed: feed, sequence: sequence, id: foreign.messageID, bytes: bytes)
             }
@@ -135,8 +142,9 @@ struct IngestSession {
         if let held {
             if held.id == id, case .envelope(let full) = entry {
                 // A full envelope for a position held as a self stub (the author's own device): upgrade it.
+                // The position is already linked, so the head does not move (it may be far above).
                 try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [full.feedID.string, sequence])
-                try insertLinked(full)
+                try insertRow(full)
                 return .stored(id, sequence: sequence)
             }
             try recordFork(entry.feedID, sequence, kept: held.id, conflicting: id, bytes: entry.canonicalBytes, reason: "same_sequence")
@@ -183,9 +191,15 @@ struct IngestSession {
 
     // MARK: Pending entries
 
-    /// Holds an entry ahead of a gap (bounded per feed), then links whatever now follows the head.
+    /// Holds an entry ahead of a gap, then links whatever now follows the head.
+    ///
+    /// Signed entries are bounded per feed (`pending_limit`); later-version entries (`foreign`)
+    /// are not counted against them and have their own bound, enforced oldest first when the
+    /// transaction ends (``UnauthenticatedBounds``), so they can never crowd signed entries out.
     mutating func hold(_ feedID: FeedID, _ sequence: UInt32, id: MessageID, previous: MessageID?, kind: String, bytes: [UInt8]) throws -> IngestOutcome {
-        guard try pendingCount(feedID) < store.limits.maxPendingPerFeed else {
+        if kind == "foreign" {
+            unauthenticatedTouched.insert(feedID.string)
+        } else if try signedPendingCount(feedID) >= store.limits.maxPendingPerFeed {
             return .rejected(sequence: sequence, .pendingLimit(feedID.string))
         }
         try db.execute(
@@ -234,7 +248,7 @@ struct IngestSession {
                 do {
                     try link(entry)
                 } catch is FeedError {
-                    return  // the content broke a hard rule: the entry is dropped and the gap stays
+                    return  // not expected: content never throws here (withheld instead); the gap stays
                 }
             } else {
                 try db.execute(
@@ -265,23 +279,41 @@ struct IngestSession {
         }
     }
 
-    /// Inserts a verified envelope at the head: decrypts what this identity may read, seals it,
-    /// applies its effects. Throws ``FeedError`` for content that breaks a hard rule.
+    /// Inserts a verified envelope at the head and makes it the feed's head.
     mutating func insertLinked(_ envelope: Envelope) throws {
+        try insertRow(envelope)
+        feeds[envelope.feedID.string]?.head = FeedHead(sequence: envelope.sequence, messageID: envelope.messageID)
+    }
+
+    /// Inserts the row of a verified envelope whose position is linked (at the head, or a held
+    /// stub being upgraded): decrypts what this identity may read, seals it, applies its effects.
+    /// Never moves the head.
+    ///
+    /// Content that cannot be shown never blocks the chain (docs section 7 rules 8–9): an unknown
+    /// type is not decrypted, and readable content that breaks a rule (or whose type differs from
+    /// the envelope's) is not kept; either way the row is stored without content and withheld.
+    mutating func insertRow(_ envelope: Envelope) throws {
         var sealed: String?
         var content: Content?
-        if let decryptor, let plain = try? decryptor.decrypt(envelope) {
-            content = try Content.parse(plain, envelopeType: envelope.type)
-            sealed = store.sealer.seal(plain, context: envelope.messageID.string)
+        var withheld: (WithheldContent, code: String)?
+        if !Content.isKnownType(envelope.type) {
+            withheld = (.unknownType, "unknown_type")
+        } else if let decryptor, let plain = try? decryptor.decrypt(envelope) {
+            do throws(FeedError) {
+                content = try Content.parse(plain, envelopeType: envelope.type)
+                sealed = store.sealer.seal(plain, context: envelope.messageID.string)
+            } catch {
+                withheld = (.invalidContent, error.code)
+            }
         }
         let insert = try insertMessage ?? MessageInsert(db)
         insertMessage = insert
         try insert.execute(envelope, sealed: sealed, receivedAt: now)
+        if let withheld { try WithheldContent.record(withheld.0, envelope, code: withheld.code, in: db, now: now) }
         if let content {
             try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer)
             if case .keyRotation = content { feeds[envelope.feedID.string]?.hasRotations = true }
         }
-        feeds[envelope.feedID.string]?.head = FeedHead(sequence: envelope.sequence, messageID: envelope.messageID)
     }
 
     // MARK: Queries
@@ -344,8 +376,11 @@ struct IngestSession {
         ).map { PendingRow(id: $0["message_id"], sequence: sequence, previous: $0["previous"], kind: $0["kind"], json: $0["entry_json"]) }
     }
 
-    func pendingCount(_ feedID: FeedID) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pending_entries WHERE feed_id = ?"), arguments: [feedID.string]) ?? 0
+    /// Signed entries (envelopes, self stubs) held ahead of a gap for the feed.
+    func signedPendingCount(_ feedID: FeedID) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM pending_entries WHERE feed_id = ? AND kind IN ('envelope', 'self')"), arguments: [feedID.string]
+        ) ?? 0
     }
 
     func deletePending(_ row: PendingRow) throws {
