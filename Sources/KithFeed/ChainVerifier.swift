@@ -4,7 +4,7 @@ import KithIdentity
 /// Verifies an exported feed (one entry per line, oldest first) against an identity key,
 /// without any stored state: the engine of `kith feed verify`.
 ///
-/// Rules: every entry belongs to the key's feed (`feed_id_mismatch` otherwise, for later-version
+/// Rules (signatures: ``ChainRules``, shared with ingest): every entry belongs to the key's feed (`feed_id_mismatch` otherwise, for later-version
 /// lines too); sequences run 0, 1, 2, … without gaps; every envelope is canonical, well formed and
 /// validly signed; every `previous` equals the id of the entry before it; self stubs are verified
 /// like envelopes (signature and `previous`). A line of zero bytes is not an entry and is skipped
@@ -46,8 +46,11 @@ public struct ChainVerifier: Sendable {
         public var isValid: Bool { rejections.isEmpty }
     }
 
-    let key: Curve25519.Signing.PublicKey
+    /// The keys learned so far (the original one, then verified rotations of this feed).
+    private var keys: FeedKeyHistory
     let feedID: FeedID
+    /// Opens an envelope's content when the caller can (a contact verifying a feed); nil: none.
+    private let reader: (@Sendable (Envelope) -> [UInt8]?)?
     /// The sequence the next entry should have.
     private var expected: UInt32 = 0
     /// The id of the entry on the previous (non-empty) line.
@@ -55,10 +58,19 @@ public struct ChainVerifier: Sendable {
     /// The counts so far (rejections are not accumulated by ``consume(_:number:)``; ``verify(lines:)`` collects them).
     public private(set) var summary = Summary()
 
-    /// Creates a verifier for the feed of `identityKey`.
-    public init(identityKey: Curve25519.Signing.PublicKey) {
-        key = identityKey
+    /// Creates a verifier for the feed of `identityKey` (the feed's original key).
+    ///
+    /// Key rotations are learned from the feed's own `key_rotation` entries, by the rules ingest
+    /// uses (``ChainRules``). Their content goes to the contacts audience, so a verifier without
+    /// `reader` cannot learn the new key: entries signed after such a rotation are rejected with
+    /// `rotated_key_unknown` (ingest without the contacts key gives the same verdict).
+    ///
+    /// - Parameter reader: returns the plaintext content of an envelope this caller can read
+    ///   (nil when it cannot); only `key_rotation` entries are opened.
+    public init(identityKey: Curve25519.Signing.PublicKey, reader: (@Sendable (Envelope) -> [UInt8]?)? = nil) {
+        keys = FeedKeyHistory(original: identityKey)
         feedID = FeedID(identityKey: identityKey)
+        self.reader = reader
     }
 
     /// Verifies the lines of an export (zero-byte lines are skipped).
@@ -102,13 +114,17 @@ public struct ChainVerifier: Sendable {
                 }
                 summary.foreign += 1
             case .stub(let stub):
-                try stub.verifySignature(with: key)
+                try ChainRules.verify(stub, keys: keys)
                 try checkLink(stub.sequence, stub.previous)
                 authenticated = true
             case .envelope(let envelope):
-                try envelope.verifySignature(with: key)
+                try ChainRules.verify(envelope, keys: keys)
                 try checkLink(envelope.sequence, envelope.previous)
                 authenticated = true
+                if envelope.type == ChainRules.keyRotationType {
+                    let content = reader?(envelope).flatMap { try? Content.parse($0, envelopeType: envelope.type) }
+                    ChainRules.learn(from: envelope, content: content, into: &keys)
+                }
             }
         } catch let error as FeedError {
             reject(sequence, error)

@@ -7,16 +7,15 @@ import KithIdentity
 /// The chain logic of one ingest transaction (see ``FeedStore`` for the rules).
 struct IngestSession {
     struct FeedState {
-        let key: Curve25519.Signing.PublicKey
+        /// The keys in force at each sequence (``ChainRules`` decides with them).
+        var keys: FeedKeyHistory
         var head: FeedHead?
-        /// Whether the feed has rotated keys (then each sequence's key is looked up).
-        var hasRotations: Bool
         /// Whether entries may be held ahead of a gap (then linking checks them).
         var hasPending: Bool
 
         /// What checking signatures ahead needs of this state.
         var keyState: FeedKeyState {
-            FeedKeyState(key: key, hasRotations: hasRotations, next: head.map { $0.sequence &+ 1 } ?? 0)
+            FeedKeyState(key: keys.original, hasRotations: keys.hasRotations, next: head.map { $0.sequence &+ 1 } ?? 0)
         }
     }
 
@@ -127,15 +126,14 @@ struct IngestSession {
         } else if sequence > next, feed.hasPending, try isPending(id, sequence, kind: entry.kind) {
             return .duplicate(id)
         }
-        do {
-            if !feed.hasRotations, let signatureValid {
-                // Checked ahead with `feed.key`, the key this entry is verified with here.
+        do throws(FeedError) {
+            if !feed.keys.hasRotations, let signatureValid {
+                // Checked ahead with the original key, the key ChainRules picks for every sequence here.
                 guard signatureValid else { throw FeedError.badSignature }
             } else {
-                let verificationKey = feed.hasRotations ? try key(for: entry.feedID, sequence: sequence, fallback: feed.key) : feed.key
-                try entry.verifySignature(with: verificationKey)
+                try entry.verify(keys: feed.keys)
             }
-        } catch let error as FeedError {
+        } catch {
             return .rejected(sequence: sequence, error)
         }
 
@@ -310,9 +308,11 @@ struct IngestSession {
         insertMessage = insert
         try insert.execute(envelope, sealed: sealed, receivedAt: now)
         if let withheld { try WithheldContent.record(withheld.0, envelope, code: withheld.code, in: db, now: now) }
-        if let content {
-            try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer)
-            if case .keyRotation = content { feeds[envelope.feedID.string]?.hasRotations = true }
+        if let content { try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer) }
+        if envelope.type == ChainRules.keyRotationType, var state = feeds[envelope.feedID.string] {
+            // The same rule the verifier applies (ContentEffects recorded the verified key in `feed_keys`).
+            ChainRules.learn(from: envelope, content: content, into: &state.keys)
+            feeds[envelope.feedID.string] = state
         }
     }
 
@@ -341,20 +341,25 @@ struct IngestSession {
         guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
               let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return nil }
         return FeedState(
-            key: key,
+            keys: try keyHistory(db, feedID, original: key),
             head: try FeedStore.head(db, feedID.string),
-            hasRotations: try Int.fetchOne(db, sql: "SELECT 1 FROM feed_keys WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil,
             hasPending: try Int.fetchOne(db, sql: "SELECT 1 FROM pending_entries WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil
         )
     }
 
-    func key(for feedID: FeedID, sequence: UInt32, fallback: Curve25519.Signing.PublicKey) throws -> Curve25519.Signing.PublicKey {
-        let text = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND from_sequence <= ? ORDER BY from_sequence DESC LIMIT 1"),
-            arguments: [feedID.string, sequence]
+    /// The feed's key history as stored: verified `feed_keys` rows (rotations, keys confirmed in
+    /// person) and the linked `key_rotation` announcements still unreadable here.
+    static func keyHistory(_ db: Database, _ feedID: FeedID, original: Curve25519.Signing.PublicKey) throws -> FeedKeyHistory {
+        var keys = FeedKeyHistory(original: original)
+        for row in try Row.fetchAll(db, sql: "SELECT from_sequence, identity_key_pub FROM feed_keys WHERE feed_id = ? AND verified = 1", arguments: [feedID.string]) {
+            guard let key = try? PublicKeys.identityKey(fromBase64URL: row["identity_key_pub"] as String) else { continue }
+            keys.adopt(key, from: UInt32(clamping: row["from_sequence"] as Int64))
+        }
+        let unreadable = try Int64.fetchAll(
+            db, sql: "SELECT sequence FROM messages WHERE feed_id = ? AND type = ? AND content_json IS NULL", arguments: [feedID.string, ChainRules.keyRotationType]
         )
-        guard let text, let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return fallback }
-        return key
+        for sequence in unreadable { keys.noteUnreadableRotation(at: UInt32(clamping: sequence)) }
+        return keys
     }
 
     /// The entry held at a linked position: a full message (`reason` nil) or a stub (`self`, `foreign`, `pruned`).
