@@ -1,26 +1,6 @@
 import Foundation
 import KithFeed
 
-/// One line of a feed file, as ``FeedLineReader`` yields it.
-public struct FeedLine: Sendable, Equatable {
-    /// 1-based line number in the input.
-    public let number: Int
-    /// The line's bytes, without its line ending; empty when the line was too long.
-    public let bytes: [UInt8]
-    /// The full length of a line longer than the reader's limit (its bytes were not kept).
-    public let oversizedLength: Int?
-
-    /// Creates a line.
-    public init(number: Int, bytes: [UInt8], oversizedLength: Int? = nil) {
-        self.number = number
-        self.bytes = bytes
-        self.oversizedLength = oversizedLength
-    }
-
-    /// Why the line cannot be an entry, if it cannot (it is longer than any envelope).
-    public var lengthError: FeedError? { oversizedLength.map { .tooLarge($0) } }
-}
-
 /// Reads a feed file line by line in fixed-size chunks, so memory stays flat whatever the file's
 /// size: the one reader behind `kith feed verify` and `kith feed import`.
 ///

@@ -4,14 +4,13 @@ import KithIdentity
 /// Verifies an exported feed (one entry per line, oldest first) against an identity key,
 /// without any stored state: the engine of `kith feed verify`.
 ///
-/// Rules: every entry belongs to the key's feed (a line of any other feed is rejected with
-/// `feed_id_mismatch`); sequences run 0, 1, 2, … without gaps; every envelope is canonical, well
-/// formed and validly signed; every `previous` equals the id of the entry before it; self stubs
-/// are verified like envelopes (signature and `previous`). A line of zero bytes is not an entry
-/// and is skipped (docs/FEED-FORMAT.md section 6).
+/// Rules (signatures: ``ChainRules``, shared with ingest): every entry belongs to the key's feed (`feed_id_mismatch` otherwise, for later-version
+/// lines too); sequences run 0, 1, 2, … without gaps; every envelope is canonical, well formed and
+/// validly signed; every `previous` equals the id of the entry before it; self stubs are verified
+/// like envelopes (signature and `previous`). A line of zero bytes is not an entry and is skipped
+/// (``FeedLine/isEntry(_:)``).
 ///
-/// Feed it line by line with ``consume(_:number:)`` (memory stays flat in the input's size), or
-/// all at once with ``verify(lines:)``.
+/// Use ``verify(lines:)`` for a whole export, or ``consume(_:number:)`` line by line to stream one.
 public struct ChainVerifier: Sendable {
     /// One rejected entry.
     public struct Rejection: Sendable, Equatable {
@@ -23,29 +22,21 @@ public struct ChainVerifier: Sendable {
         public let code: String
         /// Human explanation.
         public let message: String
-
-        /// Creates a rejection.
-        public init(line: Int, sequence: UInt32?, code: String, message: String) {
-            self.line = line
-            self.sequence = sequence
-            self.code = code
-            self.message = message
-        }
     }
 
     /// The counts of a verification so far.
     public struct Summary: Sendable, Equatable {
-        /// Entries authenticated with the key (envelopes and signed self stubs).
+        /// Authenticated entries (envelopes and signed self stubs whose line produced no rejection).
         public var accepted = 0
         /// Entries of a later envelope version of this feed: kept for relay, not verified.
         public var foreign = 0
-        /// Entries rejected.
+        /// Rejections produced.
         public var rejected = 0
     }
 
     /// The outcome of a verification.
     public struct Report: Sendable {
-        /// Entries that verified (envelopes and signed self stubs).
+        /// Authenticated entries (envelopes and signed self stubs whose line produced no rejection).
         public var accepted = 0
         /// Entries of a later envelope version: kept for relay, not verified.
         public var foreign = 0
@@ -55,39 +46,52 @@ public struct ChainVerifier: Sendable {
         public var isValid: Bool { rejections.isEmpty }
     }
 
-    let key: Curve25519.Signing.PublicKey
+    /// The keys learned so far (the original one, then verified rotations of this feed).
+    private var keys: FeedKeyHistory
     let feedID: FeedID
-    /// The counts so far (rejections are not accumulated by ``consume(_:number:)``).
-    public private(set) var summary = Summary()
+    /// Opens an envelope's content when the caller can (a contact verifying a feed); nil: none.
+    private let reader: (@Sendable (Envelope) -> [UInt8]?)?
+    /// The sequence the next entry should have.
     private var expected: UInt32 = 0
+    /// The id of the entry on the previous (non-empty) line.
     private var lastID: MessageID?
+    /// The counts so far (rejections are not accumulated by ``consume(_:number:)``; ``verify(lines:)`` collects them).
+    public private(set) var summary = Summary()
 
-    /// Creates a verifier for the feed of `identityKey`.
-    public init(identityKey: Curve25519.Signing.PublicKey) {
-        key = identityKey
+    /// Creates a verifier for the feed of `identityKey` (the feed's original key).
+    ///
+    /// Key rotations are learned from the feed's own `key_rotation` entries, by the rules ingest
+    /// uses (``ChainRules``). Their content goes to the contacts audience, so a verifier without
+    /// `reader` cannot learn the new key: entries signed after such a rotation are rejected with
+    /// `rotated_key_unknown` (ingest without the contacts key gives the same verdict).
+    ///
+    /// - Parameter reader: returns the plaintext content of an envelope this caller can read
+    ///   (nil when it cannot); only `key_rotation` entries are opened.
+    public init(identityKey: Curve25519.Signing.PublicKey, reader: (@Sendable (Envelope) -> [UInt8]?)? = nil) {
+        keys = FeedKeyHistory(original: identityKey)
         feedID = FeedID(identityKey: identityKey)
+        self.reader = reader
     }
 
-    /// Verifies the lines of an export (lines of zero bytes are skipped).
+    /// Verifies the lines of an export (zero-byte lines are skipped).
     public func verify(lines: [[UInt8]]) -> Report {
         var verifier = self
-        var report = Report()
+        var rejections: [Rejection] = []
         for (index, bytes) in lines.enumerated() {
-            report.rejections.append(contentsOf: verifier.consume(bytes, number: index + 1))
+            rejections += verifier.consume(bytes, number: index + 1)
         }
-        report.accepted = verifier.summary.accepted
-        report.foreign = verifier.summary.foreign
-        return report
+        return Report(accepted: verifier.summary.accepted, foreign: verifier.summary.foreign, rejections: rejections)
     }
 
     /// Feeds one line (1-based `number`); returns the rejections this line produced (usually 0 or 1).
     public mutating func consume(_ line: [UInt8], number: Int) -> [Rejection] {
-        guard !line.isEmpty else { return [] }
+        guard FeedLine.isEntry(line) else { return [] }
         var rejections: [Rejection] = []
         func reject(_ sequence: UInt32?, _ error: FeedError) {
             rejections.append(Rejection(line: number, sequence: sequence, code: error.code, message: error.description))
         }
         defer { summary.rejected += rejections.count }
+
         let entry: FeedEntry
         do {
             entry = try FeedEntry.parse(line)
@@ -97,44 +101,45 @@ public struct ChainVerifier: Sendable {
             expected &+= 1
             return rejections
         }
-        let entryFeed: FeedID? = switch entry {
-        case .envelope(let envelope): envelope.feedID
-        case .stub(let stub): stub.feedID
-        case .foreign(let foreign): foreign.feedID
-        }
-        if let entryFeed, entryFeed != feedID {
-            // Another feed's line is not part of this chain: it neither advances nor breaks it.
-            reject(entry.sequence, .feedIDMismatch(expected: feedID.string, found: entryFeed.string))
-            return rejections
-        }
         let sequence = entry.sequence
         if let sequence, sequence != expected {
             reject(sequence, .sequenceGap(expected: expected, found: sequence))
         }
+        var authenticated = false
         do {
-            let signed: (sequence: UInt32, previous: MessageID?)?
             switch entry {
-            case .foreign:
+            case .foreign(let foreign):
+                if let other = foreign.feedID, other != feedID {
+                    throw FeedError.feedIDMismatch(expected: feedID.string, found: other.string)
+                }
                 summary.foreign += 1
-                signed = nil
             case .stub(let stub):
-                try stub.verifySignature(with: key)
-                signed = (stub.sequence, stub.previous)
+                try ChainRules.verify(stub, keys: keys)
+                try checkLink(stub.sequence, stub.previous)
+                authenticated = true
             case .envelope(let envelope):
-                try envelope.verifySignature(with: key)
-                signed = (envelope.sequence, envelope.previous)
+                try ChainRules.verify(envelope, keys: keys)
+                try checkLink(envelope.sequence, envelope.previous)
+                authenticated = true
+                if envelope.type == ChainRules.keyRotationType {
+                    let content = reader?(envelope).flatMap { try? Content.parse($0, envelopeType: envelope.type) }
+                    ChainRules.learn(from: envelope, content: content, into: &keys)
+                }
             }
-            if let signed, signed.sequence > 0, let lastID, signed.previous != lastID {
-                throw FeedError.chainBroken(sequence: signed.sequence, expected: lastID.string, found: signed.previous?.string ?? "null")
-            }
-            if signed != nil { summary.accepted += 1 }
         } catch let error as FeedError {
             reject(sequence, error)
         } catch {
             reject(sequence, .malformedJSON("\(error)"))
         }
+        if authenticated, rejections.isEmpty { summary.accepted += 1 }
         lastID = entry.messageID
         if let sequence { expected = sequence &+ 1 } else { expected &+= 1 }
         return rejections
+    }
+
+    private func checkLink(_ sequence: UInt32, _ previous: MessageID?) throws(FeedError) {
+        if sequence > 0, let lastID, previous != lastID {
+            throw .chainBroken(sequence: sequence, expected: lastID.string, found: previous?.string ?? "null")
+        }
     }
 }

@@ -47,6 +47,9 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     case pendingLimit(String)
     /// A feature not available yet (for example an audience this build cannot encrypt for).
     case unsupported(String)
+    /// The signature fails after a key rotation announced at `announcedAt` whose content is not
+    /// readable here, so the key in force at `sequence` is unknown.
+    case rotatedKeyUnknown(sequence: UInt32, announcedAt: UInt32)
 
     /// The stable reason code.
     public var code: String {
@@ -73,6 +76,7 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .conflictingEntry: "conflicting_entry"
         case .pendingLimit: "pending_limit"
         case .unsupported: "unsupported"
+        case .rotatedKeyUnknown: "rotated_key_unknown"
         }
     }
 
@@ -101,6 +105,8 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .conflictingEntry(let sequence): "an unsigned entry at sequence \(sequence) conflicts with the held chain"
         case .pendingLimit(let feed): "too many messages of feed \(feed) are waiting for a gap to fill"
         case .unsupported(let what): "\(what)"
+        case .rotatedKeyUnknown(let sequence, let announced):
+            "message \(sequence) is signed after the key rotation at sequence \(announced), which this identity cannot read; verify as a contact (or with the feed's current key)"
         }
     }
 }

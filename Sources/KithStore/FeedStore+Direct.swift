@@ -64,7 +64,7 @@ extension FeedStore {
                 sql: """
                     SELECT message_id, envelope_json FROM messages
                     WHERE audience = ? AND content_json IS NULL AND tombstoned = 0 AND audience LIKE 'direct:%'
-                      AND message_id NOT IN (SELECT message_id FROM direct_failures)
+                      AND message_id NOT IN (SELECT message_id FROM direct_failures) AND \(WithheldContent.shownCondition)
                     ORDER BY feed_id, sequence
                     """,
                 arguments: ["direct:" + local.string]
@@ -79,7 +79,16 @@ extension FeedStore {
                     do {
                         let envelope = try Envelope.parseV1(Array((row["envelope_json"] as String).utf8))
                         guard let plain = try open(envelope, access) else { return .rollback }
-                        let content = try Content.parse(plain, envelopeType: envelope.type)
+                        let content: Content
+                        do throws(FeedError) {
+                            content = try Content.parse(plain, envelopeType: envelope.type)
+                        } catch {
+                            // Decrypted (the session advanced and stays so) but not showable:
+                            // withheld like any invalid content (docs section 7 rule 8), never retried.
+                            try WithheldContent.record(.invalidContent, envelope, code: error.code, in: db, now: access.now)
+                            failure = error.description
+                            return .commit
+                        }
                         try db.execute(
                             sql: "UPDATE messages SET content_json = ? WHERE message_id = ?",
                             arguments: [sealer.seal(plain, context: id), id]
@@ -127,7 +136,7 @@ extension FeedStore {
                 sql: """
                     SELECT * FROM (
                         SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages
-                        WHERE (feed_id = ?1 AND audience = ?2) OR (feed_id = ?3 AND audience = ?4)
+                        WHERE ((feed_id = ?1 AND audience = ?2) OR (feed_id = ?3 AND audience = ?4)) AND \(WithheldContent.shownCondition)
                         ORDER BY timestamp DESC, received_at DESC LIMIT ?5
                     ) ORDER BY timestamp, received_at
                     """,

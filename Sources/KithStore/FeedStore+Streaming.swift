@@ -25,7 +25,8 @@ extension FeedStore {
     ///   - batchSize: entries per transaction (at least 1).
     ///   - decryptor: lets ingest index the content this identity can read.
     ///   - progress: called on the calling thread after each batch commits.
-    /// - Returns: one outcome per input entry, in input order.
+    /// - Returns: one outcome per input entry, in input order; a zero-byte line is not an entry
+    ///   (``FeedLine/isEntry(_:)``), so it is skipped and gets no outcome.
     public func ingest<Lines: Sequence>(
         streaming lines: Lines,
         batchSize: Int = streamingBatchSize,
@@ -54,7 +55,10 @@ extension FeedStore {
         while true {
             var batch: [[UInt8]] = []
             batch.reserveCapacity(size)
-            while batch.count < size, let line = input.next() { batch.append(line) }
+            // A zero-byte line is not an entry (FeedLine.isEntry): skipped, no outcome.
+            while batch.count < size, let line = input.next() {
+                if FeedLine.isEntry(line) { batch.append(line) }
+            }
             if batch.isEmpty { break }
             var prepared = PreparedLine.parse(batch[...])
             // A feed seen for the first time is read once (waiting for the batch in flight, if any).

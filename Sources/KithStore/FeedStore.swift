@@ -16,6 +16,8 @@ import Logging
 ///   the gap fills. Because sync sends newest first, an older entry is also authenticated
 ///   backwards by a newer one: a self stub or a later-version envelope (neither carries a
 ///   verifiable signature) is linked only when the next message's signed `previous` equals its id.
+/// - Content never blocks the chain: unknown types are not decrypted, content that breaks a rule
+///   is not kept; either message is linked and withheld from readers (``WithheldContent``).
 /// - Two validly signed, different envelopes for one (feed, sequence), or a signed `previous` that
 ///   contradicts a held message, are recorded in `fork_evidence`; the feed is flagged; nothing
 ///   already stored is overwritten.
@@ -104,12 +106,13 @@ public final class FeedStore: Sendable {
     // MARK: Reading
 
     /// Messages of one feed (or all feeds), newest first, with content decrypted from its sealed form.
+    /// Withheld messages (invalid content, unknown types: ``WithheldContent``) are never returned.
     public func messages(feed: FeedID? = nil, limit: Int = 100) throws(StoreError) -> [StoredMessage] {
         try read { db in
-            var sql = "SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages"
+            var sql = "SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages WHERE \(WithheldContent.shownCondition)"
             var arguments: StatementArguments = []
             if let feed {
-                sql += " WHERE feed_id = ?"
+                sql += " AND feed_id = ?"
                 arguments = [feed.string]
             }
             sql += " ORDER BY timestamp DESC, received_at DESC LIMIT ?"
@@ -118,12 +121,12 @@ public final class FeedStore: Sendable {
         }
     }
 
-    /// One message by id.
+    /// One message by id; nil for a withheld message (invalid content, unknown type).
     public func message(_ id: MessageID) throws(StoreError) -> StoredMessage? {
         try read { db in
             try Row.fetchOne(
                 db,
-                sql: "SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages WHERE message_id = ?",
+                sql: "SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages WHERE message_id = ? AND \(WithheldContent.shownCondition)",
                 arguments: [id.string]
             ).flatMap { self.storedMessage($0) }
         }
@@ -243,15 +246,5 @@ public final class FeedStore: Sendable {
         } catch {
             throw .database("\(error)")
         }
-    }
-}
-
-/// Bounds of the store (spec 9.3 and Kith's own).
-public struct StoreLimits: Sendable {
-    /// Most entries held ahead of a gap per feed.
-    public var maxPendingPerFeed: Int
-    /// Creates limits.
-    public init(maxPendingPerFeed: Int = 10_000) {
-        self.maxPendingPerFeed = maxPendingPerFeed
     }
 }

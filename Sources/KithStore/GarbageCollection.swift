@@ -38,10 +38,14 @@ public struct GCReport: Sendable, Equatable {
     public var freedBlobBytes: Int64 = 0
     /// Blob bytes still stored afterwards.
     public var remainingBlobBytes: Int64 = 0
+    /// Later-version entries (held pending or kept for relay) removed to keep them within
+    /// ``StoreLimits`` (oldest first), or because their position is already linked.
+    public var evictedUnauthenticated = 0
 }
 
 extension FeedStore {
-    /// Prunes old messages of over-full feeds and deletes unreferenced blobs, in one transaction.
+    /// Prunes old messages of over-full feeds, deletes unreferenced blobs and trims later-version
+    /// entries to the store's ``StoreLimits`` (``UnauthenticatedBounds``), in one transaction.
     ///
     /// Tombstoned messages keep their envelope row (their content is already cleared on ingest).
     /// A pruned message leaves a stub (feed, sequence, id) so later messages still link.
@@ -84,6 +88,7 @@ extension FeedStore {
                 }
             }
             report.remainingBlobBytes = total
+            report.evictedUnauthenticated = try UnauthenticatedBounds.enforce(limits, feeds: nil, in: db)
             return report
         }
     }

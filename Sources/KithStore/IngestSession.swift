@@ -7,16 +7,15 @@ import KithIdentity
 /// The chain logic of one ingest transaction (see ``FeedStore`` for the rules).
 struct IngestSession {
     struct FeedState {
-        let key: Curve25519.Signing.PublicKey
+        /// The keys in force at each sequence (``ChainRules`` decides with them).
+        var keys: FeedKeyHistory
         var head: FeedHead?
-        /// Whether the feed has rotated keys (then each sequence's key is looked up).
-        var hasRotations: Bool
         /// Whether entries may be held ahead of a gap (then linking checks them).
         var hasPending: Bool
 
         /// What checking signatures ahead needs of this state.
         var keyState: FeedKeyState {
-            FeedKeyState(key: key, hasRotations: hasRotations, next: head.map { $0.sequence &+ 1 } ?? 0)
+            FeedKeyState(key: keys.original, hasRotations: keys.hasRotations, next: head.map { $0.sequence &+ 1 } ?? 0)
         }
     }
 
@@ -28,6 +27,9 @@ struct IngestSession {
     let now = FeedStore.nowMillis()
     /// The `messages` insert, prepared once per batch (the hot statement of a sync).
     private var insertMessage: MessageInsert?
+    /// Feeds (and the relay store, key "") that received later-version entries in this
+    /// transaction: ``finish()`` keeps them within their bounds.
+    private var unauthenticatedTouched: Set<String> = []
 
     init(db: Database, store: FeedStore, decryptor: (any ContentDecryptor)?) {
         self.db = db
@@ -55,6 +57,9 @@ struct IngestSession {
 
     /// Ends the batch: records each feed's new head as the contact's `last_seen_seq`.
     func finish() throws {
+        if !unauthenticatedTouched.isEmpty {
+            try UnauthenticatedBounds.enforce(store.limits, feeds: unauthenticatedTouched.filter { !$0.isEmpty }.sorted(), in: db)
+        }
         for (feed, state) in feeds {
             guard let head = state.head else { continue }
             try db.execute(
@@ -95,6 +100,7 @@ struct IngestSession {
                             String(decoding: bytes, as: UTF8.self), now]
             )
             let inserted = db.changesCount > 0
+            unauthenticatedTouched.insert(foreign.feedID?.string ?? "")
             if let feed = foreign.feedID, let sequence = foreign.sequence, try state(feed) != nil {
                 try placeForeign(feed: feed, sequence: sequence, id: foreign.messageID, bytes: bytes)
             }
@@ -120,23 +126,23 @@ struct IngestSession {
         } else if sequence > next, feed.hasPending, try isPending(id, sequence, kind: entry.kind) {
             return .duplicate(id)
         }
-        do {
-            if !feed.hasRotations, let signatureValid {
-                // Checked ahead with `feed.key`, the key this entry is verified with here.
+        do throws(FeedError) {
+            if !feed.keys.hasRotations, let signatureValid {
+                // Checked ahead with the original key, the key ChainRules picks for every sequence here.
                 guard signatureValid else { throw FeedError.badSignature }
             } else {
-                let verificationKey = feed.hasRotations ? try key(for: entry.feedID, sequence: sequence, fallback: feed.key) : feed.key
-                try entry.verifySignature(with: verificationKey)
+                try entry.verify(keys: feed.keys)
             }
-        } catch let error as FeedError {
+        } catch {
             return .rejected(sequence: sequence, error)
         }
 
         if let held {
             if held.id == id, case .envelope(let full) = entry {
                 // A full envelope for a position held as a self stub (the author's own device): upgrade it.
+                // The position is already linked, so the head does not move (it may be far above).
                 try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [full.feedID.string, sequence])
-                try insertLinked(full)
+                try insertRow(full)
                 return .stored(id, sequence: sequence)
             }
             try recordFork(entry.feedID, sequence, kept: held.id, conflicting: id, bytes: entry.canonicalBytes, reason: "same_sequence")
@@ -183,9 +189,15 @@ struct IngestSession {
 
     // MARK: Pending entries
 
-    /// Holds an entry ahead of a gap (bounded per feed), then links whatever now follows the head.
+    /// Holds an entry ahead of a gap, then links whatever now follows the head.
+    ///
+    /// Signed entries are bounded per feed (`pending_limit`); later-version entries (`foreign`)
+    /// are not counted against them and have their own bound, enforced oldest first when the
+    /// transaction ends (``UnauthenticatedBounds``), so they can never crowd signed entries out.
     mutating func hold(_ feedID: FeedID, _ sequence: UInt32, id: MessageID, previous: MessageID?, kind: String, bytes: [UInt8]) throws -> IngestOutcome {
-        guard try pendingCount(feedID) < store.limits.maxPendingPerFeed else {
+        if kind == "foreign" {
+            unauthenticatedTouched.insert(feedID.string)
+        } else if try signedPendingCount(feedID) >= store.limits.maxPendingPerFeed {
             return .rejected(sequence: sequence, .pendingLimit(feedID.string))
         }
         try db.execute(
@@ -234,7 +246,7 @@ struct IngestSession {
                 do {
                     try link(entry)
                 } catch is FeedError {
-                    return  // the content broke a hard rule: the entry is dropped and the gap stays
+                    return  // not expected: content never throws here (withheld instead); the gap stays
                 }
             } else {
                 try db.execute(
@@ -265,23 +277,43 @@ struct IngestSession {
         }
     }
 
-    /// Inserts a verified envelope at the head: decrypts what this identity may read, seals it,
-    /// applies its effects. Throws ``FeedError`` for content that breaks a hard rule.
+    /// Inserts a verified envelope at the head and makes it the feed's head.
     mutating func insertLinked(_ envelope: Envelope) throws {
+        try insertRow(envelope)
+        feeds[envelope.feedID.string]?.head = FeedHead(sequence: envelope.sequence, messageID: envelope.messageID)
+    }
+
+    /// Inserts the row of a verified envelope whose position is linked (at the head, or a held
+    /// stub being upgraded): decrypts what this identity may read, seals it, applies its effects.
+    /// Never moves the head.
+    ///
+    /// Content that cannot be shown never blocks the chain (docs section 7 rules 8–9): an unknown
+    /// type is not decrypted, and readable content that breaks a rule (or whose type differs from
+    /// the envelope's) is not kept; either way the row is stored without content and withheld.
+    mutating func insertRow(_ envelope: Envelope) throws {
         var sealed: String?
         var content: Content?
-        if let decryptor, let plain = try? decryptor.decrypt(envelope) {
-            content = try Content.parse(plain, envelopeType: envelope.type)
-            sealed = store.sealer.seal(plain, context: envelope.messageID.string)
+        var withheld: (WithheldContent, code: String)?
+        if !Content.isKnownType(envelope.type) {
+            withheld = (.unknownType, "unknown_type")
+        } else if let decryptor, let plain = try? decryptor.decrypt(envelope) {
+            do throws(FeedError) {
+                content = try Content.parse(plain, envelopeType: envelope.type)
+                sealed = store.sealer.seal(plain, context: envelope.messageID.string)
+            } catch {
+                withheld = (.invalidContent, error.code)
+            }
         }
         let insert = try insertMessage ?? MessageInsert(db)
         insertMessage = insert
         try insert.execute(envelope, sealed: sealed, receivedAt: now)
-        if let content {
-            try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer)
-            if case .keyRotation = content { feeds[envelope.feedID.string]?.hasRotations = true }
+        if let withheld { try WithheldContent.record(withheld.0, envelope, code: withheld.code, in: db, now: now) }
+        if let content { try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer) }
+        if envelope.type == ChainRules.keyRotationType, var state = feeds[envelope.feedID.string] {
+            // The same rule the verifier applies (ContentEffects recorded the verified key in `feed_keys`).
+            ChainRules.learn(from: envelope, content: content, into: &state.keys)
+            feeds[envelope.feedID.string] = state
         }
-        feeds[envelope.feedID.string]?.head = FeedHead(sequence: envelope.sequence, messageID: envelope.messageID)
     }
 
     // MARK: Queries
@@ -309,20 +341,25 @@ struct IngestSession {
         guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
               let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return nil }
         return FeedState(
-            key: key,
+            keys: try keyHistory(db, feedID, original: key),
             head: try FeedStore.head(db, feedID.string),
-            hasRotations: try Int.fetchOne(db, sql: "SELECT 1 FROM feed_keys WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil,
             hasPending: try Int.fetchOne(db, sql: "SELECT 1 FROM pending_entries WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil
         )
     }
 
-    func key(for feedID: FeedID, sequence: UInt32, fallback: Curve25519.Signing.PublicKey) throws -> Curve25519.Signing.PublicKey {
-        let text = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND from_sequence <= ? ORDER BY from_sequence DESC LIMIT 1"),
-            arguments: [feedID.string, sequence]
+    /// The feed's key history as stored: verified `feed_keys` rows (rotations, keys confirmed in
+    /// person) and the linked `key_rotation` announcements still unreadable here.
+    static func keyHistory(_ db: Database, _ feedID: FeedID, original: Curve25519.Signing.PublicKey) throws -> FeedKeyHistory {
+        var keys = FeedKeyHistory(original: original)
+        for row in try Row.fetchAll(db, sql: "SELECT from_sequence, identity_key_pub FROM feed_keys WHERE feed_id = ? AND verified = 1", arguments: [feedID.string]) {
+            guard let key = try? PublicKeys.identityKey(fromBase64URL: row["identity_key_pub"] as String) else { continue }
+            keys.adopt(key, from: UInt32(clamping: row["from_sequence"] as Int64))
+        }
+        let unreadable = try Int64.fetchAll(
+            db, sql: "SELECT sequence FROM messages WHERE feed_id = ? AND type = ? AND content_json IS NULL", arguments: [feedID.string, ChainRules.keyRotationType]
         )
-        guard let text, let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return fallback }
-        return key
+        for sequence in unreadable { keys.noteUnreadableRotation(at: UInt32(clamping: sequence)) }
+        return keys
     }
 
     /// The entry held at a linked position: a full message (`reason` nil) or a stub (`self`, `foreign`, `pruned`).
@@ -344,8 +381,11 @@ struct IngestSession {
         ).map { PendingRow(id: $0["message_id"], sequence: sequence, previous: $0["previous"], kind: $0["kind"], json: $0["entry_json"]) }
     }
 
-    func pendingCount(_ feedID: FeedID) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pending_entries WHERE feed_id = ?"), arguments: [feedID.string]) ?? 0
+    /// Signed entries (envelopes, self stubs) held ahead of a gap for the feed.
+    func signedPendingCount(_ feedID: FeedID) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM pending_entries WHERE feed_id = ? AND kind IN ('envelope', 'self')"), arguments: [feedID.string]
+        ) ?? 0
     }
 
     func deletePending(_ row: PendingRow) throws {

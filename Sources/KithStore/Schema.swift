@@ -27,6 +27,12 @@ enum Schema {
         migrator.registerMigration("v4-direct-inbox") { db in
             try db.execute(sql: directInboxIndex)
         }
+        migrator.registerMigration("v5-withheld") { db in
+            try db.execute(sql: withheldTables)
+        }
+        migrator.registerMigration("v6-foreign-bounds") { db in
+            try db.execute(sql: foreignBoundsIndexes)
+        }
         return migrator
     }
 

@@ -60,6 +60,14 @@ enum SignedEntry {
         return false
     }
 
+    /// Checks the signature with the key in force at its sequence (``ChainRules``, shared with the verifier).
+    func verify(keys: FeedKeyHistory) throws(FeedError) {
+        switch self {
+        case .envelope(let envelope): try ChainRules.verify(envelope, keys: keys)
+        case .stub(let stub, _): try ChainRules.verify(stub, keys: keys)
+        }
+    }
+
     /// Checks the signature with `key`. The feed id needs no check here: the store looked the
     /// feed up by this entry's feed id, and a followed feed's id is the hash of its original key.
     func verifySignature(with key: Curve25519.Signing.PublicKey) throws(FeedError) {

@@ -63,3 +63,49 @@ import Testing
         #expect(!report.isValid)
     }
 }
+
+@Suite struct ChainVerifierStreamingTests {
+    typealias F = FeedFixtures
+    let key = FeedFixtures.alice.publicKeys.identityKey
+
+    /// A later-version line of `feed` (no signature: nothing v1 can check).
+    static func laterVersion(_ feed: FeedID, _ sequence: Int64) -> [UInt8] {
+        var object = JSONObject()
+        object["feed_id"] = .string(feed.string)
+        object["sequence"] = .integer(sequence)
+        object["version"] = .integer(2)
+        return CanonicalJSON.serialize(object)
+    }
+
+    @Test func consumeReportsPerLineAndSummaryCounts() {
+        let chain = F.chain(4).map(\.canonicalBytes)
+        var verifier = ChainVerifier(identityKey: key)
+        #expect(verifier.consume(chain[0], number: 1).isEmpty)
+        #expect(verifier.consume(chain[1], number: 2).isEmpty)
+        let gap = verifier.consume(chain[3], number: 3)
+        // Line 3 skips sequence 2, so its `previous` does not name line 2 either.
+        #expect(gap.map(\.code) == ["sequence_gap", "chain_broken"] && gap.allSatisfy { $0.line == 3 })
+        #expect(verifier.summary == ChainVerifier.Summary(accepted: 2, foreign: 0, rejected: 2))
+        let report = ChainVerifier(identityKey: key).verify(lines: [chain[0], chain[1], chain[3]])
+        #expect(report.accepted == 2 && report.rejections.count == 2)
+    }
+
+    @Test func emptyLinesAreNotEntries() {
+        let chain = F.chain(3).map(\.canonicalBytes)
+        let report = ChainVerifier(identityKey: key).verify(lines: [chain[0], [], chain[1], [], [], chain[2], []])
+        #expect(report.isValid && report.accepted == 3)
+    }
+
+    @Test func linesOfAnotherFeedAreRejectedWhateverTheirKind() throws {
+        let chain = F.chain(3).map(\.canonicalBytes)
+        let bobs = F.chain(3, identity: F.bob)
+        let bobStub = try SelfStub.sign(bobs[1], with: F.bob).canonicalBytes
+        let bobLater = Self.laterVersion(F.bob.feedID, 2)
+        let report = ChainVerifier(identityKey: key).verify(lines: [chain[0], bobs[1].canonicalBytes, bobStub, bobLater])
+        #expect(report.rejections.filter { $0.code == "feed_id_mismatch" }.map(\.line) == [2, 3, 4])
+        #expect(report.foreign == 0 && report.accepted == 1)
+        // A later-version line of the key's own feed is counted, not authenticated.
+        let own = ChainVerifier(identityKey: key).verify(lines: [chain[0], chain[1], Self.laterVersion(F.alice.feedID, 2)])
+        #expect(own.isValid && own.foreign == 1 && own.accepted == 2)
+    }
+}

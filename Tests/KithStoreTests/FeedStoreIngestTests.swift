@@ -162,15 +162,17 @@ import Testing
         #expect(try store.head(of: S.alice.feedID)?.sequence == 2)
     }
 
-    @Test func contentTypeMismatchIsRejectedAndNotStored() throws {
+    /// Was "rejected and not stored"; now (issue 11 item 13) the authenticated envelope links and is withheld.
+    @Test func contentTypeMismatchIsLinkedButNeverShown() throws {
         let store = try S.store()
         let bad = try Envelope.sign(
             UnsignedEnvelope(sequence: 0, timestamp: 0, previous: nil, type: "reaction", audience: .contacts, content: try Content.post(Post(body: "x")).canonicalBytes()),
             with: S.alice
         )
         let report = try store.ingest([bad.canonicalBytes], decryptor: S.PlainDecryptor())
-        #expect(report.outcomes.map(\.label) == ["rejected:content_type_mismatch"])
+        #expect(report.outcomes.map(\.label) == ["stored"])
         #expect(try store.messages().isEmpty)
+        #expect(try store.head(of: S.alice.feedID)?.sequence == 0)
     }
 
     @Test func unreadableContentIsStoredOpaque() throws {
@@ -236,13 +238,13 @@ import Testing
                 return try envelope.contentBytes()
             }
         }
-        // The hard content error of message 2 rejects it alone; 0 and 1 stay.
+        // The content error of message 2 withholds its content only (item 13): all three link.
         let report = try store.ingest(S.lines(chain), decryptor: Boom(failOn: chain[2].messageID))
-        #expect(report.outcomes.map(\.label) == ["stored", "stored", "rejected:content_type_mismatch"])
+        #expect(report.outcomes.map(\.label) == ["stored", "stored", "stored"])
         // A database failure mid-batch (here: the table vanishes) rolls back everything of that batch.
-        let more = S.chain(2, startingAt: 2, previous: chain[1].messageID)
-        try store.database.write { db in try db.execute(sql: "CREATE TRIGGER boom BEFORE INSERT ON messages WHEN NEW.sequence = 3 BEGIN SELECT RAISE(ABORT, 'disk full'); END") }
+        let more = S.chain(2, startingAt: 3, previous: chain[2].messageID)
+        try store.database.write { db in try db.execute(sql: "CREATE TRIGGER boom BEFORE INSERT ON messages WHEN NEW.sequence = 4 BEGIN SELECT RAISE(ABORT, 'disk full'); END") }
         #expect(throws: StoreError.self) { try store.ingest(S.lines(more)) }
-        #expect(try store.head(of: S.alice.feedID)?.sequence == 1)
+        #expect(try store.head(of: S.alice.feedID)?.sequence == 2)
     }
 }

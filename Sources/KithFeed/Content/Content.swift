@@ -52,7 +52,7 @@ public enum Content: Sendable, Hashable {
     /// Parses decrypted content bytes and checks them against the envelope's type.
     ///
     /// - Throws: ``FeedError/contentTypeMismatch(envelope:content:)`` when the types differ (a hard
-    ///   error: the message must not be stored), ``FeedError/invalidContent(type:reason:)`` for a
+    ///   error: the content is never shown; the store withholds it), ``FeedError/invalidContent(type:reason:)`` for a
     ///   broken rule.
     public static func parse(_ bytes: [UInt8], envelopeType: String) throws(FeedError) -> Content {
         let value: JSONValue
