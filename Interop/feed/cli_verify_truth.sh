@@ -59,6 +59,20 @@ grep -q "4900 more rejected lines not shown" "$work/out" || fail "no summary of 
 expect_exit 1 "$kith" --home "$work/b" feed import --key "$akey" "$work/junk.jsonl"
 [ "$(grep -c '^line ' "$work/err")" -eq 100 ] || fail "import did not stop at 100 rejection lines"
 
+# 7. A rotated feed: a stranger learns it cannot check past the rotation; a contact (or the
+#    author) verifies it whole with --as-contact, and import agrees.
+"$kith" --home "$work/a" card > "$work/a.card"; "$kith" --home "$work/b" card > "$work/b.card"
+"$kith" --home "$work/a" contact add "$(cat "$work/b.card")" --name B > /dev/null
+"$kith" --home "$work/b" contact add "$(cat "$work/a.card")" --name A > /dev/null
+"$kith" --home "$work/a" rotate-keys > /dev/null
+"$kith" --home "$work/a" post --audience contacts "after the rotation" > /dev/null
+"$kith" --home "$work/a" feed export > "$work/rotated.jsonl"
+expect_exit 1 "$kith" feed verify --key "$akey" "$work/rotated.jsonl"
+grep -q "rotated_key_unknown" "$work/out" || fail "a stranger's verdict on a rotated feed is not rotated_key_unknown"
+expect_exit 0 "$kith" --home "$work/b" feed verify --as-contact --key "$akey" "$work/rotated.jsonl"
+expect_exit 0 "$kith" --home "$work/a" feed verify --as-contact --key "$akey" "$work/rotated.jsonl"
+expect_exit 0 "$kith" --home "$work/b" feed import "$work/rotated.jsonl"
+
 # 11. A 50 MB file of newlines is read in flat memory (well under the 2.25 GB seen before).
 python3 -c 'import sys; sys.stdout.write("\n" * (50 << 20))' > "$work/newlines.jsonl"
 if command -v /usr/bin/time > /dev/null; then

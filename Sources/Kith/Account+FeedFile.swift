@@ -62,6 +62,14 @@ extension Account {
         return result
     }
 
+    /// What this identity can read of an envelope (its own messages, its contacts' `contacts`
+    /// messages), for ``ChainVerifier/init(identityKey:reader:)``: with it, a contact verifies
+    /// a rotated feed past its key rotations, which a stranger cannot read.
+    public var contentReader: @Sendable (Envelope) -> [UInt8]? {
+        let decryptor = decryptor
+        return { envelope in try? decryptor.decrypt(envelope) }
+    }
+
     /// The key of the followed feed the file's first entry names.
     private func followedKey(namedBy input: FeedFileInput) throws(KithError) -> Curve25519.Signing.PublicKey {
         guard let first = input.peekFirst() else { throw .invalidInput("the feed file holds no entry") }

@@ -99,15 +99,19 @@ struct Feed: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(parsing: .unconditional, help: "The author's Ed25519 identity key (base64url).")
+        @Option(parsing: .unconditional, help: "The author's original Ed25519 identity key (base64url).")
         var key: String
+
+        @Flag(help: "Read the author's key rotations with the identity in --home (a contact of the author, or the author), so entries signed after a rotation verify too. Without it, verify needs no home, and entries after a rotation are rejected as rotated_key_unknown: the rotation's content is for contacts only.")
+        var asContact = false
 
         @Argument(help: "The export file (- for standard input).")
         var file: String
 
         func run() throws {
             try Output.run {
-                var verifier = ChainVerifier(identityKey: try parseIdentityKey(key))
+                let contentReader = asContact ? try openAccount(global).contentReader : nil
+                var verifier = ChainVerifier(identityKey: try parseIdentityKey(key), reader: contentReader)
                 var reader = try FeedLineReader.open(path: file)
                 var rejections = FeedFileRejections()
                 while let line = reader.next() {
@@ -136,6 +140,9 @@ struct Feed: ParsableCommand {
                         Output.line("OK: \(text)")
                     } else if rejections.total > 0 {
                         Output.line("INVALID: \(rejections.total) rejected, \(text)")
+                        if !asContact, rejections.countsByCode["rotated_key_unknown"] != nil {
+                            Output.line("hint: the author rotated keys; a contact can check the rest with --as-contact")
+                        }
                     } else {
                         Output.line("INVALID: no entry is signed by this key (\(text))")
                     }
