@@ -91,6 +91,7 @@ let package = Package(
             name: "KithStore",
             dependencies: [
                 "KithCanonical",
+                "KithEd25519",
                 "KithIdentity",
                 "KithFeed",
                 .product(name: "GRDB", package: "GRDB.swift"),
