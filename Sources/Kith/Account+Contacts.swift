@@ -39,6 +39,12 @@ extension Account {
     }
 
     /// Adds the holder of an already verified card as a contact.
+    ///
+    /// The card is checked against the feed's verified key chain (docs/FEED-FORMAT.md 11.1): a
+    /// card claiming a feed already relied on with another key throws
+    /// ``KithError/store(_:)`` with ``StoreError/contactKeyConflict(feed:cardKey:chainKey:)``
+    /// (exit code 2) and changes nothing; a rotated identity met for the first time is stored with
+    /// ``ContactRecord/keyIsVerified`` false until its rotation entries are held.
     @discardableResult
     public func addContact(card: ContactCard, name: String? = nil) throws(KithError) -> ContactRecord {
         guard card.feedID != feedID else { throw .invalidInput("this is your own card; exchange cards with someone else") }
@@ -194,6 +200,9 @@ extension Account {
         let person = try resolveContact(introduced)
         let target = try resolveContact(recipient)
         guard person.feedID != target.feedID else { throw .invalidInput("cannot introduce a contact to themselves") }
+        for record in [person, target] where !record.keyIsVerified {
+            throw .invalidInput("\(record.shownName)'s key is not verified yet (their card names a key rotation not held here); sync their feed first")
+        }
         let content = Content.contactIntroduction(ContactIntroduction(
             introducedFeedID: person.feedID, introducedDHKey: person.dhKey, introducedPQKey: person.pqKey, note: note
         ))
