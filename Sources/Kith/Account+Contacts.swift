@@ -264,18 +264,18 @@ extension Account {
 
     // MARK: Internals
 
-    /// Encrypts content for the contacts audience: every current contact (or only `onlyTo`) and
-    /// the author's own slot.
-    func sealForContacts(_ plaintext: [UInt8], sequence: UInt32, onlyTo: Set<FeedID>? = nil) throws -> [UInt8] {
-        try refreshStaleContactsKeys()
-        var keys = [ContactsKey.selfSlotKey(journalKey: identity.journalKey)]
-        for (feed, key) in try store.contactsKeys() where onlyTo?.contains(feed) ?? true {
-            keys.append(key)
-        }
+    /// The keys a contacts message is sealed for: the author's own slot and every verified,
+    /// current contact (or only `onlyTo`); stale contacts keys are re-derived first.
+    func contactsRecipientKeys(onlyTo: Set<FeedID>? = nil) throws(KithError) -> [SymmetricKey] {
         do {
-            return try ContactsAudienceCipher.seal(plaintext, recipientKeys: keys, sequence: sequence, feedID: feedID)
+            try refreshStaleContactsKeys()
+            var keys = [ContactsKey.selfSlotKey(journalKey: identity.journalKey)]
+            for (feed, key) in try store.contactsKeys() where onlyTo?.contains(feed) ?? true {
+                keys.append(key)
+            }
+            return keys
         } catch {
-            throw KithError.invalidInput(error.description)
+            throw KithError.from(error)
         }
     }
 
@@ -300,8 +300,7 @@ extension Account {
         guard audience == .selfOnly || audience == .contacts else {
             throw KithError.notYetSupported("audience '\(audience)' is not available for this content")
         }
-        return try append(plaintext: plaintext, type: type, audience: audience) { sequence throws(KithError) in
-            try self.sealForAudience(plaintext, audience: audience, sequence: sequence, onlyTo: onlyTo)
-        }
+        let seal = try audienceSealer(plaintext, audience: audience, onlyTo: onlyTo)
+        return try append(plaintext: plaintext, type: type, audience: audience, seal: seal)
     }
 }
