@@ -130,12 +130,16 @@ let package = Package(
             name: "KithTestSupport",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "KithTerminal",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Executables
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -162,6 +166,11 @@ let package = Package(
                 "KithCanonical",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithTerminalTests",
+            dependencies: ["KithTerminal"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
