@@ -60,10 +60,10 @@ extension Account {
         let localFeed = feedID.string
         let dhKey = record.dhKey
         let audience = Audience.direct(record.feedID)
-        return try append(plaintext: plaintext, type: type, audience: audience) { sequence throws(KithError) in
+        return try appendWithDirectState(plaintext: plaintext, type: type, audience: audience) { slot throws(KithError) in
             do {
-                let context = try DirectMessageContext.direct(from: localFeed, to: peer.feedID, sequence: UInt64(sequence))
-                return try store.withDirectState { access in
+                let context = try DirectMessageContext.direct(from: localFeed, to: peer.feedID, sequence: UInt64(slot.sequence))
+                return try { (access: DirectSessionAccess) throws -> [UInt8] in
                     var usedPrekey: UInt32?
                     let record: SessionRecord
                     if let state = try access.sessionState(peer: peer.feedID) {
@@ -81,7 +81,7 @@ extension Account {
                     try access.saveSessionState(next.encoded, peer: peer.feedID)
                     if let usedPrekey { try access.removePeerPrekey(peer: peer.feedID, id: usedPrekey) }
                     return wire
-                }
+                }(slot.directState)
             } catch {
                 throw Self.directError(error)
             }
