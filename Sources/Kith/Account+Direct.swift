@@ -47,6 +47,11 @@ extension Account {
     /// ``sendDirect(_:to:)`` and posts with attachments).
     func sendDirect(plaintext: [UInt8], type: String, to contact: String, refill: Bool = true) throws(KithError) -> Envelope {
         let record = try resolveContact(contact)
+        // An unverified contact's keys are a claim, not the feed's keys (docs section 11.1):
+        // nothing is encrypted to them until the feed's rotation entries prove them.
+        guard record.keyIsVerified else {
+            throw .invalidInput("\(record.shownName)'s keys are not verified yet (their card names keys of a key rotation this device has not seen); sync their feed first")
+        }
         let envelope = try sealAndAppendDirect(plaintext: plaintext, type: type, to: record)
         if refill, try prekeyPool(with: record.feedID)?.needsRefill ?? false {
             _ = try sendPrekeys(to: record.feedID.string, count: Self.defaultPrekeyBatch)

@@ -263,10 +263,20 @@ extension FeedStore {
                 arguments: [feed.string]
             )
             var opened = 0
+            let now = FeedStore.nowMillis()
             for row in rows {
+                // The rule of ingest (docs section 7 rules 8-9): an unknown type is never
+                // decrypted; readable content that breaks a rule is withheld, never kept.
                 guard let envelope = try? Envelope.parseV1(Array((row["envelope_json"] as String).utf8)),
-                      let plain = try? decryptor.decrypt(envelope),
-                      let content = try? Content.parse(plain, envelopeType: envelope.type) else { continue }
+                      Content.isKnownType(envelope.type),
+                      let plain = try? decryptor.decrypt(envelope) else { continue }
+                let content: Content
+                do throws(FeedError) {
+                    content = try Content.parse(plain, envelopeType: envelope.type)
+                } catch {
+                    try WithheldContent.record(.invalidContent, envelope, code: error.code, in: db, now: now)
+                    continue
+                }
                 try db.execute(
                     sql: "UPDATE messages SET content_json = ? WHERE message_id = ?",
                     arguments: [sealer.seal(plain, context: envelope.messageID.string), envelope.messageID.string]

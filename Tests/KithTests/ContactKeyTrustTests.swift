@@ -70,6 +70,22 @@ import Testing
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
     }
 
+    /// Nothing is encrypted to an unverified claim: a direct message to such a contact is refused.
+    @Test func noDirectMessageToAnUnverifiedContact() throws {
+        var alice = try ContactsAccountTests.account(0xA1)
+        let dave = try ContactsAccountTests.account(0xD0)
+        alice = try alice.rotateKeys()
+        try dave.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        let before = try dave.store.head(of: dave.feedID)
+        #expect {
+            try dave.sendDirect("secret for the claimed key", to: "Alice")
+        } throws: { error in
+            guard case .invalidInput(let message)? = error as? KithError else { return false }
+            return message.contains("not verified")
+        }
+        #expect(try dave.store.head(of: dave.feedID) == before)
+    }
+
     @Test func aForgedFirstContactCardNeverBecomesTrusted() throws {
         let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
