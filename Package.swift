@@ -138,7 +138,7 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "CQREncode",
+                "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -149,8 +149,16 @@ let package = Package(
             name: "KithTestSupport",
             swiftSettings: swiftSettings
         ),
+        // Terminal-only output (escaping untrusted text, QR codes): used by the CLI, never by `Kith`.
         .target(
             name: "KithTerminal",
+            dependencies: ["CQREncode"],
+            swiftSettings: swiftSettings
+        ),
+        // `kith demo`: the guided tour on throwaway identities (not part of the app library).
+        .target(
+            name: "KithDemo",
+            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal"],
             swiftSettings: swiftSettings
         ),
 
@@ -158,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal",
+                "Kith", "KithDemo", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -190,6 +198,11 @@ let package = Package(
         .testTarget(
             name: "KithEd25519Tests",
             dependencies: ["KithTestSupport", "KithEd25519", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithDemoTests",
+            dependencies: ["KithDemo", "Kith", "KithTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

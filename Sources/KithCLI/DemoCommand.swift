@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kith
+import KithDemo
 
 /// `kith demo`: the guided tour.
 struct Demo: ParsableCommand {
@@ -16,8 +17,8 @@ struct Demo: ParsableCommand {
             } else {
                 directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-demo-\(UUID().uuidString.prefix(8))")
             }
-            _ = try Kith.Demo.run(in: directory) { Output.line($0) }
-            _ = try runBlocking { try await Kith.Demo.runRadio(in: directory) { Output.line($0) } }
+            _ = try KithDemo.Demo.run(in: directory) { Output.line($0) }
+            _ = try runBlocking { try await KithDemo.Demo.runRadio(in: directory) { Output.line($0) } }
             Output.line("")
             Output.line("Done. Homes are in \(directory.path). Try: kith --home \(directory.appendingPathComponent("alice").path) log")
         }

@@ -243,28 +243,6 @@ import Testing
         let second = try bob.importContactFeed(lines: lines, contact: "Alice")
         #expect(second.outcomes.last?.isAccepted == false)
     }
-
-    @Test func cardsRenderAsQRCodes() throws {
-        let card = try Self.account(0xA1).contactCard(displayName: "Alice")
-        let matrix = try QRCode.matrix(card.text)
-        #expect(matrix.count >= 21 && (matrix.count - 17) % 4 == 0)
-        #expect(matrix.allSatisfy { $0.count == matrix.count })
-        // Finder pattern in the top-left corner: a dark 7×7 ring.
-        #expect(matrix[0].prefix(7).allSatisfy { $0 } && matrix[6].prefix(7).allSatisfy { $0 })
-        let text = try QRCode.render(card.text)
-        #expect(text.split(separator: "\n").count == (matrix.count + 4 + 1) / 2)
-        #expect(throws: KithError.self) { try QRCode.matrix(String(repeating: "x", count: 8_000)) }
-    }
-
-    @Test func theDemoShowsContactsReadingAndStrangersLockedOut() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-contacts-demo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var lines: [String] = []
-        let summary = try Demo.run(in: directory) { lines.append($0) }
-        #expect(summary.contactReadPost)
-        #expect(summary.strangerLockedOut)
-        #expect(lines.contains { $0.contains("\u{2588}") })
-    }
 }
 
 private extension Array where Element == UInt8 {

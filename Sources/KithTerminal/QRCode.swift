@@ -1,16 +1,32 @@
 import CQREncode
 
-/// QR codes for contact cards, drawn with libqrencode for a terminal.
+/// QR codes for contact cards, drawn with libqrencode for a terminal (a terminal concern: the
+/// `Kith` library an app links does not carry it).
 public enum QRCode {
+    /// Why a text cannot be drawn as a QR code.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The text does not fit in one QR code.
+        case tooLong(bytes: Int)
+        /// libqrencode returned no modules.
+        case empty
+
+        public var description: String {
+            switch self {
+            case .tooLong(let bytes): "the text (\(bytes) bytes) does not fit in a QR code"
+            case .empty: "libqrencode returned an empty code"
+            }
+        }
+    }
+
     /// The module matrix of `text` (true = dark), byte mode, error correction level L, with no
     /// quiet zone. Throws when the text does not fit one QR code.
-    public static func matrix(_ text: String) throws(KithError) -> [[Bool]] {
+    public static func matrix(_ text: String) throws(Failure) -> [[Bool]] {
         guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_L) else {
-            throw .invalidInput("the text (\(text.utf8.count) bytes) does not fit in a QR code")
+            throw .tooLong(bytes: text.utf8.count)
         }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)
-        guard width > 0, let data = code.pointee.data else { throw .invalidInput("libqrencode returned an empty code") }
+        guard width > 0, let data = code.pointee.data else { throw .empty }
         var rows: [[Bool]] = []
         rows.reserveCapacity(width)
         for y in 0..<width {
@@ -21,7 +37,7 @@ public enum QRCode {
 
     /// The code as terminal text: two modules per character row using half blocks, light modules
     /// drawn (so it scans on a dark terminal background), with a 2-module quiet zone.
-    public static func render(_ text: String) throws(KithError) -> String {
+    public static func render(_ text: String) throws(Failure) -> String {
         let modules = try matrix(text)
         let quiet = 2
         let size = modules.count + 2 * quiet

@@ -1,3 +1,4 @@
+import Kith
 import Foundation
 import KithFeed
 import KithStore

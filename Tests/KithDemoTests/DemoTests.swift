@@ -1,6 +1,7 @@
 import Foundation
+import Kith
+import KithDemo
 import Testing
-@testable import Kith
 
 @Suite struct DemoTests {
     @Test func demoRunsEveryStep() throws {
@@ -27,5 +28,15 @@ import Testing
         #expect(radio.bytesOnAir > radio.envelopeBytes)
         let alice = try Account.open(home: AccountHome(directory: directory.appendingPathComponent("alice")), passphrase: { "kith-demo-passphrase" })
         #expect(radio.bobHead == (try alice.store.head(of: alice.feedID))?.sequence)
+    }
+
+    @Test func theDemoShowsContactsReadingAndStrangersLockedOut() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-contacts-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var lines: [String] = []
+        let summary = try Demo.run(in: directory) { lines.append($0) }
+        #expect(summary.contactReadPost)
+        #expect(summary.strangerLockedOut)
+        #expect(lines.contains { $0.contains("\u{2588}") })
     }
 }
