@@ -93,6 +93,7 @@ let package = Package(
                 "KithCanonical",
                 "KithIdentity",
                 "KithFeed",
+                "KithRatchet",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -203,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "KithStoreTests",
             dependencies: [
-                "KithTestSupport", "KithStore",
+                "KithTestSupport", "KithStore", "KithRatchet",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
