@@ -91,6 +91,7 @@ let package = Package(
             name: "KithStore",
             dependencies: [
                 "KithCanonical",
+                "KithEd25519",
                 "KithIdentity",
                 "KithFeed",
                 "KithRatchet",
@@ -149,12 +150,16 @@ let package = Package(
             name: "KithTestSupport",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "KithTerminal",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Executables
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -186,6 +191,11 @@ let package = Package(
         .testTarget(
             name: "KithEd25519Tests",
             dependencies: ["KithTestSupport", "KithEd25519", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithTerminalTests",
+            dependencies: ["KithTerminal"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

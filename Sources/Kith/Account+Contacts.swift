@@ -39,6 +39,12 @@ extension Account {
     }
 
     /// Adds the holder of an already verified card as a contact.
+    ///
+    /// The card is checked against the feed's verified key chain (docs/FEED-FORMAT.md 11.1): a
+    /// card claiming a feed already relied on with another key throws
+    /// ``KithError/store(_:)`` with ``StoreError/contactKeyConflict(feed:cardKey:chainKey:)``
+    /// (exit code 2) and changes nothing; a rotated identity met for the first time is stored with
+    /// ``ContactRecord/keyIsVerified`` false until its rotation entries are held.
     @discardableResult
     public func addContact(card: ContactCard, name: String? = nil) throws(KithError) -> ContactRecord {
         guard card.feedID != feedID else { throw .invalidInput("this is your own card; exchange cards with someone else") }
@@ -194,6 +200,9 @@ extension Account {
         let person = try resolveContact(introduced)
         let target = try resolveContact(recipient)
         guard person.feedID != target.feedID else { throw .invalidInput("cannot introduce a contact to themselves") }
+        for record in [person, target] where !record.keyIsVerified {
+            throw .invalidInput("\(record.shownName)'s key is not verified yet (their card names a key rotation not held here); sync their feed first")
+        }
         let content = Content.contactIntroduction(ContactIntroduction(
             introducedFeedID: person.feedID, introducedDHKey: person.dhKey, introducedPQKey: person.pqKey, note: note
         ))
@@ -255,18 +264,18 @@ extension Account {
 
     // MARK: Internals
 
-    /// Encrypts content for the contacts audience: every current contact (or only `onlyTo`) and
-    /// the author's own slot.
-    func sealForContacts(_ plaintext: [UInt8], sequence: UInt32, onlyTo: Set<FeedID>? = nil) throws -> [UInt8] {
-        try refreshStaleContactsKeys()
-        var keys = [ContactsKey.selfSlotKey(journalKey: identity.journalKey)]
-        for (feed, key) in try store.contactsKeys() where onlyTo?.contains(feed) ?? true {
-            keys.append(key)
-        }
+    /// The keys a contacts message is sealed for: the author's own slot and every verified,
+    /// current contact (or only `onlyTo`); stale contacts keys are re-derived first.
+    func contactsRecipientKeys(onlyTo: Set<FeedID>? = nil) throws(KithError) -> [SymmetricKey] {
         do {
-            return try ContactsAudienceCipher.seal(plaintext, recipientKeys: keys, sequence: sequence, feedID: feedID)
+            try refreshStaleContactsKeys()
+            var keys = [ContactsKey.selfSlotKey(journalKey: identity.journalKey)]
+            for (feed, key) in try store.contactsKeys() where onlyTo?.contains(feed) ?? true {
+                keys.append(key)
+            }
+            return keys
         } catch {
-            throw KithError.invalidInput(error.description)
+            throw KithError.from(error)
         }
     }
 
@@ -291,8 +300,7 @@ extension Account {
         guard audience == .selfOnly || audience == .contacts else {
             throw KithError.notYetSupported("audience '\(audience)' is not available for this content")
         }
-        return try append(plaintext: plaintext, type: type, audience: audience) { sequence throws(KithError) in
-            try self.sealForAudience(plaintext, audience: audience, sequence: sequence, onlyTo: onlyTo)
-        }
+        let seal = try audienceSealer(plaintext, audience: audience, onlyTo: onlyTo)
+        return try append(plaintext: plaintext, type: type, audience: audience, seal: seal)
     }
 }

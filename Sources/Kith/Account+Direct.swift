@@ -30,8 +30,8 @@ extension Account {
     /// Sends content to one contact through the direct session (started on first use from the
     /// contact's keys and, when one is held, one of their one-time prekeys).
     ///
-    /// The advanced session is stored (sealed) before the envelope, so a crash in between can
-    /// only skip a message number, never reuse a message key. When the one-time prekeys handed
+    /// The advanced session is stored (sealed) in the transaction that appends the envelope, so
+    /// both commit or neither does: a message key is never reused. When the one-time prekeys handed
     /// to this contact run low (below 10 % of the last batch, or none were handed yet), a fresh
     /// batch follows in a `prekey_batch` message.
     @discardableResult
@@ -47,6 +47,11 @@ extension Account {
     /// ``sendDirect(_:to:)`` and posts with attachments).
     func sendDirect(plaintext: [UInt8], type: String, to contact: String, refill: Bool = true) throws(KithError) -> Envelope {
         let record = try resolveContact(contact)
+        // An unverified contact's keys are a claim, not the feed's keys (docs section 11.1):
+        // nothing is encrypted to them until the feed's rotation entries prove them.
+        guard record.keyIsVerified else {
+            throw .invalidInput("\(record.shownName)'s keys are not verified yet (their card names keys of a key rotation this device has not seen); sync their feed first")
+        }
         let envelope = try sealAndAppendDirect(plaintext: plaintext, type: type, to: record)
         if refill, try prekeyPool(with: record.feedID)?.needsRefill ?? false {
             _ = try sendPrekeys(to: record.feedID.string, count: Self.defaultPrekeyBatch)
@@ -54,24 +59,22 @@ extension Account {
         return envelope
     }
 
-    /// Appends the direct message: the session layer (``DirectSessions``) encrypts through the
-    /// store's ratchet state, saving the advanced session and removing the contact's one-time
-    /// prekey it used in one transaction.
+    /// Appends the direct message: inside the append transaction the session layer
+    /// (``DirectSessions``) encrypts through the store's ratchet state, so the advanced session,
+    /// the removal of the contact's one-time prekey it used and the envelope commit together.
     private func sealAndAppendDirect(plaintext: [UInt8], type: String, to record: ContactRecord) throws(KithError) -> Envelope {
         let peer = try peerIdentity(record)
         let sessions = try directSessions()
         let signedPrekey: [UInt8]
         do { signedPrekey = try Base64URL.decode(record.dhKey, expectedLength: 32) } catch { throw Self.directError(error) }
         let localFeed = feedID.string
-        return try append(plaintext: plaintext, type: type, audience: .direct(record.feedID)) { sequence throws(KithError) in
+        return try appendWithDirectState(plaintext: plaintext, type: type, audience: .direct(record.feedID)) { slot throws(KithError) in
             do {
-                let context = try DirectMessageContext.direct(from: localFeed, to: peer.feedID, sequence: UInt64(sequence))
-                return try store.withDirectState { access in
-                    try sessions.encrypt(
-                        plaintext, to: peer, signedPrekey: signedPrekey, context: context,
-                        sessions: access.ratchet, peerPrekeys: access.ratchet
-                    )
-                }
+                let context = try DirectMessageContext.direct(from: localFeed, to: peer.feedID, sequence: UInt64(slot.sequence))
+                let state = slot.directState.ratchet
+                return try sessions.encrypt(
+                    plaintext, to: peer, signedPrekey: signedPrekey, context: context, sessions: state, peerPrekeys: state
+                )
             } catch {
                 throw Self.directError(error)
             }

@@ -21,7 +21,6 @@ public final class Account: Sendable {
     /// Where the account lives (nil for an in-memory account).
     public let home: AccountHome?
     let clock: @Sendable () -> Int64
-    let appendLock = Mutex<Void>(())
     /// The device seed (kept to derive rotated identities; never stored in SQLite).
     let deviceSeed: Seed
     /// The seeds of rotated keys, after a rotation.
@@ -131,55 +130,78 @@ public final class Account: Sendable {
         if case .direct(let peer) = audience { return try sendDirect(content, to: peer.string) }
         let plaintext: [UInt8]
         do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
-        return try append(plaintext: plaintext, type: content.type, audience: audience) { sequence throws(KithError) in
-            try self.sealForAudience(plaintext, audience: audience, sequence: sequence)
-        }
+        let seal = try audienceSealer(plaintext, audience: audience)
+        return try append(plaintext: plaintext, type: content.type, audience: audience, seal: seal)
     }
 
-    /// The one path that writes to the account's feed: takes the next sequence, seals with
-    /// `seal(sequence)`, signs, and stores the envelope with its plaintext (sealed at rest) in
-    /// one ingest transaction. Appends are serialized, so concurrent callers never race for a
-    /// sequence number.
+    /// Appends an entry whose content `seal(sequence)` encrypts for its slot (see
+    /// ``appendWithDirectState(plaintext:type:audience:seal:)``).
     func append(
         plaintext: [UInt8], type: String, audience: Audience, seal: (UInt32) throws(KithError) -> [UInt8]
     ) throws(KithError) -> Envelope {
-        try appendLock.withLock { _ throws(KithError) -> Envelope in
-            do {
-                let head = try store.head(of: feedID)
-                let sequence: UInt32 = head.map { $0.sequence + 1 } ?? 0
-                let sealed = try seal(sequence)
-                let unsigned = UnsignedEnvelope(
-                    sequence: sequence, timestamp: clock(), previous: head?.messageID, type: type, audience: audience, content: sealed
-                )
-                let envelope = try Envelope.sign(unsigned, with: identity)
-                let known = KnownPlaintextDecryptor(messageID: envelope.messageID, plaintext: plaintext)
-                let report = try store.ingest([envelope.canonicalBytes], decryptor: known)
-                if case .rejected(_, let error)? = report.outcomes.first { throw KithError.feed(error) }
-                if audience == .selfOnly { try store.saveOwnStubs([SelfStub.sign(envelope, with: identity)]) }
-                return envelope
-            } catch {
-                throw KithError.from(error)
-            }
+        try appendWithDirectState(plaintext: plaintext, type: type, audience: audience) { slot throws(KithError) in
+            try seal(slot.sequence)
         }
     }
 
-    /// Seals content for the `self` and `contacts` audiences.
-    func sealForAudience(_ plaintext: [UInt8], audience: Audience, sequence: UInt32, onlyTo: Set<FeedID>? = nil) throws(KithError) -> [UInt8] {
+    /// The one path that writes to the account's feed: in one write transaction of the store
+    /// (``FeedStore/appendOwn(feed:_:)``) it takes the next sequence, seals with `seal(slot)`,
+    /// signs, and stores the envelope with its plaintext (sealed at rest) and, for a self message,
+    /// its signed stub. The sequence is assigned under SQLite's write lock, so concurrent callers —
+    /// other threads, other `Account`s or other processes on the same home — never sign the same
+    /// sequence (no fork) and never skip one (no gap).
+    ///
+    /// `seal` runs under the write lock: it must not use the store except through
+    /// ``OwnAppendSlot/directState``; read what it needs beforehand.
+    func appendWithDirectState(
+        plaintext: [UInt8], type: String, audience: Audience, seal: (OwnAppendSlot) throws(KithError) -> [UInt8]
+    ) throws(KithError) -> Envelope {
+        var written: Envelope?
         do {
-            switch audience {
-            case .selfOnly:
-                return try SelfAudienceCipher.seal(plaintext, key: identity.journalKey, sequence: sequence, feedID: feedID)
-            case .contacts:
-                return try sealForContacts(plaintext, sequence: sequence, onlyTo: onlyTo)
-            case .direct:
-                throw KithError.invalidInput("direct messages are sealed by the ratchet session (sendDirect)")
-            case .group:
-                throw KithError.notYetSupported("group messages arrive with MLS groups")
-            case .unknown(let text):
-                throw KithError.invalidInput("cannot encrypt for unknown audience '\(text)'")
+            _ = try store.appendOwn(feed: feedID) { slot in
+                let unsigned = UnsignedEnvelope(
+                    sequence: slot.sequence, timestamp: clock(), previous: slot.previous, type: type, audience: audience, content: try seal(slot)
+                )
+                let envelope = try Envelope.sign(unsigned, with: identity)
+                written = envelope
+                return OwnAppendEntry(
+                    entry: envelope.canonicalBytes, decryptor: KnownPlaintextDecryptor(messageID: envelope.messageID, plaintext: plaintext),
+                    selfStub: audience == .selfOnly ? try SelfStub.sign(envelope, with: identity) : nil
+                )
             }
         } catch {
+            if case StoreError.feed(let error) = error { throw .feed(error) }
             throw KithError.from(error)
+        }
+        guard let written else { throw .invalidInput("the entry was not written") }
+        return written
+    }
+
+    /// A sealing function for the `self` and `contacts` audiences. What it needs from the store
+    /// (the contacts keys, refreshed) is read now, so it can run under the append's write lock.
+    func audienceSealer(_ plaintext: [UInt8], audience: Audience, onlyTo: Set<FeedID>? = nil) throws(KithError) -> (UInt32) throws(KithError) -> [UInt8] {
+        let feedID = feedID
+        switch audience {
+        case .selfOnly:
+            let key = identity.journalKey
+            return { sequence throws(KithError) in
+                do { return try SelfAudienceCipher.seal(plaintext, key: key, sequence: sequence, feedID: feedID) } catch { throw KithError.from(error) }
+            }
+        case .contacts:
+            let keys = try contactsRecipientKeys(onlyTo: onlyTo)
+            return { sequence throws(KithError) in
+                do {
+                    return try ContactsAudienceCipher.seal(plaintext, recipientKeys: keys, sequence: sequence, feedID: feedID)
+                } catch {
+                    throw KithError.invalidInput("\(error)")
+                }
+            }
+        case .direct:
+            throw .invalidInput("direct messages are sealed by the ratchet session (sendDirect)")
+        case .group:
+            throw .notYetSupported("group messages arrive with MLS groups")
+        case .unknown(let text):
+            throw .invalidInput("cannot encrypt for unknown audience '\(text)'")
         }
     }
 

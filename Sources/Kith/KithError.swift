@@ -37,7 +37,8 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
             case .vaultExists, .invalidPublicKey, .invalidFeedID, .invalidSeedLength: 2
             default: 5
             }
-        case .store: 5
+        case .store(let error):
+            if case .contactKeyConflict = error { 2 } else { 5 }
         case .feed, .invalidInput: 2
         case .notYetSupported: 6
         }

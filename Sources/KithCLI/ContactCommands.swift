@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KithTerminal
 import Kith
 import KithCanonical
 import KithFeed
@@ -69,7 +70,7 @@ struct Contact: ParsableCommand {
                 if global.json {
                     Output.json(ContactRendering.json(record))
                 } else {
-                    Output.line("Added \(record.shownName) (\(record.feedID)). Their card's signature and feed id verified.")
+                    Output.line("Added \(TerminalText.escaped(record.shownName)) (\(record.feedID)). Their card's signature and feed id verified." + (record.keyIsVerified ? "" : " UNVERIFIED: their card names a key rotation not held here; nothing is encrypted for them until their feed proves it."))
                 }
             }
         }
@@ -97,7 +98,7 @@ struct Contact: ParsableCommand {
                     object["keys_rotated"] = .bool(rotated != nil)
                     Output.json(.object(object))
                 } else {
-                    Output.line("Removed \(record.shownName) (\(record.feedID)). Posts written from now on are not readable by them.")
+                    Output.line("Removed \(TerminalText.escaped(record.shownName)) (\(record.feedID)). Posts written from now on are not readable by them.")
                     if rotated != nil { Output.line("Your keys were rotated as well (fresh dh key; announced to your remaining contacts).") }
                 }
             }
@@ -139,18 +140,19 @@ struct Contacts: ParsableCommand {
             }
             if contacts.isEmpty { Output.line("No contacts yet. Meet someone: `kith card --qr`, then `kith contact add CARD`.") }
             for contact in contacts {
-                let profile = contact.displayName.map { " \"\($0)\"" } ?? ""
-                Output.line("\(contact.shownName)\(profile)  \(contact.feedID)  last seen #\(contact.lastSeenSequence)")
+                let profile = contact.displayName.map { " \"\(TerminalText.escaped($0))\"" } ?? ""
+                let unverified = contact.keyIsVerified ? "" : "  UNVERIFIED key (rotation not held yet)"
+                Output.line("\(TerminalText.escaped(contact.shownName))\(profile)  \(contact.feedID)  last seen #\(contact.lastSeenSequence)\(unverified)")
             }
             for intro in introductions {
-                let note = intro.note.map { ": \($0)" } ?? ""
-                Output.line("introduced, not met: \(intro.introducedFeedID) by \(account.displayName(of: intro.introducerFeedID))\(note)")
+                let note = intro.note.map { ": \(TerminalText.escaped($0))" } ?? ""
+                Output.line("introduced, not met: \(intro.introducedFeedID) by \(TerminalText.escaped(account.displayName(of: intro.introducerFeedID)))\(note)")
             }
             if try account.keyRotationDue() {
                 Output.line("NOTE: your keys are 30 days old or more; rotate them with `kith rotate-keys`.")
             }
             for rotation in rotations where !rotation.verified {
-                Output.line("WARNING: \(account.displayName(of: rotation.feedID)) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
+                Output.line("WARNING: \(TerminalText.escaped(account.displayName(of: rotation.feedID))) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
             }
         }
     }
@@ -173,7 +175,7 @@ struct React: ParsableCommand {
             let target = try parseMessageID(message)
             let account = try openAccount(global)
             let envelope = try account.react(to: target, emoji: emoji)
-            Output.published(envelope, json: global.json, what: "Reacted \(emoji)")
+            Output.published(envelope, json: global.json, what: "Reacted \(TerminalText.escaped(emoji))")
         }
     }
 }
@@ -243,7 +245,7 @@ struct Introduce: ParsableCommand {
         try Output.run {
             let account = try openAccount(global)
             let envelope = try account.introduce(contact, to: to, note: note)
-            Output.published(envelope, json: global.json, what: "Introduced \(contact) to \(to)")
+            Output.published(envelope, json: global.json, what: "Introduced \(TerminalText.escaped(contact)) to \(TerminalText.escaped(to))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KithTerminal
 import Kith
 import KithCanonical
 import KithFeed
@@ -40,8 +41,8 @@ struct DM: ParsableCommand {
                 object["prekeys_sent"] = .integer(Int64(refilled))
                 Output.json(.object(object))
             } else {
-                Output.line("Sent #\(envelope.sequence) to \(record.shownName) (message \(envelope.messageID))")
-                if refilled > 0 { Output.line("Also sent \(record.shownName) \(refilled) fresh one-time prekeys (their pool from you was low).") }
+                Output.line("Sent #\(envelope.sequence) to \(TerminalText.escaped(record.shownName)) (message \(envelope.messageID))")
+                if refilled > 0 { Output.line("Also sent \(TerminalText.escaped(record.shownName)) \(refilled) fresh one-time prekeys (their pool from you was low).") }
             }
         }
     }
@@ -90,7 +91,7 @@ struct Prekeys: ParsableCommand {
                 }
                 if pools.isEmpty { Output.line("No contacts yet. Exchange cards first: kith card / kith contact add CARD") }
                 for pool in pools {
-                    let name = account.displayName(of: pool.peer)
+                    let name = TerminalText.escaped(account.displayName(of: pool.peer))
                     let handed = pool.lastBatchSize == 0 ? "none handed yet" : "\(pool.handedRemaining)/\(pool.lastBatchSize) of yours left"
                     let warning = pool.needsRefill ? "  <- low: run `kith prekeys send \(name)` or hand over `kith prekeys export \(name)`" : ""
                     Output.line("\(name): \(handed), \(pool.held) of theirs held, session \(pool.hasSession ? "established" : "not yet")\(warning)")
@@ -153,7 +154,7 @@ struct Prekeys: ParsableCommand {
                     object["added"] = .integer(Int64(added))
                     Output.json(.object(object))
                 } else {
-                    Output.line("Stored \(added) one-time prekeys of \(try account.resolveContact(contact).shownName).")
+                    Output.line("Stored \(added) one-time prekeys of \(TerminalText.escaped(try account.resolveContact(contact).shownName)).")
                 }
             }
         }

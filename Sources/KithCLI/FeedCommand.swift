@@ -5,6 +5,7 @@ import KithCanonical
 import KithFeed
 import KithIdentity
 import KithStore
+import KithTerminal
 
 /// `kith feed`: export, import and verify feeds as canonical lines.
 struct Feed: ParsableCommand {
@@ -178,7 +179,8 @@ enum FeedReportJSON {
     /// One line per kept rejection, then one summarising the omitted ones.
     static func printRejections(_ log: FeedFileRejections, to print: (String) -> Void) {
         for rejection in log.kept {
-            print("line \(rejection.line): sequence \(rejection.sequence.map(String.init) ?? "?"): \(rejection.code): \(rejection.message)")
+            // Messages can quote the input (a malformed name, a type): escaped for the terminal.
+            print("line \(rejection.line): sequence \(rejection.sequence.map(String.init) ?? "?"): \(rejection.code): \(TerminalText.escaped(rejection.message))")
         }
         guard log.omitted > 0 else { return }
         let codes = log.countsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

@@ -1,4 +1,5 @@
 import Foundation
+import KithTerminal
 import KithCanonical
 import KithFeed
 import KithIdentity
@@ -10,23 +11,24 @@ enum MessageRendering {
         let date = Date(timeIntervalSince1970: TimeInterval(message.timestamp))
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
-        let author = name ?? (message.feedID == localFeed ? "me" : String(message.feedID.string.prefix(8)))
-        let prefix = "\(formatter.string(from: date)) \(author) #\(message.sequence) [\(message.audience)]"
-        guard let content = message.content else { return "\(prefix) \(message.type): (encrypted, not readable here)" }
+        let author = TerminalText.escaped(name ?? (message.feedID == localFeed ? "me" : String(message.feedID.string.prefix(8))))
+        let prefix = "\(formatter.string(from: date)) \(author) #\(message.sequence) [\(TerminalText.escaped(message.audience))]"
+        let type = TerminalText.escaped(message.type)
+        guard let content = message.content else { return "\(prefix) \(type): (encrypted, not readable here)" }
         switch content {
         case .post(let post):
             let attached = post.attachments.isEmpty ? "" : " [\(post.attachments.count) attachment\(post.attachments.count == 1 ? "" : "s")]"
             let reply = post.replyTo.map { " (reply to \($0.string.prefix(8)))" } ?? ""
-            return "\(prefix) \(post.body)\(attached)\(reply)"
-        case .reaction(let reaction): return "\(prefix) reacted \(reaction.emoji) to \(reaction.targetMessage.string.prefix(8))"
-        case .profileUpdate(let update): return "\(prefix) profile: \(update.displayName ?? "(no name)")"
+            return "\(prefix) \(TerminalText.escaped(post.body, multiline: true))\(attached)\(reply)"
+        case .reaction(let reaction): return "\(prefix) reacted \(TerminalText.escaped(reaction.emoji)) to \(reaction.targetMessage.string.prefix(8))"
+        case .profileUpdate(let update): return "\(prefix) profile: \(TerminalText.escaped(update.displayName ?? "(no name)"))"
         case .tombstone(let tombstone): return "\(prefix) retracted \(tombstone.targetMessage.string.prefix(8))"
-        case .unknown(let type, _): return "\(prefix) \(type): (unknown type, stored and relayed)"
+        case .unknown: return "\(prefix) \(type): (unknown type, stored and relayed)"
         case .contactIntroduction(let intro):
-            return "\(prefix) introduced \(intro.introducedFeedID.string.prefix(8))\(intro.note.map { ": \($0)" } ?? "")"
-        case .keyRotation(let rotation): return "\(prefix) announced new keys (\(rotation.reason ?? "no reason given"))"
+            return "\(prefix) introduced \(intro.introducedFeedID.string.prefix(8))\(intro.note.map { ": \(TerminalText.escaped($0, multiline: true))" } ?? "")"
+        case .keyRotation(let rotation): return "\(prefix) announced new keys (\(TerminalText.escaped(rotation.reason ?? "no reason given")))"
         case .prekeyBatch(let batch): return "\(prefix) handed over \(max(0, (batch.batchBytes.count - 3) / 36)) one-time prekeys"
-        default: return "\(prefix) \(content.type)"
+        default: return "\(prefix) \(type)"
         }
     }
 

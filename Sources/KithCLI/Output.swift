@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KithTerminal
 import Kith
 import KithCanonical
 
@@ -27,10 +28,10 @@ enum Output {
         } catch let error as ExitCode {
             throw error
         } catch let error as KithError {
-            Output.error("kith: error: \(error.description)")
+            Output.error("kith: error: \(TerminalText.escaped(error.description))")
             throw ExitCode(error.exitCode)
         } catch {
-            Output.error("kith: error: \(error)")
+            Output.error("kith: error: \(TerminalText.escaped("\(error)"))")
             throw ExitCode(2)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KithTerminal
 import Kith
 import KithCanonical
 import KithFeed
@@ -71,7 +72,7 @@ struct Log: ParsableCommand {
                     return
                 }
                 let name = try account.resolveContact(with).shownName
-                if conversation.isEmpty { Output.line("No direct messages with \(name) yet. Try: kith dm \(name) \"hello\"") }
+                if conversation.isEmpty { Output.line("No direct messages with \(TerminalText.escaped(name)) yet. Try: kith dm \(TerminalText.escaped(name)) \"hello\"") }
                 for message in conversation where !message.tombstoned {
                     Output.line(MessageRendering.line(message, localFeed: account.feedID, author: account.displayName(of: message.feedID)))
                 }
@@ -86,7 +87,7 @@ struct Log: ParsableCommand {
             var reactions: [MessageID: [String]] = [:]
             for message in messages where !message.tombstoned {
                 if case .reaction(let reaction)? = message.content {
-                    reactions[reaction.targetMessage, default: []].append("\(reaction.emoji) \(account.displayName(of: message.feedID))")
+                    reactions[reaction.targetMessage, default: []].append("\(TerminalText.escaped(reaction.emoji)) \(TerminalText.escaped(account.displayName(of: message.feedID)))")
                 }
             }
             for message in messages where !message.tombstoned {

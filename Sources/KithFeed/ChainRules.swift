@@ -1,4 +1,5 @@
 import Crypto
+import KithEd25519
 import KithIdentity
 
 /// The chain rules that decide whether a signed entry is authentic, in one place for
@@ -16,14 +17,14 @@ public enum ChainRules {
     ///   ``FeedError/badSignature`` otherwise.
     public static func verify(_ envelope: Envelope, keys: FeedKeyHistory) throws(FeedError) {
         try verify(feedID: envelope.feedID, sequence: envelope.sequence, keys: keys) { key in
-            key.isValidSignature(envelope.signature, for: envelope.signingBytes())
+            key.isValidStrictSignature(envelope.signature, for: envelope.signingBytes())
         }
     }
 
     /// Checks the signature of a self stub with the key in force at its sequence (as an envelope).
     public static func verify(_ stub: SelfStub, keys: FeedKeyHistory) throws(FeedError) {
         try verify(feedID: stub.feedID, sequence: stub.sequence, keys: keys) { key in
-            key.isValidSignature(stub.signature, for: stub.signingBytes)
+            key.isValidStrictSignature(stub.signature, for: stub.signingBytes)
         }
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KithCanonical
+import KithEd25519
 import KithIdentity
 
 /// A signed feed message (spec 3): the unit that is chained, stored, synced and verified.
@@ -102,7 +103,7 @@ public struct Envelope: Sendable, Hashable {
         guard expected == feedID else {
             throw .feedIDMismatch(expected: expected.string, found: feedID.string)
         }
-        guard key.isValidSignature(signature, for: signingBytes()) else { throw .badSignature }
+        guard key.isValidStrictSignature(signature, for: signingBytes()) else { throw .badSignature }
     }
 
     /// The parsed JSON object of the envelope.

@@ -1,5 +1,6 @@
 import Crypto
 import KithCanonical
+import KithEd25519
 import KithIdentity
 
 /// What replicates in place of a `self` message: its position, its link and its id, signed by
@@ -70,7 +71,7 @@ public struct SelfStub: Sendable, Hashable {
     public func verifySignature(with key: Curve25519.Signing.PublicKey, feedKey: Curve25519.Signing.PublicKey? = nil) throws(FeedError) {
         let expected = FeedID(identityKey: feedKey ?? key)
         guard expected == feedID else { throw .feedIDMismatch(expected: expected.string, found: feedID.string) }
-        guard key.isValidSignature(signature, for: signingBytes) else { throw .badSignature }
+        guard key.isValidStrictSignature(signature, for: signingBytes) else { throw .badSignature }
     }
 
     /// Reads a stub from an already parsed canonical object; nil when the object is not a stub.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KithCanonical
+import KithEd25519
 
 /// A compact, signed, versioned contact card: what two people exchange in person (QR or NFC).
 ///
@@ -201,8 +202,9 @@ public struct ContactCard: Sendable, Hashable {
             let identityKey: Curve25519.Signing.PublicKey
             let keys: PublicKeys
             do {
+                try StrictEd25519.validatePublicKey(identityRaw)
                 identityKey = try Curve25519.Signing.PublicKey(rawRepresentation: identityRaw)
-            } catch { throw ContactCardError.invalidKey("identity key") }
+            } catch { throw ContactCardError.invalidKey("identity key (\(error))") }
             do {
                 let dh = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: dhRaw)
                 let pq = try MLKEM768.PublicKey(rawRepresentation: pqRaw)
@@ -210,11 +212,12 @@ public struct ContactCard: Sendable, Hashable {
             } catch { throw ContactCardError.invalidKey("dh or pq key") }
             let feedID: FeedID
             do { feedID = try FeedID(rawBytes: feedRaw) } catch { throw ContactCardError.malformed("feed id") }
-            guard identityKey.isValidSignature(signature, for: ContactCardLimits.signatureLabel + bytes[0..<signedLength]) else {
+            guard identityKey.isValidStrictSignature(signature, for: ContactCardLimits.signatureLabel + bytes[0..<signedLength]) else {
                 throw ContactCardError.badSignature
             }
             if let original = extensions.first(where: { $0.type == ContactCardExtension.Kind.originalIdentityKey }) {
-                guard original.value.count == 32, (try? Curve25519.Signing.PublicKey(rawRepresentation: original.value)) != nil else {
+                guard (try? StrictEd25519.validatePublicKey(original.value)) != nil,
+                      (try? Curve25519.Signing.PublicKey(rawRepresentation: original.value)) != nil else {
                     throw ContactCardError.invalidKey("original identity key")
                 }
                 let derived = Base64URL.encode(SHA256.hash(data: original.value))
@@ -222,7 +225,7 @@ public struct ContactCard: Sendable, Hashable {
             } else {
                 guard keys.feedID == feedID else { throw ContactCardError.feedIDMismatch(card: feedID.string, derived: keys.feedID.string) }
             }
-            guard identityKey.isValidSignature(prekeySignature, for: signedPrekeyBytes(id: prekeyID, key: prekey)) else {
+            guard identityKey.isValidStrictSignature(prekeySignature, for: signedPrekeyBytes(id: prekeyID, key: prekey)) else {
                 throw ContactCardError.badPrekeySignature
             }
             return ContactCard(

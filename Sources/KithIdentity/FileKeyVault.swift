@@ -37,6 +37,10 @@ public struct FileKeyVault: KeyVault {
 
     public func storeSeed(_ seed: Seed) throws(IdentityError) {
         guard !containsSeed else { throw .vaultExists(path: url.path) }
+        guard parameters.isWithinBounds else {
+            throw .keyDerivationFailed("scrypt parameters log2N \(parameters.log2N), r \(parameters.blockSize), p \(parameters.parallelism) "
+                + "cost more than \(ScryptParameters.maximumCostBytes >> 20) MiB; readers would refuse the vault")
+        }
         let secret = try checkedPassphrase()
         var writer = ByteWriter(capacity: Self.fileLength)
         writer.write(bytes: Self.magic)
@@ -97,7 +101,7 @@ public struct FileKeyVault: KeyVault {
             }
             let parameters = ScryptParameters(log2N: try reader.readUInt8(), blockSize: try reader.readUInt8(), parallelism: try reader.readUInt8())
             guard parameters.isWithinBounds else {
-                throw IdentityError.vaultCorrupt(path: url.path, reason: "scrypt parameters out of bounds")
+                throw IdentityError.vaultCorrupt(path: url.path, reason: "scrypt parameters log2N \(parameters.log2N), r \(parameters.blockSize), p \(parameters.parallelism) are outside the accepted bounds (cost at most \(ScryptParameters.maximumCostBytes >> 20) MiB, Kith's default)")
             }
             let salt = try reader.readBytes(16)
             let sealed = reader.readRemaining()

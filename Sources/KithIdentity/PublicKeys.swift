@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KithCanonical
+import KithEd25519
 
 /// The public half of an identity: what contacts store and what verifies a feed.
 public struct PublicKeys: Sendable {
@@ -28,10 +29,13 @@ public struct PublicKeys: Sendable {
     /// base64url of the ML-KEM-768 public key (1,579 characters).
     public var pqKeyString: String { Base64URL.encode(pqKey.rawRepresentation) }
 
-    /// Parses an Ed25519 public key from base64url.
+    /// Parses an Ed25519 public key from base64url and checks it against the strict key rule
+    /// (canonical, on the curve, not of small order, in the prime-order subgroup: docs
+    /// section 2, "Ed25519 verification rule").
     public static func identityKey(fromBase64URL text: String) throws(IdentityError) -> Curve25519.Signing.PublicKey {
         do {
             let raw = try Base64URL.decode(text, expectedLength: 32)
+            try StrictEd25519.validatePublicKey(raw)
             return try Curve25519.Signing.PublicKey(rawRepresentation: raw)
         } catch {
             throw .invalidPublicKey(kind: "Ed25519 identity key", reason: "\(error)")

@@ -27,6 +27,11 @@ public struct ContactRecord: Sendable, Equatable {
     public let lastSeenSequence: Int64
     /// True when a verified rotation changed their dh key and the contacts key must be re-derived.
     public let keyIsStale: Bool
+    /// True when their identity key is the one their feed's verified key chain gives (feed id,
+    /// then verified key_rotations). False for the card of a rotated identity whose rotation is
+    /// not held yet: nothing is encrypted for them and none of their keys is trusted until the
+    /// feed's rotation entries prove it (docs/FEED-FORMAT.md 11.1).
+    public let keyIsVerified: Bool
 
     /// The name to show: local name, else display name, else the feed id prefix.
     public var shownName: String { localName ?? displayName ?? String(feedID.string.prefix(8)) }
@@ -68,60 +73,47 @@ extension FeedStore {
     /// Adds (or refreshes) a contact from a verified card, with the derived contacts key (sealed
     /// before it reaches SQLite). Follows their feed and clears any "introduced, not met" record.
     ///
-    /// The card of a rotated identity (extension 0x0004) confirms its current key in person: a
-    /// recorded rotation to that key becomes verified and enters `feed_keys`; without a recorded
-    /// rotation the key is trusted from the next sequence after the held head.
+    /// The keys of a feed are decided by its feed id and its verified `key_rotation` chain only
+    /// (``ContactKeyRule``, docs/FEED-FORMAT.md 11.1): a card never writes `feed_keys` or
+    /// `key_rotations`. A card whose identity key is the chain's current key makes a verified
+    /// contact. A card of a rotated identity whose key the held chain does not reach yet is kept
+    /// as an unverified contact (``ContactRecord/keyIsVerified`` false: nothing is encrypted for
+    /// it) until the feed's rotation entries prove the key. One transaction: a refused card
+    /// changes nothing.
+    ///
+    /// - Throws: ``StoreError/contactKeyConflict(feed:cardKey:chainKey:)`` when this device already
+    ///   relies on the feed's keys (a verified contact, held entries, the local feed) and the card's
+    ///   key is not the one its verified chain gives.
     public func addContact(card: ContactCard, contactsKey: SymmetricKey, localName: String?, addedAt: Int64) throws(StoreError) {
-        try follow(identityKey: card.feedKey)
-        if card.originalIdentityKey != nil { try confirmKey(card) }
         let sealedKey = sealer.seal(contactsKey.withUnsafeBytes { Array($0) }, context: Self.contactsKeyContext(card.feedID))
         let keys = card.publicKeys
         try write { db in
+            let verdict = try ContactKeyRule.check(card, in: db)
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO feeds(feed_id, identity_key_pub, is_local, added_at) VALUES (?, ?, 0, ?)",
+                arguments: [card.feedID.string, Base64URL.encode(card.feedKey.rawRepresentation), Self.nowMillis()]
+            )
             try db.execute(
                 sql: """
                     INSERT INTO contacts(feed_id, display_name, identity_key_pub, dh_key_pub, pq_key_pub, contacts_key, added_at, local_name, card, key_stale)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0)
                     ON CONFLICT(feed_id) DO UPDATE SET identity_key_pub = excluded.identity_key_pub, dh_key_pub = excluded.dh_key_pub,
                         pq_key_pub = excluded.pq_key_pub, contacts_key = excluded.contacts_key, card = excluded.card, key_stale = 0,
                         local_name = COALESCE(excluded.local_name, contacts.local_name),
-                        display_name = COALESCE(contacts.display_name, excluded.display_name)
+                        display_name = CASE WHEN ?10 THEN excluded.display_name ELSE COALESCE(contacts.display_name, excluded.display_name) END
                     """,
                 arguments: [card.feedID.string, card.displayName.isEmpty ? nil : card.displayName, keys.identityKeyString, keys.dhKeyString,
-                            keys.pqKeyString, sealedKey, addedAt, localName, card.text]
+                            keys.pqKeyString, sealedKey, addedAt, localName, card.text, verdict.replacesUnverifiedClaim]
             )
-            let next = (try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM messages WHERE feed_id = ?", arguments: [card.feedID.string]) ?? -1) + 1
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO contact_dh_keys(feed_id, dh_key_pub, from_sequence) VALUES (?, ?, ?)",
-                arguments: [card.feedID.string, keys.dhKeyString, next]
-            )
-            try db.execute(sql: "DELETE FROM contact_introductions WHERE introduced_feed_id = ?", arguments: [card.feedID.string])
-            try Self.applyLatestProfile(db, feed: card.feedID, sealer: sealer)
-        }
-    }
-
-    func confirmKey(_ card: ContactCard) throws(StoreError) {
-        let feed = card.feedID.string
-        let key = card.publicKeys.identityKeyString
-        try write { db in
-            let current = try String.fetchOne(
-                db, sql: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND verified = 1 ORDER BY from_sequence DESC LIMIT 1", arguments: [feed]
-            )
-            guard current != key else { return }
-            if let sequence = try Int64.fetchOne(
-                db, sql: "SELECT sequence FROM key_rotations WHERE feed_id = ? AND new_identity_key = ? ORDER BY sequence DESC LIMIT 1", arguments: [feed, key]
-            ) {
-                try db.execute(sql: "UPDATE key_rotations SET verified = 1 WHERE feed_id = ? AND new_identity_key = ?", arguments: [feed, key])
+            if verdict.isVerified {
+                let next = (try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM messages WHERE feed_id = ?", arguments: [card.feedID.string]) ?? -1) + 1
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO feed_keys(feed_id, from_sequence, identity_key_pub, verified) VALUES (?, ?, ?, 1)",
-                    arguments: [feed, sequence + 1, key]
-                )
-            } else {
-                let next = (try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM messages WHERE feed_id = ?", arguments: [feed]) ?? -1) + 1
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO feed_keys(feed_id, from_sequence, identity_key_pub, verified) VALUES (?, ?, ?, 1)",
-                    arguments: [feed, next, key]
+                    sql: "INSERT OR IGNORE INTO contact_dh_keys(feed_id, dh_key_pub, from_sequence) VALUES (?, ?, ?)",
+                    arguments: [card.feedID.string, keys.dhKeyString, next]
                 )
             }
+            try db.execute(sql: "DELETE FROM contact_introductions WHERE introduced_feed_id = ?", arguments: [card.feedID.string])
+            try Self.applyLatestProfile(db, feed: card.feedID, sealer: sealer)
         }
     }
 
@@ -143,22 +135,22 @@ extension FeedStore {
     /// Every contact, by shown name.
     public func contacts() throws(StoreError) -> [ContactRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM contacts").compactMap(Self.contactRecord)
+            try Row.fetchAll(db, sql: ContactKeyRule.contactsSelect).compactMap(Self.contactRecord)
         }.sorted { $0.shownName.lowercased() < $1.shownName.lowercased() }
     }
 
     /// Contacts whose contacts key a verified dh rotation made stale.
     public func staleContacts() throws(StoreError) -> [ContactRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM contacts WHERE key_stale = 1").compactMap(Self.contactRecord)
+            try Row.fetchAll(db, sql: ContactKeyRule.contactsSelect + " WHERE c.key_stale = 1").compactMap(Self.contactRecord)
         }
     }
 
-    /// Current identity keys (base64url) of every contact, for verifying their rotations.
+    /// Current identity keys (base64url) of every verified contact, for verifying their rotations.
     public func contactIdentityKeys() throws(StoreError) -> [FeedID: String] {
         try read { db in
             var keys: [FeedID: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT feed_id, identity_key_pub FROM contacts") {
+            for row in try Row.fetchAll(db, sql: ContactKeyRule.contactsSelect + " WHERE " + ContactKeyRule.verifiedCondition) {
                 if let feed = try? FeedID(row["feed_id"] as String) { keys[feed] = row["identity_key_pub"] }
             }
             return keys
@@ -168,7 +160,7 @@ extension FeedStore {
     /// One contact by feed id.
     public func contact(_ feedID: FeedID) throws(StoreError) -> ContactRecord? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM contacts WHERE feed_id = ?", arguments: [feedID.string]).flatMap(Self.contactRecord)
+            try Row.fetchOne(db, sql: ContactKeyRule.contactsSelect + " WHERE c.feed_id = ?", arguments: [feedID.string]).flatMap(Self.contactRecord)
         }
     }
 
@@ -186,10 +178,12 @@ extension FeedStore {
         return matches.first
     }
 
-    /// The sealed contacts keys of all contacts whose key is current, opened.
+    /// The sealed contacts keys of all verified contacts whose key is current, opened (an
+    /// unverified contact gets nothing encrypted for it).
     public func contactsKeys() throws(StoreError) -> [(feedID: FeedID, key: SymmetricKey)] {
         let rows: [(String, String)] = try read { db in
-            try Row.fetchAll(db, sql: "SELECT feed_id, contacts_key FROM contacts WHERE key_stale = 0").map { ($0["feed_id"], $0["contacts_key"]) }
+            try Row.fetchAll(db, sql: ContactKeyRule.contactsSelect + " WHERE c.key_stale = 0 AND " + ContactKeyRule.verifiedCondition)
+                .map { ($0["feed_id"], $0["contacts_key"]) }
         }
         var keys: [(FeedID, SymmetricKey)] = []
         keys.reserveCapacity(rows.count)
@@ -269,10 +263,20 @@ extension FeedStore {
                 arguments: [feed.string]
             )
             var opened = 0
+            let now = FeedStore.nowMillis()
             for row in rows {
+                // The rule of ingest (docs section 7 rules 8-9): an unknown type is never
+                // decrypted; readable content that breaks a rule is withheld, never kept.
                 guard let envelope = try? Envelope.parseV1(Array((row["envelope_json"] as String).utf8)),
-                      let plain = try? decryptor.decrypt(envelope),
-                      let content = try? Content.parse(plain, envelopeType: envelope.type) else { continue }
+                      Content.isKnownType(envelope.type),
+                      let plain = try? decryptor.decrypt(envelope) else { continue }
+                let content: Content
+                do throws(FeedError) {
+                    content = try Content.parse(plain, envelopeType: envelope.type)
+                } catch {
+                    try WithheldContent.record(.invalidContent, envelope, code: error.code, in: db, now: now)
+                    continue
+                }
                 try db.execute(
                     sql: "UPDATE messages SET content_json = ? WHERE message_id = ?",
                     arguments: [sealer.seal(plain, context: envelope.messageID.string), envelope.messageID.string]
@@ -314,7 +318,8 @@ extension FeedStore {
         return ContactRecord(
             feedID: feed, localName: row["local_name"], displayName: row["display_name"], avatarHash: row["avatar_hash"],
             identityKey: row["identity_key_pub"], dhKey: row["dh_key_pub"], pqKey: row["pq_key_pub"], addedAt: row["added_at"],
-            lastSeenSequence: (row["last_seen_seq"] as Int64?) ?? -1, keyIsStale: ((row["key_stale"] as Int64?) ?? 0) != 0
+            lastSeenSequence: (row["last_seen_seq"] as Int64?) ?? -1, keyIsStale: ((row["key_stale"] as Int64?) ?? 0) != 0,
+            keyIsVerified: ((row["key_verified"] as Int64?) ?? 0) != 0
         )
     }
 }

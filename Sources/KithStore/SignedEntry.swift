@@ -1,4 +1,5 @@
 import Crypto
+import KithEd25519
 import KithFeed
 import KithIdentity
 
@@ -73,8 +74,8 @@ enum SignedEntry {
     func verifySignature(with key: Curve25519.Signing.PublicKey) throws(FeedError) {
         let valid: Bool
         switch self {
-        case .envelope(let envelope): valid = key.isValidSignature(envelope.signature, for: envelope.signingBytes())
-        case .stub(let stub, _): valid = key.isValidSignature(stub.signature, for: stub.signingBytes)
+        case .envelope(let envelope): valid = key.isValidStrictSignature(envelope.signature, for: envelope.signingBytes())
+        case .stub(let stub, _): valid = key.isValidStrictSignature(stub.signature, for: stub.signingBytes)
         }
         guard valid else { throw .badSignature }
     }

@@ -68,6 +68,48 @@ import Testing
         _ = try vault.loadSeed()
     }
 
+    /// Opening a vault costs at most what Kith writes (issue 11 item 6): a header asking for more
+    /// is corrupt, refused before scrypt runs.
+    @Test(arguments: [(16, 8, 1), (15, 8, 2), (15, 16, 1), (20, 1, 1), (17, 4, 1)])
+    func costlierScryptParametersThanKithWritesAreCorrupt(log2N: Int, r: Int, p: Int) throws {
+        let vault = temporaryVault("p")
+        try vault.storeSeed(Seed.generate())
+        var bytes = try Data(contentsOf: vault.url)
+        bytes[9] = UInt8(log2N)
+        bytes[10] = UInt8(r)
+        bytes[11] = UInt8(p)
+        try bytes.write(to: vault.url)
+        #expect {
+            try vault.loadSeed()
+        } throws: { error in
+            guard case IdentityError.vaultCorrupt(_, let reason) = error else { return false }
+            return reason.contains("scrypt parameters")
+        }
+    }
+
+    @Test func theCostBoundIsKithsOwnDefault() throws {
+        #expect(ScryptParameters.interactive.isWithinBounds)
+        #expect(ScryptParameters.testing.isWithinBounds)
+        #expect(ScryptParameters.interactive.costBytes == ScryptParameters.maximumCostBytes)
+        #expect(ScryptParameters(log2N: 17, blockSize: 2, parallelism: 1).isWithinBounds)
+        // The review's header: 2.1 GB and a minute before "wrong passphrase".
+        #expect(!ScryptParameters(log2N: 20, blockSize: 16, parallelism: 4).isWithinBounds)
+        #expect(!ScryptParameters(log2N: 9, blockSize: 8, parallelism: 1).isWithinBounds)
+        #expect(!ScryptParameters(log2N: 15, blockSize: 0, parallelism: 1).isWithinBounds)
+        #expect(!ScryptParameters(log2N: 15, blockSize: 8, parallelism: 0).isWithinBounds)
+        #expect(!ScryptParameters(log2N: 255, blockSize: 255, parallelism: 255).isWithinBounds)
+        // Kith's own default still opens.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kith-vault-\(UUID().uuidString)/identity.vault")
+        let vault = FileKeyVault(url: url, parameters: .interactive, passphrase: { "p" })
+        try vault.storeSeed(Seed.generate())
+        _ = try vault.loadSeed()
+        // Nor does Kith write a vault it would refuse to open.
+        let costly = FileKeyVault(url: url.deletingLastPathComponent().appendingPathComponent("other.vault"),
+                                  parameters: ScryptParameters(log2N: 16, blockSize: 8, parallelism: 1), passphrase: { "p" })
+        #expect(throws: IdentityError.self) { try costly.storeSeed(Seed.generate()) }
+        #expect(!costly.containsSeed)
+    }
+
     @Test func truncatedOrForeignFilesAreCorrupt() throws {
         let vault = temporaryVault("p")
         try FileManager.default.createDirectory(at: vault.url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -46,6 +46,87 @@ import Testing
         #expect(try store.identityKey(of: S.alice.feedID) != nil)
     }
 
+    /// Every row that decides or uses a feed's keys, for "nothing changed" checks.
+    static func keyRows(_ store: FeedStore) throws -> [String] {
+        try store.database.read { db in
+            try ["SELECT feed_id, identity_key_pub FROM feeds", "SELECT feed_id, from_sequence, identity_key_pub, verified FROM feed_keys",
+                 "SELECT message_id, verified FROM key_rotations", "SELECT * FROM contacts", "SELECT * FROM contact_dh_keys"].flatMap { sql in
+                try Row.fetchAll(db, sql: sql + " ORDER BY 1, 2").map { $0.description }
+            }
+        }
+    }
+
+    @Test func aCardClaimingAContactsFeedWithAnotherKeyIsRefusedAndChangesNothing() throws {
+        let store = try Self.localStore()
+        try Self.add(S.alice, to: store, name: "Alice")
+        let before = try Self.keyRows(store)
+        // Carol's keys, Alice's feed id and Alice's original key in extension 0x0004, signed by Carol.
+        let forged = try ContactCard.create(identity: Self.carol, displayName: "Alice", createdAt: 1_790_000_000, originalIdentityKey: S.alice.publicKeys.identityKey)
+        #expect(forged.feedID == S.alice.feedID)
+        let key = try ContactsKey.derive(myDHKey: S.bob.dhKey, theirDHKey: forged.publicKeys.dhKey, myFeed: S.bob.feedID, theirFeed: forged.feedID)
+        #expect {
+            try store.addContact(card: forged, contactsKey: key, localName: nil, addedAt: 1_790_000_200)
+        } throws: { error in
+            guard case StoreError.contactKeyConflict(let feed, let cardKey, let chainKey)? = error as? StoreError else { return false }
+            return feed == S.alice.feedID.string && cardKey == Self.carol.publicKeys.identityKeyString
+                && chainKey == S.alice.publicKeys.identityKeyString
+        }
+        #expect(try Self.keyRows(store) == before)
+        // Alice's own entries still verify with her key.
+        let report = try store.ingest(S.lines(S.chain(2)))
+        #expect(report.acceptedCount == 2)
+    }
+
+    @Test func aRotatedCardForAnUnknownFeedIsHeldUnverified() throws {
+        let store = try Self.localStore()
+        let forged = try ContactCard.create(identity: Self.carol, displayName: "Alice", createdAt: 1_790_000_000, originalIdentityKey: S.alice.publicKeys.identityKey)
+        let key = try ContactsKey.derive(myDHKey: S.bob.dhKey, theirDHKey: forged.publicKeys.dhKey, myFeed: S.bob.feedID, theirFeed: forged.feedID)
+        try store.addContact(card: forged, contactsKey: key, localName: "Alice?", addedAt: 1_790_000_200)
+        let record = try #require(try store.contact(S.alice.feedID))
+        #expect(!record.keyIsVerified)
+        // The feed keeps its original key; nothing is encrypted for the claimed keys.
+        #expect(try store.identityKey(of: S.alice.feedID)?.rawRepresentation == S.alice.publicKeys.identityKey.rawRepresentation)
+        #expect(try store.contactsKeys().isEmpty)
+        #expect(try store.contactIdentityKeys().isEmpty)
+        #expect(try store.contactDHKeys().isEmpty)
+        let feedKeys = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM feed_keys") }
+        #expect(feedKeys == 0)
+        // Alice's entries (no rotation) ingest with her original key; the claim stays unverified.
+        #expect(try store.ingest(S.lines(S.chain(2))).acceptedCount == 2)
+        #expect(try store.contact(S.alice.feedID)?.keyIsVerified == false)
+        // Now that entries are held, another unproven key for the feed is refused...
+        let other = try ContactCard.create(identity: S.bob, displayName: "x", createdAt: 1_790_000_000, originalIdentityKey: S.alice.publicKeys.identityKey)
+        #expect(throws: StoreError.self) {
+            try store.addContact(card: other, contactsKey: key, localName: nil, addedAt: 1_790_000_300)
+        }
+        // ...and Alice's own card replaces the claim as a verified contact.
+        try Self.add(S.alice, to: store)
+        let verified = try #require(try store.contact(S.alice.feedID))
+        #expect(verified.keyIsVerified && verified.identityKey == S.alice.publicKeys.identityKeyString)
+        #expect(verified.displayName == "card name" && verified.localName == "Alice?")
+        #expect(try store.contactsKeys().count == 1)
+    }
+
+    @Test func aRotatedCardBecomesVerifiedWhenTheFeedsRotationIsIngested() throws {
+        let store = try Self.localStore()
+        let rotated = ContentEffectsTests.alice2
+        let card = try ContactCard.create(identity: rotated, displayName: "Alice", createdAt: 1_790_000_000, originalIdentityKey: S.alice.publicKeys.identityKey)
+        let key = try ContactsKey.derive(myDHKey: S.bob.dhKey, theirDHKey: card.publicKeys.dhKey, myFeed: S.bob.feedID, theirFeed: card.feedID)
+        try store.addContact(card: card, contactsKey: key, localName: "Alice", addedAt: 1_790_000_100)
+        #expect(try store.contact(S.alice.feedID)?.keyIsVerified == false)
+        #expect(try store.contactsKeys().isEmpty)
+        let chain = try ContentEffectsTests.chain([
+            (.post(Post(body: "before")), S.alice),
+            (try ContentEffectsTests.rotation(to: rotated, signedBy: S.alice), S.alice),
+            (.post(Post(body: "after")), rotated),
+        ])
+        let report = try store.ingest(S.lines(chain), decryptor: S.PlainDecryptor())
+        #expect(report.acceptedCount == 3)
+        let record = try #require(try store.contact(S.alice.feedID))
+        #expect(record.keyIsVerified && record.identityKey == rotated.publicKeys.identityKeyString)
+        #expect(try store.contactsKeys().map(\.key) == [key])
+    }
+
     @Test func contactsKeysAreSealedAtRest() throws {
         let store = try Self.localStore()
         try Self.add(S.alice, to: store)

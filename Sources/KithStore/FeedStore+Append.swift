@@ -1,0 +1,77 @@
+import GRDB
+import KithFeed
+import KithIdentity
+
+/// The slot a new entry of the local feed takes, handed to the closure of
+/// ``FeedStore/appendOwn(feed:_:)`` while the write lock is held.
+public struct OwnAppendSlot {
+    /// The sequence the entry must carry (the linked head's + 1, or 0).
+    public let sequence: UInt32
+    /// The id of the linked head the entry must name as `previous` (nil at sequence 0).
+    public let previous: MessageID?
+    /// Direct-message state in the same transaction (a ratchet step commits with its message).
+    public let directState: DirectSessionAccess
+}
+
+/// What the closure of ``FeedStore/appendOwn(feed:_:)`` made for its slot.
+public struct OwnAppendEntry {
+    /// The signed envelope's canonical bytes.
+    public var entry: [UInt8]
+    /// Opens the entry's content for the store (the author's known plaintext).
+    public var decryptor: any ContentDecryptor
+    /// The signed stub that replicates a self message in its place, saved with it.
+    public var selfStub: SelfStub?
+
+    /// Bundles a made entry.
+    public init(entry: [UInt8], decryptor: any ContentDecryptor, selfStub: SelfStub? = nil) {
+        self.entry = entry
+        self.decryptor = decryptor
+        self.selfStub = selfStub
+    }
+}
+
+extension FeedStore {
+    /// Appends one entry to the local feed with its sequence assigned in the same transaction.
+    ///
+    /// Rule (docs/FEED-FORMAT.md 7, "Appending to one's own feed"): the head read, the sealing and
+    /// signing by `make`, the ingest and the self stub happen in one `BEGIN IMMEDIATE` transaction.
+    /// SQLite grants its single write lock at `BEGIN IMMEDIATE`, before the head is read, so two
+    /// connections — two processes on one home, or two stores in one process — never sign the
+    /// same sequence: the second waits (busy timeout) and sees the first one's entry as its head.
+    /// If `make` or the ingest throws, nothing is written.
+    ///
+    /// - Throws: what `make` throws, unchanged; ``StoreError`` for the store (a rejected entry is
+    ///   ``StoreError/feed(_:)``).
+    ///
+    /// `make` runs while the write lock is held: it must not call back into this store (use the
+    /// slot's ``OwnAppendSlot/directState`` for direct-message state) and should be quick.
+    public func appendOwn(feed: FeedID, _ make: (OwnAppendSlot) throws -> OwnAppendEntry) throws -> IngestReport {
+        do {
+            return try database.writeWithoutTransaction { db in
+                var report = IngestReport()
+                try db.inTransaction(.immediate) {
+                    let head = try Self.head(db, feed.string)
+                    let slot = OwnAppendSlot(
+                        sequence: head.map { $0.sequence + 1 } ?? 0, previous: head?.messageID,
+                        directState: DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis())
+                    )
+                    let made = try make(slot)
+                    report = try IngestSession.run(in: db, store: self, decryptor: made.decryptor, expecting: 1) { session in
+                        try session.ingest(contentsOf: try session.prepare([made.entry][...]))
+                    }
+                    if case .rejected(_, let error)? = report.outcomes.first { throw StoreError.feed(error) }
+                    if let stub = made.selfStub {
+                        try db.execute(
+                            sql: "INSERT OR REPLACE INTO own_self_stubs(message_id, entry_json) VALUES (?, ?)",
+                            arguments: [stub.messageID.string, String(decoding: stub.canonicalBytes, as: UTF8.self)]
+                        )
+                    }
+                    return .commit
+                }
+                return report
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.database("\(error)")
+        }
+    }
+}
