@@ -9,8 +9,8 @@ import PackageDescription
 ///     KithEd25519              strict RFC 8032 Ed25519 rules (keys, signature encodings)
 ///     KithIdentity             seed, derived keys, key vault
 ///     KithFeed                 envelopes, content types, validation
-///     KithStore                SQLite (GRDB): messages, chains, pending, forks
-///     KithRatchet              hybrid X3DH + ML-KEM-768 + Double Ratchet
+///     KithRatchet              hybrid X3DH + ML-KEM-768 + Double Ratchet (store protocols, DirectSessions)
+///     KithStore                SQLite (GRDB): messages, chains, pending, forks; implements KithRatchet's stores
 ///     KithMLS                  RFC 9420 core (depends on swift-crypto only)
 ///     KithMLSConformance       RFC 9420 vector runners (tests and kith-vectors only)
 ///     KithSync                 Noise secure link, BLE wire structures, transports
@@ -94,6 +94,7 @@ let package = Package(
                 "KithEd25519",
                 "KithIdentity",
                 "KithFeed",
+                "KithRatchet",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -226,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "KithStoreTests",
             dependencies: [
-                "KithTestSupport", "KithStore",
+                "KithTestSupport", "KithStore", "KithRatchet",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

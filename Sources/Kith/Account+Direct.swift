@@ -30,8 +30,8 @@ extension Account {
     /// Sends content to one contact through the direct session (started on first use from the
     /// contact's keys and, when one is held, one of their one-time prekeys).
     ///
-    /// The advanced session is stored (sealed) before the envelope, so a crash in between can
-    /// only skip a message number, never reuse a message key. When the one-time prekeys handed
+    /// The advanced session is stored (sealed) in the transaction that appends the envelope, so
+    /// both commit or neither does: a message key is never reused. When the one-time prekeys handed
     /// to this contact run low (below 10 % of the last batch, or none were handed yet), a fresh
     /// batch follows in a `prekey_batch` message.
     @discardableResult
@@ -59,34 +59,22 @@ extension Account {
         return envelope
     }
 
+    /// Appends the direct message: inside the append transaction the session layer
+    /// (``DirectSessions``) encrypts through the store's ratchet state, so the advanced session,
+    /// the removal of the contact's one-time prekey it used and the envelope commit together.
     private func sealAndAppendDirect(plaintext: [UInt8], type: String, to record: ContactRecord) throws(KithError) -> Envelope {
         let peer = try peerIdentity(record)
-        let local = try ratchetKeys()
+        let sessions = try directSessions()
+        let signedPrekey: [UInt8]
+        do { signedPrekey = try Base64URL.decode(record.dhKey, expectedLength: 32) } catch { throw Self.directError(error) }
         let localFeed = feedID.string
-        let dhKey = record.dhKey
-        let audience = Audience.direct(record.feedID)
-        return try appendWithDirectState(plaintext: plaintext, type: type, audience: audience) { slot throws(KithError) in
+        return try appendWithDirectState(plaintext: plaintext, type: type, audience: .direct(record.feedID)) { slot throws(KithError) in
             do {
                 let context = try DirectMessageContext.direct(from: localFeed, to: peer.feedID, sequence: UInt64(slot.sequence))
-                return try { (access: DirectSessionAccess) throws -> [UInt8] in
-                    var usedPrekey: UInt32?
-                    let record: SessionRecord
-                    if let state = try access.sessionState(peer: peer.feedID) {
-                        record = try SessionRecord.decode(state).updatingPeerPQKey(peer.pqKey)
-                    } else {
-                        let oneTime = try access.firstPeerPrekey(peer: peer.feedID)
-                        let bundle = try PrekeyBundle(
-                            peer: peer, signedPrekey: try Base64URL.decode(dhKey, expectedLength: 32),
-                            oneTimePrekey: oneTime.map { OneTimePrekeyPublic(id: $0.id, publicKey: $0.publicKey) }
-                        )
-                        record = SessionRecord(current: try RatchetSession.initiate(local: local, bundle: bundle))
-                        usedPrekey = oneTime?.id
-                    }
-                    let (wire, next) = try record.encrypt(plaintext, context: context)
-                    try access.saveSessionState(next.encoded, peer: peer.feedID)
-                    if let usedPrekey { try access.removePeerPrekey(peer: peer.feedID, id: usedPrekey) }
-                    return wire
-                }(slot.directState)
+                let state = slot.directState.ratchet
+                return try sessions.encrypt(
+                    plaintext, to: peer, signedPrekey: signedPrekey, context: context, sessions: state, peerPrekeys: state
+                )
             } catch {
                 throw Self.directError(error)
             }
@@ -96,15 +84,15 @@ extension Account {
     // MARK: Receiving
 
     /// Decrypts every direct message addressed to this identity that is not decrypted yet, in
-    /// feed order, each exactly once (session update and sealed content commit together).
+    /// feed order, each exactly once (session update, prekey consumption and sealed content
+    /// commit together).
     ///
     /// Called by every import; call it after a sync. Messages of people who are not contacts
     /// wait (they become readable once the card is added); messages that fail (tampered,
     /// replayed, unknown prekey) are recorded with their reason and not retried.
     @discardableResult
     public func processDirectMessages() throws(KithError) -> DirectOpenReport {
-        let local = try ratchetKeys()
-        let previous = try previousRatchetKeys()
+        let sessions = try directSessions()
         let now = UInt64(max(0, clock()))
         do {
             return try store.openDirectMessages(to: feedID) { envelope, access in
@@ -114,18 +102,9 @@ extension Account {
                     pqKey: try Base64URL.decode(keys.pqKey, expectedLength: RatchetConstants.mlkemPublicKeySize),
                     feedID: envelope.feedID.string
                 )
-                let plaintext: [UInt8]
-                do {
-                    plaintext = try Self.openDirect(envelope, from: peer, local: local, access: access, now: now)
-                } catch {
-                    // Written before the contact saw our rotation: their session still targets
-                    // our previous keys.
-                    guard let previous else { throw error }
-                    plaintext = try Self.openDirect(envelope, from: peer, local: previous, access: access, now: now)
-                }
+                let plaintext = try Self.openDirect(envelope, from: peer, sessions: sessions, access: access, now: now)
                 if case .prekeyBatch(let content)? = try? Content.parse(plaintext, envelopeType: envelope.type) {
-                    let batch = try OneTimePrekeyBatch.decode(content.batchBytes)
-                    try access.addPeerPrekeys(batch.entries.map { ($0.id, $0.publicKey) }, peer: peer.feedID)
+                    try DirectSessions.acceptPrekeyBatch(content.batchBytes, from: peer.feed, peerPrekeys: access.ratchet)
                 }
                 return plaintext
             }
@@ -134,27 +113,23 @@ extension Account {
         }
     }
 
-    /// Opens one direct message with the stored session record (a prekey message may start a
-    /// new session; see ``SessionRecord/receive(_:record:context:local:peer:prekeys:now:entropy:)``).
+    /// Opens one direct message through ``DirectSessions/open(_:context:from:sessions:prekeys:now:entropy:)``
+    /// with the transaction's ratchet state.
+    static func openDirect(
+        _ envelope: Envelope, from peer: PeerIdentity, sessions: DirectSessions, access: DirectSessionAccess, now: UInt64
+    ) throws -> [UInt8] {
+        let context = try DirectMessageContext(feedID: envelope.feedID.string, sequence: UInt64(envelope.sequence), audience: envelope.audience.description)
+        return try sessions.open(
+            try envelope.contentBytes(), context: context, from: peer, sessions: access.ratchet, prekeys: access.ratchet, now: now
+        )
+    }
+
+    /// Opens one direct message with the keys of one generation (see
+    /// ``openDirect(_:from:sessions:access:now:)``).
     static func openDirect(
         _ envelope: Envelope, from peer: PeerIdentity, local: LocalIdentityKeys, access: DirectSessionAccess, now: UInt64
     ) throws -> [UInt8] {
-        let context = try DirectMessageContext(feedID: envelope.feedID.string, sequence: UInt64(envelope.sequence), audience: envelope.audience.description)
-        let wire = try envelope.contentBytes()
-        let record = try access.sessionState(peer: peer.feedID).map { bytes throws(RatchetError) in
-            try SessionRecord.decode(bytes).updatingPeerPQKey(peer.pqKey)
-        }
-        var oneTime: (id: UInt32, key: Curve25519.KeyAgreement.PrivateKey)?
-        if DirectMessageWire.isPrekeyMessage(wire), let id = try DirectMessageWire.decode(wire).wire.prelude?.oneTimePrekeyID,
-           let raw = try access.ownPrekey(peer: peer.feedID, id: id) {
-            oneTime = (id, try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw))
-        }
-        let received = try SessionRecord.receive(
-            wire, record: record, context: context, local: local, peer: peer, prekeys: SinglePrekeyStore(key: oneTime), now: now
-        )
-        try access.saveSessionState(received.record.encoded, peer: peer.feedID)
-        if let id = received.consumedOneTimePrekey { try access.consumeOwnPrekey(peer: peer.feedID, id: id) }
-        return received.plaintext
+        try openDirect(envelope, from: peer, sessions: try DirectSessions(local: local), access: access, now: now)
     }
 
     // MARK: Reading
@@ -189,29 +164,22 @@ extension Account {
         guard (1...RatchetConstants.maxOneTimePrekeys).contains(count) else {
             throw .invalidInput("a prekey batch has 1...\(RatchetConstants.maxOneTimePrekeys) keys")
         }
+        let peer = try ratchetFeedID(record.feedID)
+        let limit = RatchetConstants.maxOneTimePrekeys
+        let issued: (batch: OneTimePrekeyBatch?, held: Int)
         do {
-            return try store.withDirectState { access in
-                let held = try access.ownPrekeyCount(peer: record.feedID.string)
-                guard held + count <= RatchetConstants.maxOneTimePrekeys else {
-                    throw KithError.invalidInput(
-                        "\(record.shownName) already holds \(held) unused prekeys; at most \(RatchetConstants.maxOneTimePrekeys) in total"
-                    )
-                }
-                let first = try access.nextOwnPrekeyID(peer: record.feedID.string)
-                guard UInt64(first) + UInt64(count) < UInt64(UInt32.max) else { throw KithError.invalidInput("prekey ids exhausted for this contact") }
-                var privates: [(id: UInt32, privateKey: [UInt8])] = []
-                var publics: [OneTimePrekeyPublic] = []
-                for offset in 0..<UInt32(count) {
-                    let key = Curve25519.KeyAgreement.PrivateKey()
-                    privates.append((first + offset, Array(key.rawRepresentation)))
-                    publics.append(OneTimePrekeyPublic(id: first + offset, publicKey: Array(key.publicKey.rawRepresentation)))
-                }
-                try access.storeOwnPrekeys(privates, peer: record.feedID.string)
-                return try OneTimePrekeyBatch(entries: publics)
+            issued = try store.withDirectState { access in
+                let status = try access.ratchet.status(forPeer: peer)
+                guard status.remaining + count <= limit else { return (nil, status.remaining) }
+                return (try access.ratchet.generateOneTimePrekeys(count: count, forPeer: peer), status.remaining)
             }
         } catch {
             throw Self.directError(error)
         }
+        guard let batch = issued.batch else {
+            throw .invalidInput("\(record.shownName) already holds \(issued.held) unused prekeys; at most \(limit) in total")
+        }
+        return batch
     }
 
     /// A signed handover of `count` fresh one-time prekeys for a contact, to give them in person.
@@ -232,10 +200,9 @@ extension Account {
         let handover = try PrekeyHandover(text: text, issuerKey: key)
         guard handover.issuer == record.feedID else { throw .invalidInput("this prekey handover was issued by \(handover.issuer), not \(record.shownName)") }
         guard handover.recipient == feedID else { throw .invalidInput("this prekey handover is for \(handover.recipient), not for this identity") }
+        let peer = try ratchetFeedID(record.feedID)
         do {
-            try store.withDirectState { access in
-                try access.addPeerPrekeys(handover.batch.entries.map { ($0.id, $0.publicKey) }, peer: record.feedID.string)
-            }
+            try store.withDirectState { access in try access.ratchet.addPeerPrekeys(handover.batch, forPeer: peer) }
         } catch {
             throw .store(error)
         }
@@ -280,6 +247,18 @@ extension Account {
         }
     }
 
+    /// The session layer for this identity's current (and previous) keys.
+    func directSessions() throws(KithError) -> DirectSessions {
+        let local = try ratchetKeys()
+        let previous = try previousRatchetKeys()
+        do { return try DirectSessions(local: local, previous: previous) } catch { throw Self.directError(error) }
+    }
+
+    /// A contact's feed id as the ratchet's stores key it.
+    func ratchetFeedID(_ feed: KithIdentity.FeedID) throws(KithError) -> KithRatchet.FeedID {
+        do { return try KithRatchet.FeedID(feed.string) } catch { throw Self.directError(error) }
+    }
+
     func peerIdentity(_ record: ContactRecord) throws(KithError) -> PeerIdentity {
         do {
             return try PeerIdentity(
@@ -296,27 +275,6 @@ extension Account {
         if let error = error as? RatchetError { return .invalidInput("direct message: \(error.description)") }
         return KithError.from(error)
     }
-}
-
-/// Hands `RatchetSession.respond` the one one-time prekey a prekey message names; the account
-/// deletes it from SQLite in the same transaction once the message authenticated.
-struct SinglePrekeyStore: PrekeyStore {
-    let key: (id: UInt32, key: Curve25519.KeyAgreement.PrivateKey)?
-
-    func generateOneTimePrekeys(count: Int, forPeer peer: String) throws(RatchetError) -> OneTimePrekeyBatch {
-        throw .prekeyPoolFull(limit: 0)
-    }
-
-    func oneTimePrekey(id: UInt32, forPeer peer: String) -> Curve25519.KeyAgreement.PrivateKey? {
-        key.flatMap { $0.id == id ? $0.key : nil }
-    }
-
-    func consumeOneTimePrekey(id: UInt32, forPeer peer: String) throws(RatchetError) -> Curve25519.KeyAgreement.PrivateKey {
-        guard let found = oneTimePrekey(id: id, forPeer: peer) else { throw .unknownOneTimePrekey(id: id) }
-        return found
-    }
-
-    func status(forPeer peer: String) -> PrekeyPoolStatus { PrekeyPoolStatus(remaining: key == nil ? 0 : 1, lastBatchSize: 1) }
 }
 
 extension PrekeyPoolRecord {

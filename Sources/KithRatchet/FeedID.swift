@@ -1,8 +1,34 @@
 import Crypto
 import KithCanonical
 
-/// Feed identifiers as the ratchet sees them: `base64url-no-pad(SHA-256(Ed25519 public key))`.
-public enum FeedID {
+/// A feed identifier as the ratchet sees it: `base64url-no-pad(SHA-256(Ed25519 public key))`,
+/// 43 characters, validated once. Names the peer in ``SessionStore``, ``PrekeyStore`` and
+/// ``PeerPrekeyStore``.
+public struct FeedID: Sendable, Hashable, CustomStringConvertible {
+    /// The 43-character text form.
+    public let string: String
+
+    /// Validates a feed_id's text form.
+    ///
+    /// - Throws: ``RatchetError/invalidFeedID(_:)`` unless it is 43 canonical base64url characters.
+    public init(_ string: String) throws(RatchetError) {
+        try Self.validate(string)
+        self.string = string
+    }
+
+    /// The feed_id of an Ed25519 public key.
+    public init(ed25519PublicKey: [UInt8]) {
+        string = Self.of(ed25519PublicKey: ed25519PublicKey)
+    }
+
+    /// A text form already validated (e.g. by ``PeerIdentity``).
+    init(validated string: String) {
+        self.string = string
+    }
+
+    /// The text form.
+    public var description: String { string }
+
     /// The feed_id of an Ed25519 public key.
     public static func of(ed25519PublicKey: [UInt8]) -> String {
         Base64URL.encode(Array(SHA256.hash(data: ed25519PublicKey)))

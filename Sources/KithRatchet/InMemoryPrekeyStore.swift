@@ -2,24 +2,24 @@ import Crypto
 import Synchronization
 
 /// A ``PrekeyStore`` kept in memory (tests, and a model for the SQLite-backed store).
-public final class InMemoryPrekeyStore: PrekeyStore {
+public final class InMemoryPrekeyStore: PrekeyStore, Sendable {
     private struct Pool {
         var nextID: UInt32 = 1
         var keys: [UInt32: [UInt8]] = [:]
         var lastBatchSize = 0
     }
 
-    private let pools = Mutex<[String: Pool]>([:])
-    private let lowWaterHandler: (@Sendable (String, PrekeyPoolStatus) -> Void)?
+    private let pools = Mutex<[FeedID: Pool]>([:])
+    private let lowWaterHandler: (@Sendable (FeedID, PrekeyPoolStatus) -> Void)?
 
     /// Creates an empty store; `lowWaterHandler` is called after a consumption leaves a pool
     /// below the low-water mark.
-    public init(lowWaterHandler: (@Sendable (String, PrekeyPoolStatus) -> Void)? = nil) {
+    public init(lowWaterHandler: (@Sendable (FeedID, PrekeyPoolStatus) -> Void)? = nil) {
         self.lowWaterHandler = lowWaterHandler
     }
 
     /// See ``PrekeyStore/generateOneTimePrekeys(count:forPeer:)``; ids continue from the last batch.
-    public func generateOneTimePrekeys(count: Int = RatchetConstants.defaultOneTimePrekeyBatch, forPeer peer: String) throws(RatchetError) -> OneTimePrekeyBatch {
+    public func generateOneTimePrekeys(count: Int = RatchetConstants.defaultOneTimePrekeyBatch, forPeer peer: FeedID) throws(RatchetError) -> OneTimePrekeyBatch {
         let generated: Result<[OneTimePrekeyPublic], RatchetError> = pools.withLock { pools in
             var pool = pools[peer] ?? Pool()
             guard count >= 1, pool.keys.count + count <= RatchetConstants.maxOneTimePrekeys,
@@ -43,7 +43,7 @@ public final class InMemoryPrekeyStore: PrekeyStore {
     ///
     /// - Throws: ``RatchetError/prekeyPoolFull(limit:)`` when the pool is full, or
     ///   ``RatchetError/malformed(_:)`` when `id` is already in use.
-    public func insert(id: UInt32, privateKey: Curve25519.KeyAgreement.PrivateKey, forPeer peer: String) throws(RatchetError) {
+    public func insert(id: UInt32, privateKey: Curve25519.KeyAgreement.PrivateKey, forPeer peer: FeedID) throws(RatchetError) {
         let outcome: RatchetError? = pools.withLock { pools in
             var pool = pools[peer] ?? Pool()
             guard pool.keys.count < RatchetConstants.maxOneTimePrekeys else {
@@ -60,13 +60,13 @@ public final class InMemoryPrekeyStore: PrekeyStore {
     }
 
     /// See ``PrekeyStore/oneTimePrekey(id:forPeer:)``.
-    public func oneTimePrekey(id: UInt32, forPeer peer: String) -> Curve25519.KeyAgreement.PrivateKey? {
+    public func oneTimePrekey(id: UInt32, forPeer peer: FeedID) throws(RatchetError) -> Curve25519.KeyAgreement.PrivateKey? {
         guard let raw = pools.withLock({ $0[peer]?.keys[id] }) else { return nil }
-        return try? X25519Agreement.privateKey(raw)
+        return try X25519Agreement.privateKey(raw)
     }
 
     /// See ``PrekeyStore/consumeOneTimePrekey(id:forPeer:)``.
-    public func consumeOneTimePrekey(id: UInt32, forPeer peer: String) throws(RatchetError) -> Curve25519.KeyAgreement.PrivateKey {
+    public func consumeOneTimePrekey(id: UInt32, forPeer peer: FeedID) throws(RatchetError) -> Curve25519.KeyAgreement.PrivateKey {
         let (raw, status) = pools.withLock { pools -> ([UInt8]?, PrekeyPoolStatus?) in
             guard var pool = pools[peer], let raw = pool.keys.removeValue(forKey: id) else { return (nil, nil) }
             pools[peer] = pool
@@ -78,7 +78,7 @@ public final class InMemoryPrekeyStore: PrekeyStore {
     }
 
     /// See ``PrekeyStore/status(forPeer:)``.
-    public func status(forPeer peer: String) -> PrekeyPoolStatus {
+    public func status(forPeer peer: FeedID) throws(RatchetError) -> PrekeyPoolStatus {
         pools.withLock { pools in
             let pool = pools[peer] ?? Pool()
             return PrekeyPoolStatus(remaining: pool.keys.count, lastBatchSize: pool.lastBatchSize)

@@ -35,6 +35,9 @@ public struct LocalIdentityKeys: Sendable {
         }
     }
 
+    /// The local feed_id as a typed value.
+    public var feed: FeedID { FeedID(validated: feedID) }
+
     /// The public half other users store in their contact record.
     public var peerIdentity: PeerIdentity {
         get throws(RatchetError) {

@@ -32,6 +32,9 @@ public struct PeerIdentity: Sendable, Equatable {
         }
     }
 
+    /// The contact's feed_id as a typed value (the key of its sessions and prekeys).
+    public var feed: FeedID { FeedID(validated: feedID) }
+
     /// The ML-KEM public key object.
     func pqPublicKey() throws(RatchetError) -> MLKEM768.PublicKey {
         do { return try MLKEM768.PublicKey(rawRepresentation: pqKey) } catch { throw .invalidPQKey }

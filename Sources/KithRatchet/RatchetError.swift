@@ -47,6 +47,9 @@ public enum RatchetError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedSessionVersion(UInt8)
     /// The message counter of a chain would overflow 32 bits.
     case chainExhausted
+    /// The storage behind a ``SessionStore``, ``PrekeyStore`` or ``PeerPrekeyStore`` failed; the
+    /// transaction is rolled back and the operation can be retried.
+    case storage(String)
 
     /// A human-readable explanation with the action to take.
     public var description: String {
@@ -74,6 +77,7 @@ public enum RatchetError: Error, Sendable, Equatable, CustomStringConvertible {
         case .plaintextTooLarge(let count): "plaintext of \(count) bytes exceeds \(RatchetConstants.maxPlaintextSize)"
         case .unsupportedSessionVersion(let version): "serialized session version \(version) is not supported"
         case .chainExhausted: "message counter would overflow; the peer must reply to start a new chain"
+        case .storage(let what): "session storage failed (\(what)); nothing was changed, retry the operation"
         }
     }
 }

@@ -97,7 +97,7 @@ public struct RatchetSession: Sendable, Equatable {
         guard let prelude = parsed.prelude else { throw .malformed("not a prekey message (type 0x02)") }
         var oneTimePrekey: Curve25519.KeyAgreement.PrivateKey?
         if let id = prelude.oneTimePrekeyID {
-            guard let key = prekeys.oneTimePrekey(id: id, forPeer: peer.feedID) else { throw .unknownOneTimePrekey(id: id) }
+            guard let key = try prekeys.oneTimePrekey(id: id, forPeer: peer.feed) else { throw .unknownOneTimePrekey(id: id) }
             oneTimePrekey = key
         }
         let master = try HybridX3DH.respond(local: local, peer: peer, prelude: prelude, oneTimePrekey: oneTimePrekey)
@@ -117,7 +117,7 @@ public struct RatchetSession: Sendable, Equatable {
             parsed, associatedData: context.associatedData(headerBytes: headerBytes), nonce: context.nonce, now: now
         )
         if let id = prelude.oneTimePrekeyID {
-            _ = try prekeys.consumeOneTimePrekey(id: id, forPeer: peer.feedID)
+            _ = try prekeys.consumeOneTimePrekey(id: id, forPeer: peer.feed)
         }
         return (session, plaintext)
     }

@@ -1,37 +1,14 @@
-import Synchronization
-
-/// Where sessions are kept between operations, one per contact (the facade's SQLite table
-/// `dr_sessions`, encrypted at rest).
-public protocol SessionStore: Sendable {
-    /// The stored session with `peer`, if any.
-    func session(forPeer peer: String) throws(RatchetError) -> RatchetSession?
-    /// Stores (replaces) the session with its peer.
-    func save(_ session: RatchetSession) throws(RatchetError)
-    /// Deletes the session with `peer`.
-    func deleteSession(forPeer peer: String) throws(RatchetError)
-}
-
-/// A ``SessionStore`` in memory; stores the serialized form so tests exercise the codec.
-public final class InMemorySessionStore: SessionStore {
-    private let sessions = Mutex<[String: [UInt8]]>([:])
-
-    /// Creates an empty store.
-    public init() {}
-
-    /// See ``SessionStore/session(forPeer:)``.
-    public func session(forPeer peer: String) throws(RatchetError) -> RatchetSession? {
-        guard let bytes = sessions.withLock({ $0[peer] }) else { return nil }
-        return try RatchetSessionCodec.decode(bytes)
-    }
-
-    /// See ``SessionStore/save(_:)``.
-    public func save(_ session: RatchetSession) throws(RatchetError) {
-        let bytes = RatchetSessionCodec.encode(session)
-        sessions.withLock { $0[session.peerFeedID] = bytes }
-    }
-
-    /// See ``SessionStore/deleteSession(forPeer:)``.
-    public func deleteSession(forPeer peer: String) throws(RatchetError) {
-        _ = sessions.withLock { $0.removeValue(forKey: peer) }
-    }
+/// Where the ``SessionRecord`` with each contact is kept between operations.
+///
+/// An implementation is scoped to one transaction of its storage: everything written through it
+/// during one ``DirectSessions`` operation commits together with the message it concerns, or not
+/// at all (KithStore's `StoreRatchetState` lives inside one SQLite write transaction, sealing the
+/// record at rest). Methods throw ``RatchetError/storage(_:)`` when the storage fails.
+public protocol SessionStore {
+    /// The stored record with `peer`, if any.
+    func sessionRecord(with peer: FeedID) throws(RatchetError) -> SessionRecord?
+    /// Stores (replaces) the record with `peer`.
+    func saveSessionRecord(_ record: SessionRecord, with peer: FeedID) throws(RatchetError)
+    /// Deletes the record with `peer` (nothing happens when there is none).
+    func deleteSessionRecord(with peer: FeedID) throws(RatchetError)
 }

@@ -70,7 +70,7 @@ import Testing
     static func run(aliceEntropy: ScriptedEntropy, bobEntropy: ScriptedEntropy, oneTimeKey: Curve25519.KeyAgreement.PrivateKey) throws -> [Message] {
         let alice = try Fixtures.alice(), bob = try Fixtures.bob()
         let prekeys = InMemoryPrekeyStore()
-        try prekeys.insert(id: 1, privateKey: oneTimeKey, forPeer: alice.feedID)
+        try prekeys.insert(id: 1, privateKey: oneTimeKey, forPeer: alice.feed)
         let oneTime = OneTimePrekeyPublic(id: 1, publicKey: Array(oneTimeKey.publicKey.rawRepresentation))
         var aliceSession = try RatchetSession.initiate(local: alice.keys, bundle: try bob.bundle(oneTimePrekey: oneTime), entropy: aliceEntropy)
         var bobSession: RatchetSession?

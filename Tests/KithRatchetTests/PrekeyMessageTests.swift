@@ -32,9 +32,9 @@ import Testing
         var forged = first
         forged.wire[forged.wire.count - 1] ^= 0xFF
         #expect(throws: RatchetError.authenticationFailed) { try pair.bobReceives(forged) }
-        #expect(pair.prekeys.status(forPeer: pair.alice.feedID).remaining == 10)
+        #expect(try pair.prekeys.status(forPeer: pair.alice.feed).remaining == 10)
         #expect(try pair.bobReceives(first) == first.plaintext)
-        #expect(pair.prekeys.status(forPeer: pair.alice.feedID).remaining == 9)
+        #expect(try pair.prekeys.status(forPeer: pair.alice.feed).remaining == 9)
     }
 
     @Test func sessionWithoutOneTimePrekeyWorks() throws {

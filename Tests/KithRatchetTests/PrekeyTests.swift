@@ -6,14 +6,14 @@ import Testing
 @Suite struct PrekeyTests {
     @Test func batchRoundTrips() throws {
         let store = InMemoryPrekeyStore()
-        let batch = try store.generateOneTimePrekeys(count: RatchetConstants.defaultOneTimePrekeyBatch, forPeer: "peer")
+        let batch = try store.generateOneTimePrekeys(count: RatchetConstants.defaultOneTimePrekeyBatch, forPeer: Fixtures.peer)
         #expect(batch.entries.count == 100)
         #expect(batch.encoded.count == 3 + 100 * 36)
         #expect(try OneTimePrekeyBatch.decode(batch.encoded) == batch)
     }
 
     @Test func batchDecoderIsBounded() throws {
-        let batch = try InMemoryPrekeyStore().generateOneTimePrekeys(count: 3, forPeer: "peer")
+        let batch = try InMemoryPrekeyStore().generateOneTimePrekeys(count: 3, forPeer: Fixtures.peer)
         let bytes = batch.encoded
         #expect(throws: RatchetError.self) { try OneTimePrekeyBatch.decode([]) }
         #expect(throws: RatchetError.self) { try OneTimePrekeyBatch.decode(Array(bytes.dropLast())) }
@@ -34,29 +34,29 @@ import Testing
 
     @Test func consumeOnceAndUnknownIDs() throws {
         let store = InMemoryPrekeyStore()
-        let batch = try store.generateOneTimePrekeys(count: 4, forPeer: "peer")
+        let batch = try store.generateOneTimePrekeys(count: 4, forPeer: Fixtures.peer)
         let id = batch.entries[1].id
-        #expect(store.oneTimePrekey(id: id, forPeer: "peer") != nil)
-        let key = try store.consumeOneTimePrekey(id: id, forPeer: "peer")
+        #expect(try store.oneTimePrekey(id: id, forPeer: Fixtures.peer) != nil)
+        let key = try store.consumeOneTimePrekey(id: id, forPeer: Fixtures.peer)
         #expect(Array(key.publicKey.rawRepresentation) == batch.entries[1].publicKey)
-        #expect(throws: RatchetError.unknownOneTimePrekey(id: id)) { try store.consumeOneTimePrekey(id: id, forPeer: "peer") }
-        #expect(throws: RatchetError.unknownOneTimePrekey(id: id)) { try store.consumeOneTimePrekey(id: id, forPeer: "other") }
-        #expect(store.status(forPeer: "peer").remaining == 3)
+        #expect(throws: RatchetError.unknownOneTimePrekey(id: id)) { try store.consumeOneTimePrekey(id: id, forPeer: Fixtures.peer) }
+        #expect(throws: RatchetError.unknownOneTimePrekey(id: id)) { try store.consumeOneTimePrekey(id: id, forPeer: Fixtures.otherPeer) }
+        #expect(try store.status(forPeer: Fixtures.peer).remaining == 3)
     }
 
     @Test func lowWaterWarningFiresBelowTenPercent() throws {
         let warnings = Mutex<[Int]>([])
         let store = InMemoryPrekeyStore { _, status in warnings.withLock { $0.append(status.remaining) } }
-        let batch = try store.generateOneTimePrekeys(count: 20, forPeer: "peer")
-        for entry in batch.entries.prefix(19) { _ = try store.consumeOneTimePrekey(id: entry.id, forPeer: "peer") }
+        let batch = try store.generateOneTimePrekeys(count: 20, forPeer: Fixtures.peer)
+        for entry in batch.entries.prefix(19) { _ = try store.consumeOneTimePrekey(id: entry.id, forPeer: Fixtures.peer) }
         #expect(warnings.withLock { $0 } == [1])
-        #expect(store.status(forPeer: "peer").isBelowLowWater)
+        #expect(try store.status(forPeer: Fixtures.peer).isBelowLowWater)
     }
 
     @Test func poolIsCapped() throws {
         let store = InMemoryPrekeyStore()
-        _ = try store.generateOneTimePrekeys(count: RatchetConstants.maxOneTimePrekeys, forPeer: "peer")
-        #expect(throws: RatchetError.prekeyPoolFull(limit: 8192)) { try store.generateOneTimePrekeys(count: 1, forPeer: "peer") }
+        _ = try store.generateOneTimePrekeys(count: RatchetConstants.maxOneTimePrekeys, forPeer: Fixtures.peer)
+        #expect(throws: RatchetError.prekeyPoolFull(limit: 8192)) { try store.generateOneTimePrekeys(count: 1, forPeer: Fixtures.peer) }
     }
 
     @Test func signedPrekeyVerifies() throws {

@@ -23,10 +23,12 @@ import Testing
     @Test func sessionStoreKeepsSerializedSessions() throws {
         let pair = try SessionPair()
         let store = InMemorySessionStore()
-        try store.save(pair.aliceSession)
-        #expect(try store.session(forPeer: pair.bob.feedID) == pair.aliceSession)
-        try store.deleteSession(forPeer: pair.bob.feedID)
-        #expect(try store.session(forPeer: pair.bob.feedID) == nil)
+        let record = SessionRecord(current: pair.aliceSession)
+        try store.saveSessionRecord(record, with: pair.bob.feed)
+        #expect(try store.sessionRecord(with: pair.bob.feed) == record)
+        #expect(try store.sessionRecord(with: pair.alice.feed) == nil)
+        try store.deleteSessionRecord(with: pair.bob.feed)
+        #expect(try store.sessionRecord(with: pair.bob.feed) == nil)
     }
 
     @Test func rejectsTruncationTrailingBytesAndUnknownVersion() throws {

@@ -74,8 +74,8 @@ import Testing
     @Test func insertingADuplicatePrekeyIDIsRejected() throws {
         let store = InMemoryPrekeyStore()
         let key = Curve25519.KeyAgreement.PrivateKey()
-        try store.insert(id: 5, privateKey: key, forPeer: "peer")
-        #expect(throws: RatchetError.self) { try store.insert(id: 5, privateKey: key, forPeer: "peer") }
-        #expect(store.status(forPeer: "peer").remaining == 1)
+        try store.insert(id: 5, privateKey: key, forPeer: Fixtures.peer)
+        #expect(throws: RatchetError.self) { try store.insert(id: 5, privateKey: key, forPeer: Fixtures.peer) }
+        #expect(try store.status(forPeer: Fixtures.peer).remaining == 1)
     }
 }

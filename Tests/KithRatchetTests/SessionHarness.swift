@@ -16,7 +16,7 @@ struct SessionPair {
         self.configuration = configuration
         alice = try Fixtures.alice()
         bob = try Fixtures.bob()
-        var batch = try prekeys.generateOneTimePrekeys(count: 10, forPeer: alice.feedID)
+        var batch = try prekeys.generateOneTimePrekeys(count: 10, forPeer: alice.feed)
         let oneTime = useOneTimePrekey ? batch.takeFirst() : nil
         aliceSession = try RatchetSession.initiate(
             local: alice.keys, bundle: try bob.bundle(oneTimePrekey: oneTime), configuration: configuration

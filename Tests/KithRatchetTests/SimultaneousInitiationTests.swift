@@ -6,8 +6,8 @@ import Testing
     @Test func bothSidesConvergeOnTheLowerFeedIDsSession() throws {
         let alice = try Fixtures.alice(), bob = try Fixtures.bob()
         let alicePrekeys = InMemoryPrekeyStore(), bobPrekeys = InMemoryPrekeyStore()
-        var aliceBatch = try bobPrekeys.generateOneTimePrekeys(count: 5, forPeer: alice.feedID)
-        var bobBatch = try alicePrekeys.generateOneTimePrekeys(count: 5, forPeer: bob.feedID)
+        var aliceBatch = try bobPrekeys.generateOneTimePrekeys(count: 5, forPeer: alice.feed)
+        var bobBatch = try alicePrekeys.generateOneTimePrekeys(count: 5, forPeer: bob.feed)
 
         var aliceSession = try RatchetSession.initiate(local: alice.keys, bundle: try bob.bundle(oneTimePrekey: aliceBatch.takeFirst()))
         var bobSession = try RatchetSession.initiate(local: bob.keys, bundle: try alice.bundle(oneTimePrekey: bobBatch.takeFirst()))

@@ -22,6 +22,7 @@ struct TestParty {
     }
 
     var feedID: String { keys.feedID }
+    var feed: FeedID { keys.feed }
     var peer: PeerIdentity { get throws { try keys.peerIdentity } }
     var signedPrekeyPublic: [UInt8] { Array(keys.dhKey.publicKey.rawRepresentation) }
 
@@ -101,4 +102,7 @@ enum Fixtures {
     static func alice() throws -> TestParty { try TestParty(name: "alice") }
     static func bob() throws -> TestParty { try TestParty(name: "bob") }
     static let now: UInt64 = 1_800_000_000
+    /// Feed ids of contacts that only appear as prekey-pool keys.
+    static let peer = FeedID(ed25519PublicKey: [UInt8](repeating: 7, count: 32))
+    static let otherPeer = FeedID(ed25519PublicKey: [UInt8](repeating: 8, count: 32))
 }

@@ -18,7 +18,7 @@ enum RatchetSuite: BenchSuite {
         // Establishment: initiate + first message + respond (X3DH, ML-KEM, first ratchet steps), both sides.
         let rounds = 200
         let prekeys = InMemoryPrekeyStore()
-        var batch = try prekeys.generateOneTimePrekeys(count: rounds, forPeer: alice.feedID)
+        var batch = try prekeys.generateOneTimePrekeys(count: rounds, forPeer: alice.feed)
         var sequence: UInt64 = 0
         let establishCPUStart = ProcessCPUClock.seconds()
         let establishSeconds = try BenchClock.seconds {
