@@ -27,7 +27,6 @@ let package = Package(
     products: [
         .library(name: "Kith", targets: ["Kith"]),
         .library(name: "KithMLS", targets: ["KithMLS"]),
-        .library(name: "KithMLSConformance", targets: ["KithMLSConformance"]),
         .executable(name: "kith", targets: ["KithCLI"]),
         .executable(name: "kith-bench", targets: ["KithBench"]),
         .executable(name: "kith-vectors", targets: ["KithVectors"]),
@@ -139,7 +138,7 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync",
+                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

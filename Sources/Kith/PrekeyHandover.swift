@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KithCanonical
+import KithEd25519
 import KithIdentity
 import KithRatchet
 
@@ -59,7 +60,7 @@ public struct PrekeyHandover: Sendable, Equatable {
             guard reader.remaining >= 3 + 36 + 64 else { throw KithError.invalidInput("prekey handover is truncated") }
             let batchBytes = try reader.readBytes(reader.remaining - 64)
             let signature = try reader.readBytes(64)
-            guard issuerKey.isValidSignature(signature, for: Self.label + Array(bytes.dropLast(64))) else {
+            guard issuerKey.isValidStrictSignature(signature, for: Self.label + Array(bytes.dropLast(64))) else {
                 throw KithError.invalidInput("prekey handover signature does not verify with the contact's identity key")
             }
             batch = try OneTimePrekeyBatch.decode(batchBytes)

@@ -1,5 +1,6 @@
 import Crypto
 import KithCanonical
+import KithEd25519
 
 /// The dh_key published as the X3DH signed prekey: `id u32 | public_key 32 | signature 64`.
 ///
@@ -56,7 +57,7 @@ public struct SignedPrekey: Sendable, Equatable {
     /// Throws ``RatchetError/invalidSignedPrekeySignature`` unless the signature verifies.
     public func verify(identityKey: [UInt8]) throws(RatchetError) {
         guard let verifier = try? Curve25519.Signing.PublicKey(rawRepresentation: identityKey),
-              verifier.isValidSignature(signature, for: Self.signedBytes(id: id, publicKey: publicKey))
+              verifier.isValidStrictSignature(signature, for: Self.signedBytes(id: id, publicKey: publicKey))
         else { throw .invalidSignedPrekeySignature }
     }
 
