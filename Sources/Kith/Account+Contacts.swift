@@ -11,9 +11,13 @@ extension Account {
     // MARK: Cards
 
     /// This identity's contact card, signed now. The name defaults to the latest own profile name.
-    public func contactCard(displayName: String? = nil) throws(KithError) -> ContactCard {
+    public func contactCard(displayName: String? = nil) async throws(KithError) -> ContactCard {
+        try await BlockingWork.run { () throws(KithError) in try self.contactCardBlocking(displayName: displayName) }
+    }
+
+    func contactCardBlocking(displayName: String?) throws(KithError) -> ContactCard {
         let name: String
-        if let displayName { name = displayName } else { name = try ownProfile()?.displayName ?? "" }
+        if let displayName { name = displayName } else { name = try ownProfileBlocking()?.displayName ?? "" }
         do {
             return try ContactCard.create(identity: identity, displayName: name, createdAt: clock())
         } catch {
@@ -27,7 +31,7 @@ extension Account {
     ///   - name: a local name for the contact (used by commands that take a contact).
     ///   - maxAge: the oldest card accepted, in seconds.
     @discardableResult
-    public func addContact(cardText: String, name: String? = nil, maxAge: Int64 = ContactCardLimits.defaultMaxAge) throws(KithError) -> ContactRecord {
+    public func addContact(cardText: String, name: String? = nil, maxAge: Int64 = ContactCardLimits.defaultMaxAge) async throws(KithError) -> ContactRecord {
         let card: ContactCard
         do {
             card = try ContactCard(text: cardText)
@@ -35,7 +39,7 @@ extension Account {
         } catch {
             throw .invalidInput(error.description)
         }
-        return try addContact(card: card, name: name)
+        return try await addContact(card: card, name: name)
     }
 
     /// Adds the holder of an already verified card as a contact.
@@ -46,7 +50,11 @@ extension Account {
     /// (exit code 2) and changes nothing; a rotated identity met for the first time is stored with
     /// ``ContactRecord/keyIsVerified`` false until its rotation entries are held.
     @discardableResult
-    public func addContact(card: ContactCard, name: String? = nil) throws(KithError) -> ContactRecord {
+    public func addContact(card: ContactCard, name: String? = nil) async throws(KithError) -> ContactRecord {
+        try await BlockingWork.run { () throws(KithError) in try self.addContactBlocking(card: card, name: name) }
+    }
+
+    func addContactBlocking(card: ContactCard, name: String?) throws(KithError) -> ContactRecord {
         guard card.feedID != feedID else { throw .invalidInput("this is your own card; exchange cards with someone else") }
         if let name {
             guard !name.isEmpty, TextLength.scalars(name) <= FeedLimits.maxDisplayName else {
@@ -58,8 +66,9 @@ extension Account {
             try store.addContact(card: card, contactsKey: key, localName: name, addedAt: clock())
             // Their posts imported before the cards were exchanged become readable now.
             try store.decryptHeldMessages(of: card.feedID, decryptor: decryptor)
-            try processDirectMessages()
+            try processDirectMessagesBlocking()
             guard let record = try store.contact(card.feedID) else { throw KithError.invalidInput("the contact was not stored") }
+            hub.emit(.contactAdded(record.feedID))
             return record
         } catch {
             throw KithError.from(error)
@@ -67,12 +76,18 @@ extension Account {
     }
 
     /// Every contact.
-    public func contacts() throws(KithError) -> [ContactRecord] {
-        do { return try store.contacts() } catch { throw .store(error) }
+    public func contacts() async throws(KithError) -> [ContactRecord] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.contacts() } catch { throw .store(error) }
+        }
     }
 
     /// A contact by feed id, local name or display name.
-    public func resolveContact(_ text: String) throws(KithError) -> ContactRecord {
+    public func resolveContact(_ text: String) async throws(KithError) -> ContactRecord {
+        try await BlockingWork.run { () throws(KithError) in try self.resolveContactBlocking(text) }
+    }
+
+    func resolveContactBlocking(_ text: String) throws(KithError) -> ContactRecord {
         do {
             guard let record = try store.resolveContact(text) else {
                 throw KithError.invalidInput("no contact '\(text)'; see `kith contacts`")
@@ -83,31 +98,56 @@ extension Account {
         }
     }
 
-    /// Removes a contact (by feed id or name): later contacts messages are not encrypted for them.
-    @discardableResult
-    public func removeContact(_ text: String) throws(KithError) -> ContactRecord {
-        let record = try resolveContact(text)
-        do { try store.removeContact(record.feedID) } catch { throw .store(error) }
+    /// The contact record of `feed`.
+    ///
+    /// - Throws: ``KithError/invalidInput(_:)`` when `feed` is not a contact.
+    func contactRecordBlocking(_ feed: FeedID) throws(KithError) -> ContactRecord {
+        let record: ContactRecord?
+        do { record = try store.contact(feed) } catch { throw .store(error) }
+        guard let record else { throw .invalidInput("\(feed) is not a contact; see `kith contacts`") }
         return record
     }
 
+    /// Removes a contact (by feed id or name): later contacts messages are not encrypted for them.
+    @discardableResult
+    public func removeContact(_ text: String) async throws(KithError) -> ContactRecord {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try self.resolveContactBlocking(text)
+            do throws(StoreError) { try self.store.removeContact(record.feedID) } catch { throw .store(error) }
+            self.hub.emit(.contactRemoved(record.feedID))
+            return record
+        }
+    }
+
     /// People introduced by contacts, not met yet.
-    public func introductions() throws(KithError) -> [IntroductionRecord] {
-        do { return try store.introductions() } catch { throw .store(error) }
+    public func introductions() async throws(KithError) -> [IntroductionRecord] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.introductions() } catch { throw .store(error) }
+        }
     }
 
     /// Key rotations seen, with their verification state.
-    public func keyRotations(feed: FeedID? = nil) throws(KithError) -> [KeyRotationRecord] {
-        do { return try store.keyRotations(feed: feed) } catch { throw .store(error) }
+    public func keyRotations(feed: FeedID? = nil) async throws(KithError) -> [KeyRotationRecord] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.keyRotations(feed: feed) } catch { throw .store(error) }
+        }
     }
 
     /// The latest profile this account published, if any.
-    public func ownProfile() throws(KithError) -> ProfileUpdate? {
-        do { return try store.latestProfile(of: feedID) } catch { throw .store(error) }
+    public func ownProfile() async throws(KithError) -> ProfileUpdate? {
+        try await BlockingWork.run { () throws(KithError) in try self.ownProfileBlocking() }
+    }
+
+    func ownProfileBlocking() throws(KithError) -> ProfileUpdate? {
+        do throws(StoreError) { return try store.latestProfile(of: feedID) } catch { throw .store(error) }
     }
 
     /// The name to show for a feed: "me", a contact's name, or a short feed id.
-    public func displayName(of feed: FeedID) -> String {
+    public func displayName(of feed: FeedID) async -> String {
+        await (try? BlockingWork.run { () throws(KithError) in self.displayNameBlocking(of: feed) }) ?? String(feed.string.prefix(8))
+    }
+
+    func displayNameBlocking(of feed: FeedID) -> String {
         if feed == feedID { return "me" }
         if let record = try? store.contact(feed) { return record.shownName }
         return String(feed.string.prefix(8))
@@ -119,11 +159,15 @@ extension Account {
     /// own key and stored as a blob; the post lists the blob hashes in `attachments` and their
     /// keys in `attachment_keys`.
     @discardableResult
-    public func post(_ text: String, audience: Audience, attachments: [[UInt8]]) throws(KithError) -> Envelope {
+    public func post(_ text: String, audience: Audience, attachments: [[UInt8]]) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try self.postBlocking(text, audience: audience, attachments: attachments) }
+    }
+
+    func postBlocking(_ text: String, audience: Audience, attachments: [[UInt8]]) throws(KithError) -> Envelope {
         guard attachments.count <= FeedLimits.maxAttachments else {
             throw .invalidInput("\(attachments.count) attachments; at most \(FeedLimits.maxAttachments)")
         }
-        if attachments.isEmpty { return try post(text, audience: audience) }
+        if attachments.isEmpty { return try publishBlocking(.post(Post(body: text)), audience: audience) }
         var hashes: [JSONValue] = []
         var keys: [JSONValue] = []
         do {
@@ -143,7 +187,11 @@ extension Account {
     }
 
     /// Decrypts attachment `index` of a readable post held here.
-    public func attachment(of message: MessageID, index: Int) throws(KithError) -> [UInt8] {
+    public func attachment(of message: MessageID, index: Int) async throws(KithError) -> [UInt8] {
+        try await BlockingWork.run { () throws(KithError) in try self.attachmentBlocking(of: message, index: index) }
+    }
+
+    func attachmentBlocking(of message: MessageID, index: Int) throws(KithError) -> [UInt8] {
         do {
             guard let object = try store.contentObject(message),
                   let hashes = object["attachments"]?.arrayValue, let keys = object["attachment_keys"]?.arrayValue,
@@ -160,14 +208,18 @@ extension Account {
 
     /// Reacts to a message (spec 5.2), for the contacts audience by default.
     @discardableResult
-    public func react(to target: MessageID, emoji: String, audience: Audience = .contacts) throws(KithError) -> Envelope {
+    public func react(to target: MessageID, emoji: String, audience: Audience = .contacts) async throws(KithError) -> Envelope {
         guard Reaction.isSingleEmoji(emoji) else { throw .invalidInput("'\(emoji)' is not a single emoji") }
-        return try publish(.reaction(Reaction(targetMessage: target, emoji: emoji)), audience: audience)
+        return try await publish(.reaction(Reaction(targetMessage: target, emoji: emoji)), audience: audience)
     }
 
     /// Publishes a profile update (spec 5.3) to contacts; an avatar is stored as an encrypted blob.
     @discardableResult
-    public func setProfile(displayName: String?, avatar: [UInt8]? = nil) throws(KithError) -> Envelope {
+    public func setProfile(displayName: String?, avatar: [UInt8]? = nil) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try self.setProfileBlocking(displayName: displayName, avatar: avatar) }
+    }
+
+    func setProfileBlocking(displayName: String?, avatar: [UInt8]?) throws(KithError) -> Envelope {
         var object = Content.profileUpdate(ProfileUpdate(displayName: displayName)).jsonObject
         if let avatar {
             do {
@@ -184,21 +236,29 @@ extension Account {
 
     /// Retracts one of this account's messages (spec 5.7) with a tombstone in the same audience.
     @discardableResult
-    public func delete(_ target: MessageID, reason: String? = "retracted") throws(KithError) -> Envelope {
+    public func delete(_ target: MessageID, reason: String? = "retracted") async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try self.deleteBlocking(target, reason: reason) }
+    }
+
+    func deleteBlocking(_ target: MessageID, reason: String?) throws(KithError) -> Envelope {
         let held: StoredMessage?
         do { held = try store.message(target) } catch { throw .store(error) }
         guard let held, held.feedID == feedID else { throw .invalidInput("message \(target) is not one of yours") }
         let audience = (try? Audience(held.audience)) ?? .contacts
         let useAudience: Audience = audience == .selfOnly ? .selfOnly : .contacts
-        return try publish(.tombstone(Tombstone(targetMessage: target, reason: reason)), audience: useAudience)
+        return try publishBlocking(.tombstone(Tombstone(targetMessage: target, reason: reason)), audience: useAudience)
     }
 
     /// Introduces contact `introduced` to contact `recipient` (spec 5.4): a contact_introduction
     /// encrypted for `recipient` alone (and the author).
     @discardableResult
-    public func introduce(_ introduced: String, to recipient: String, note: String? = nil) throws(KithError) -> Envelope {
-        let person = try resolveContact(introduced)
-        let target = try resolveContact(recipient)
+    public func introduce(_ introduced: String, to recipient: String, note: String? = nil) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try self.introduceBlocking(introduced, to: recipient, note: note) }
+    }
+
+    func introduceBlocking(_ introduced: String, to recipient: String, note: String?) throws(KithError) -> Envelope {
+        let person = try resolveContactBlocking(introduced)
+        let target = try resolveContactBlocking(recipient)
         guard person.feedID != target.feedID else { throw .invalidInput("cannot introduce a contact to themselves") }
         for record in [person, target] where !record.keyIsVerified {
             throw .invalidInput("\(record.shownName)'s key is not verified yet (their card names a key rotation not held here); sync their feed first")
@@ -210,19 +270,26 @@ extension Account {
     }
 
     /// Imports a contact's exported feed, verified with the identity key from the contact record.
-    public func importContactFeed(lines: [[UInt8]], contact: String) throws(KithError) -> IngestReport {
-        let record = try resolveContact(contact)
-        do {
-            let originalKey = try store.identityKey(of: record.feedID) ?? PublicKeys.identityKey(fromBase64URL: record.identityKey)
-            return try importFeed(lines: lines, identityKey: originalKey)
-        } catch {
-            throw KithError.from(error)
+    public func importContactFeed(lines: [[UInt8]], contact: String) async throws(KithError) -> IngestReport {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try self.resolveContactBlocking(contact)
+            let originalKey: IdentityPublicKey
+            do {
+                originalKey = try self.store.identityKey(of: record.feedID) ?? PublicKeys.identityKey(fromBase64URL: record.identityKey)
+            } catch {
+                throw KithError.from(error)
+            }
+            return try self.importFeedBlocking(lines: lines, identityKey: originalKey, progress: { _ in })
         }
     }
 
     /// Imports exported lines of a followed feed (a contact's, or one imported before), verified
     /// with the identity key already on record; the key is found from the first entry's feed id.
-    public func importKnownFeed(lines: [[UInt8]], progress: (IngestProgress) -> Void = { _ in }) throws(KithError) -> IngestReport {
+    public func importKnownFeed(lines: [[UInt8]], progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }) async throws(KithError) -> IngestReport {
+        try await BlockingWork.run { () throws(KithError) in try self.importKnownFeedBlocking(lines: lines, progress: progress) }
+    }
+
+    func importKnownFeedBlocking(lines: [[UInt8]], progress: (IngestProgress) -> Void) throws(KithError) -> IngestReport {
         guard let first = lines.first(where: { !$0.isEmpty }) else { throw .invalidInput("the feed file is empty") }
         let feed: FeedID
         do {
@@ -239,27 +306,31 @@ extension Account {
         let key: IdentityPublicKey?
         do { key = try store.identityKey(of: feed) } catch { throw .store(error) }
         guard let key else { throw .invalidInput("feed \(feed) is not a contact or followed feed here; add their card or pass --key") }
-        return try importFeed(lines: lines, identityKey: key, progress: progress)
+        return try importFeedBlocking(lines: lines, identityKey: key, progress: progress)
     }
 
     /// Every encrypted blob held here, for handing to a peer with the feed (they are useless
     /// without the keys inside the posts that reference them).
-    public func exportBlobs() throws(KithError) -> [[UInt8]] {
-        do {
-            var blobs: [[UInt8]] = []
-            for hash in try store.blobHashes() {
-                if let blob = try store.blob(hash) { blobs.append(blob) }
+    public func exportBlobs() async throws(KithError) -> [[UInt8]] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) {
+                var blobs: [[UInt8]] = []
+                for hash in try self.store.blobHashes() {
+                    if let blob = try self.store.blob(hash) { blobs.append(blob) }
+                }
+                return blobs
+            } catch {
+                throw .store(error)
             }
-            return blobs
-        } catch {
-            throw .store(error)
         }
     }
 
     /// Stores a blob received from a peer (kept by content hash; unreferenced ones are collected).
     @discardableResult
-    public func importBlob(_ blob: [UInt8]) throws(KithError) -> String {
-        do { return try store.putBlob(blob) } catch { throw .store(error) }
+    public func importBlob(_ blob: [UInt8]) async throws(KithError) -> String {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.putBlob(blob) } catch { throw .store(error) }
+        }
     }
 
     // MARK: Internals
@@ -296,7 +367,7 @@ extension Account {
         guard let type = object["type"]?.stringValue else { throw KithError.invalidInput("content has no type") }
         guard plaintext.count <= FeedLimits.maxContentJSONBytes else { throw KithError.invalidInput("content too large") }
         do { _ = try Content.parse(plaintext, envelopeType: type) } catch { throw .feed(error) }
-        if case .direct(let peer) = audience { return try sendDirect(plaintext: plaintext, type: type, to: peer.string) }
+        if case .direct(let peer) = audience { return try sendDirectBlocking(plaintext: plaintext, type: type, to: peer) }
         guard audience == .selfOnly || audience == .contacts else {
             throw KithError.notYetSupported("audience '\(audience)' is not available for this content")
         }

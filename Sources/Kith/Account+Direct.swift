@@ -10,10 +10,10 @@ import KithStore
 /// kept sealed in SQLite.
 ///
 /// ```swift
-/// try alice.sendDirect("see you at 6", to: "bob")      // a contact's name or feed id
+/// try await alice.sendDirect("see you at 6", to: "bob")      // a contact's name or feed id
 /// // ... Bob imports or syncs Alice's feed ...
-/// try bob.processDirectMessages()                      // also done by every import
-/// for message in try bob.conversation(with: "alice") { ... }
+/// try await bob.processDirectMessages()                      // also done by every import
+/// for message in try await bob.conversation(with: "alice") { ... }
 /// ```
 extension Account {
     /// Default number of one-time prekeys handed to a contact at a time.
@@ -23,8 +23,8 @@ extension Account {
 
     /// Sends text to one contact.
     @discardableResult
-    public func sendDirect(_ text: String, to contact: String) throws(KithError) -> Envelope {
-        try sendDirect(.post(Post(body: text)), to: contact)
+    public func sendDirect(_ text: String, to contact: String) async throws(KithError) -> Envelope {
+        try await sendDirect(.post(Post(body: text)), to: contact)
     }
 
     /// Sends content to one contact through the direct session (started on first use from the
@@ -35,26 +35,32 @@ extension Account {
     /// to this contact run low (below 10 % of the last batch, or none were handed yet), a fresh
     /// batch follows in a `prekey_batch` message.
     @discardableResult
-    public func sendDirect(_ content: Content, to contact: String) throws(KithError) -> Envelope {
+    public func sendDirect(_ content: Content, to contact: String) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.sendDirectBlocking(content, to: try self.resolveContactBlocking(contact).feedID)
+        }
+    }
+
+    func sendDirectBlocking(_ content: Content, to contact: KithIdentity.FeedID) throws(KithError) -> Envelope {
         let plaintext: [UInt8]
         do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
         var refill = true
         if case .prekeyBatch = content { refill = false }
-        return try sendDirect(plaintext: plaintext, type: content.type, to: contact, refill: refill)
+        return try sendDirectBlocking(plaintext: plaintext, type: content.type, to: contact, refill: refill)
     }
 
     /// Sends validated content plaintext of `type` to one contact (the path behind
     /// ``sendDirect(_:to:)`` and posts with attachments).
-    func sendDirect(plaintext: [UInt8], type: String, to contact: String, refill: Bool = true) throws(KithError) -> Envelope {
-        let record = try resolveContact(contact)
+    func sendDirectBlocking(plaintext: [UInt8], type: String, to contact: KithIdentity.FeedID, refill: Bool = true) throws(KithError) -> Envelope {
+        let record = try contactRecordBlocking(contact)
         // An unverified contact's keys are a claim, not the feed's keys (docs section 11.1):
         // nothing is encrypted to them until the feed's rotation entries prove them.
         guard record.keyIsVerified else {
             throw .invalidInput("\(record.shownName)'s keys are not verified yet (their card names keys of a key rotation this device has not seen); sync their feed first")
         }
         let envelope = try sealAndAppendDirect(plaintext: plaintext, type: type, to: record)
-        if refill, try prekeyPool(with: record.feedID)?.needsRefill ?? false {
-            _ = try sendPrekeys(to: record.feedID.string, count: Self.defaultPrekeyBatch)
+        if refill, try prekeyPoolBlocking(with: record.feedID)?.needsRefill ?? false {
+            _ = try sendPrekeysBlocking(to: record.feedID, count: Self.defaultPrekeyBatch)
         }
         return envelope
     }
@@ -91,11 +97,17 @@ extension Account {
     /// wait (they become readable once the card is added); messages that fail (tampered,
     /// replayed, unknown prekey) are recorded with their reason and not retried.
     @discardableResult
-    public func processDirectMessages() throws(KithError) -> DirectOpenReport {
+    public func processDirectMessages() async throws(KithError) -> DirectOpenReport {
+        try await BlockingWork.run { () throws(KithError) in try self.processDirectMessagesBlocking() }
+    }
+
+    @discardableResult
+    func processDirectMessagesBlocking() throws(KithError) -> DirectOpenReport {
         let sessions = try directSessions()
         let now = UInt64(max(0, clock()))
+        let report: DirectOpenReport
         do {
-            return try store.openDirectMessages(to: feedID) { envelope, access in
+            report = try store.openDirectMessages(to: feedID) { envelope, access in
                 guard let keys = try access.contactKeys(peer: envelope.feedID.string) else { return nil }
                 let peer = try PeerIdentity(
                     identityKey: try Base64URL.decode(keys.identityKey, expectedLength: 32),
@@ -111,6 +123,8 @@ extension Account {
         } catch {
             throw .store(error)
         }
+        if !report.opened.isEmpty { hub.emit(.directMessagesOpened(report.opened)) }
+        return report
     }
 
     /// Opens one direct message through ``DirectSessions/open(_:context:from:sessions:prekeys:now:entropy:)``
@@ -135,32 +149,48 @@ extension Account {
     // MARK: Reading
 
     /// The direct conversation with a contact (name or feed id), oldest first.
-    public func conversation(with contact: String, limit: Int = 100) throws(KithError) -> [StoredMessage] {
-        let record = try resolveContact(contact)
-        do { return try store.conversation(between: feedID, and: record.feedID, limit: limit) } catch { throw .store(error) }
+    public func conversation(with contact: String, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try self.resolveContactBlocking(contact)
+            do throws(StoreError) { return try self.store.conversation(between: self.feedID, and: record.feedID, limit: limit) } catch { throw .store(error) }
+        }
     }
 
     /// Direct messages that could not be decrypted, with the reason.
-    public func directFailures() throws(KithError) -> [DirectFailure] {
-        do { return try store.directFailures() } catch { throw .store(error) }
+    public func directFailures() async throws(KithError) -> [DirectFailure] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.directFailures() } catch { throw .store(error) }
+        }
     }
 
     // MARK: One-time prekeys
 
     /// One-time prekey pools with every contact.
-    public func prekeyPools() throws(KithError) -> [PrekeyPoolRecord] {
-        do { return try store.prekeyPools() } catch { throw .store(error) }
+    public func prekeyPools() async throws(KithError) -> [PrekeyPoolRecord] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.prekeyPools() } catch { throw .store(error) }
+        }
     }
 
     /// The pool with one contact.
-    public func prekeyPool(with peer: KithIdentity.FeedID) throws(KithError) -> PrekeyPoolRecord? {
-        try prekeyPools().first { $0.peer == peer }
+    public func prekeyPool(with peer: KithIdentity.FeedID) async throws(KithError) -> PrekeyPoolRecord? {
+        try await BlockingWork.run { () throws(KithError) in try self.prekeyPoolBlocking(with: peer) }
+    }
+
+    func prekeyPoolBlocking(with peer: KithIdentity.FeedID) throws(KithError) -> PrekeyPoolRecord? {
+        do { return try store.prekeyPools().first { $0.peer == peer } } catch { throw .store(error) }
     }
 
     /// Generates `count` one-time prekeys for a contact (private halves sealed in SQLite) and
     /// returns the public batch to hand over.
-    public func issuePrekeys(for contact: String, count: Int = defaultPrekeyBatch) throws(KithError) -> OneTimePrekeyBatch {
-        let record = try resolveContact(contact)
+    public func issuePrekeys(for contact: String, count: Int = defaultPrekeyBatch) async throws(KithError) -> OneTimePrekeyBatch {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.issuePrekeysBlocking(for: try self.resolveContactBlocking(contact).feedID, count: count)
+        }
+    }
+
+    func issuePrekeysBlocking(for contact: KithIdentity.FeedID, count: Int) throws(KithError) -> OneTimePrekeyBatch {
+        let record = try contactRecordBlocking(contact)
         guard (1...RatchetConstants.maxOneTimePrekeys).contains(count) else {
             throw .invalidInput("a prekey batch has 1...\(RatchetConstants.maxOneTimePrekeys) keys")
         }
@@ -183,18 +213,23 @@ extension Account {
     }
 
     /// A signed handover of `count` fresh one-time prekeys for a contact, to give them in person.
-    public func prekeyHandover(for contact: String, count: Int = defaultPrekeyBatch) throws(KithError) -> PrekeyHandover {
-        let record = try resolveContact(contact)
-        let batch = try issuePrekeys(for: contact, count: count)
-        return try PrekeyHandover.sign(batch: batch, issuer: feedID, recipient: record.feedID, identity: identity)
+    public func prekeyHandover(for contact: String, count: Int = defaultPrekeyBatch) async throws(KithError) -> PrekeyHandover {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try self.resolveContactBlocking(contact)
+            let batch = try self.issuePrekeysBlocking(for: record.feedID, count: count)
+            return try PrekeyHandover.sign(batch: batch, issuer: self.feedID, recipient: record.feedID, identity: self.identity)
+        }
     }
 
     /// Stores the one-time prekeys a contact handed over in person (verified with their key).
     ///
     /// - Returns: how many keys were added.
     @discardableResult
-    public func importPrekeyHandover(_ text: String, from contact: String) throws(KithError) -> Int {
-        let record = try resolveContact(contact)
+    public func importPrekeyHandover(_ text: String, from contact: String) async throws(KithError) -> Int {
+        try await BlockingWork.run { () throws(KithError) in try self.importPrekeyHandoverBlocking(text, from: try self.resolveContactBlocking(contact)) }
+    }
+
+    func importPrekeyHandoverBlocking(_ text: String, from record: ContactRecord) throws(KithError) -> Int {
         let key: Curve25519.Signing.PublicKey
         do { key = try PublicKeys.identityKey(fromBase64URL: record.identityKey) } catch { throw .identity(error) }
         let handover = try PrekeyHandover(text: text, issuerKey: key)
@@ -212,15 +247,21 @@ extension Account {
     /// Sends a contact `count` fresh one-time prekeys over the direct session, in `prekey_batch`
     /// messages of at most ``FeedLimits/maxPrekeysPerMessage`` keys.
     @discardableResult
-    public func sendPrekeys(to contact: String, count: Int = defaultPrekeyBatch) throws(KithError) -> [Envelope] {
-        let batch = try issuePrekeys(for: contact, count: count)
+    public func sendPrekeys(to contact: String, count: Int = defaultPrekeyBatch) async throws(KithError) -> [Envelope] {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.sendPrekeysBlocking(to: try self.resolveContactBlocking(contact).feedID, count: count)
+        }
+    }
+
+    func sendPrekeysBlocking(to contact: KithIdentity.FeedID, count: Int) throws(KithError) -> [Envelope] {
+        let batch = try issuePrekeysBlocking(for: contact, count: count)
         var envelopes: [Envelope] = []
         var start = 0
         while start < batch.entries.count {
             let slice = Array(batch.entries[start..<min(start + FeedLimits.maxPrekeysPerMessage, batch.entries.count)])
             let part: OneTimePrekeyBatch
             do { part = try OneTimePrekeyBatch(entries: slice) } catch { throw Self.directError(error) }
-            envelopes.append(try sendDirect(.prekeyBatch(PrekeyBatch(batchBytes: part.encoded)), to: contact))
+            envelopes.append(try sendDirectBlocking(.prekeyBatch(PrekeyBatch(batchBytes: part.encoded)), to: contact))
             start += slice.count
         }
         return envelopes

@@ -23,7 +23,13 @@ extension Account {
     public func importFeedFile(
         _ reader: FeedLineReader,
         identityKey: Curve25519.Signing.PublicKey? = nil,
-        progress: (IngestProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }
+    ) async throws(KithError) -> FeedFileImport {
+        try await BlockingWork.run { () throws(KithError) in try self.importFeedFileBlocking(reader, identityKey: identityKey, progress: progress) }
+    }
+
+    func importFeedFileBlocking(
+        _ reader: FeedLineReader, identityKey: Curve25519.Signing.PublicKey?, progress: (IngestProgress) -> Void
     ) throws(KithError) -> FeedFileImport {
         let input = FeedFileInput(reader: reader)
         let key: Curve25519.Signing.PublicKey
@@ -35,14 +41,11 @@ extension Account {
         let feed = FeedID(identityKey: key)
         input.feed = feed
         var result = FeedFileImport(feed: feed)
-        let report: IngestReport
-        do {
-            try store.follow(identityKey: key)
-            report = try store.ingest(streaming: input, decryptor: decryptor, progress: progress)
-            try processDirectMessages()
-        } catch {
-            throw KithError.from(error)
+        do throws(StoreError) { try store.follow(identityKey: key) } catch { throw .store(error) }
+        let report = try announcingIngest(of: feed) { () throws(KithError) in
+            do { return try store.ingest(streaming: input, decryptor: decryptor, progress: progress) } catch { throw KithError.from(error) }
         }
+        try processDirectMessagesBlocking()
         if let error = input.reader.readError { throw .invalidInput("reading the feed file failed: \(error)") }
         result.lines = input.linesRead
         result.rejections = input.rejections

@@ -21,14 +21,14 @@ extension Account {
     /// How often the spec asks for a contacts key rotation (30 days), in seconds.
     public static let keyRotationInterval: Int64 = 30 * 24 * 3600
 
-    /// Rotates the keys and returns the account to use from now on (this one keeps the old keys
-    /// and can no longer append).
-    ///
-    /// - Parameter reason: `scheduled_rotation`, `device_migration` or `key_compromise`.
-    public func rotateKeys(reason: String = "scheduled_rotation") throws(KithError) -> Account {
-        guard KeyRotation.reasons.contains(reason) else {
-            throw .invalidInput("reason must be one of \(KeyRotation.reasons.joined(separator: ", "))")
-        }
+    /// Rotates the keys in place: after it returns, this account signs, seals and opens with the
+    /// new keys (every task sharing it sees them at once), and contacts learn them from the
+    /// `key_rotation` message on the account's feed.
+    public func rotateKeys(reason: KeyRotationReason = .scheduledRotation) async throws(KithError) {
+        try await BlockingWork.run { () throws(KithError) in try self.rotateKeysBlocking(reason: reason) }
+    }
+
+    func rotateKeysBlocking(reason: KeyRotationReason) throws(KithError) {
         let seeds = RotatedKeySeeds(current: Seed.generate(), previous: keySeeds?.current)
         let rotated: Identity
         do {
@@ -41,26 +41,32 @@ extension Account {
         let signedBytes = Array(keys.identityKey.rawRepresentation) + Array(keys.dhKey.rawRepresentation) + Array(keys.pqKey.rawRepresentation)
         let signature: [UInt8]
         do { signature = try identity.sign(signedBytes) } catch { throw .identity(error) }
-        try publish(.keyRotation(KeyRotation(
+        let content = Content.keyRotation(KeyRotation(
             newIdentityKey: keys.identityKeyString, newDHKey: keys.dhKeyString, newPQKey: keys.pqKeyString,
-            previousKeySignature: Base64URL.encode(signature), reason: reason
-        )), audience: .contacts)
+            previousKeySignature: Base64URL.encode(signature), reason: reason.rawValue
+        ))
+        let plaintext: [UInt8]
+        do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
+        let seal = try audienceSealer(plaintext, audience: .contacts)
+        _ = try appendWithDirectState(
+            plaintext: plaintext, type: content.type, audience: .contacts, rotatingTo: KeyState(identity: rotated, keySeeds: seeds)
+        ) { slot throws(KithError) in try seal(slot.sequence) }
         if let home { try Self.commitPendingRotation(home) }
-        let account = try Account(identity: rotated, deviceSeed: deviceSeed, keySeeds: seeds, store: store, home: home, clock: clock)
-        try account.finishRotation()
-        return account
+        try finishRotation()
     }
 
     /// True when the last rotation (or, without one, the feed's first message) is older than
     /// ``keyRotationInterval``.
-    public func keyRotationDue() throws(KithError) -> Bool {
-        do throws(StoreError) {
-            var since = try store.latestTimestamp(feed: feedID, type: "key_rotation")
-            if since == nil { since = try store.earliestTimestamp(feed: feedID) }
-            guard let since else { return false }
-            return clock() - since >= Self.keyRotationInterval
-        } catch {
-            throw .store(error)
+    public func keyRotationDue() async throws(KithError) -> Bool {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) {
+                var since = try self.store.latestTimestamp(feed: self.feedID, type: "key_rotation")
+                if since == nil { since = try self.store.earliestTimestamp(feed: self.feedID) }
+                guard let since else { return false }
+                return self.clock() - since >= Self.keyRotationInterval
+            } catch {
+                throw .store(error)
+            }
         }
     }
 

@@ -8,14 +8,31 @@ import Synchronization
 
 /// One identity and its local store: the object an app embeds.
 ///
+/// Every method that touches the store or the vault is `async`: its blocking work (SQLite
+/// transactions, scrypt, file I/O) runs on a dedicated queue, off Swift's cooperative pool, so
+/// it is safe to call from the main actor or any task. What happens to the account (messages
+/// stored, direct messages opened, sync progress, a contact's keys rotated) arrives on
+/// ``events()``.
+///
 /// ```swift
-/// let account = try Account.create(home: home, passphrase: { "correct horse" })
-/// try account.post("hello", audience: .selfOnly)
-/// for message in try account.timeline() { print(message.content) }
+/// let account = try await Account.create(home: home, passphrase: { "correct horse" })
+/// try await account.post("hello", audience: .selfOnly)
+/// for message in try await account.timeline() { print(message.content) }
 /// ```
 public final class Account: Sendable {
-    /// The identity (private keys in memory only).
-    public let identity: Identity
+    /// The identity's current keys, replaced in place by ``rotateKeys(reason:)``.
+    struct KeyState: Sendable {
+        /// The identity (private keys in memory only).
+        var identity: Identity
+        /// The seeds of rotated keys, after a rotation.
+        var keySeeds: RotatedKeySeeds?
+    }
+
+    private let keyState: Mutex<KeyState>
+
+    /// The identity with its current keys (private keys in memory only). After
+    /// ``rotateKeys(reason:)`` this is the rotated identity; the feed id never changes.
+    public var identity: Identity { keyState.withLock { $0.identity } }
     /// The local store.
     public let store: FeedStore
     /// Where the account lives (nil for an in-memory account).
@@ -24,15 +41,16 @@ public final class Account: Sendable {
     /// The device seed (kept to derive rotated identities; never stored in SQLite).
     let deviceSeed: Seed
     /// The seeds of rotated keys, after a rotation.
-    let keySeeds: RotatedKeySeeds?
+    var keySeeds: RotatedKeySeeds? { keyState.withLock { $0.keySeeds } }
+    /// The subscribers of ``events()``.
+    let hub = AccountEventHub()
 
     init(
         identity: Identity, deviceSeed: Seed, keySeeds: RotatedKeySeeds? = nil, store: FeedStore, home: AccountHome?,
         clock: @escaping @Sendable () -> Int64
     ) throws(KithError) {
-        self.identity = identity
+        self.keyState = Mutex(KeyState(identity: identity, keySeeds: keySeeds))
         self.deviceSeed = deviceSeed
-        self.keySeeds = keySeeds
         self.store = store
         self.home = home
         self.clock = clock
@@ -43,8 +61,18 @@ public final class Account: Sendable {
         }
     }
 
+    deinit { hub.finish() }
+
     /// The account's feed id.
     public var feedID: FeedID { identity.feedID }
+
+    /// A stream of what happens to this account from now on: messages stored, direct messages
+    /// opened, sync progress, contacts added or removed, a contact's keys rotated.
+    ///
+    /// Every call returns a new subscription that sees every later event; a subscriber that falls
+    /// more than ``AccountEventHub/bufferSize`` events behind loses the oldest. The stream ends
+    /// when the task iterating it is cancelled or the account is released.
+    public func events() -> AsyncStream<AccountEvent> { hub.subscribe() }
 
     /// Creates a new identity in `home`: a fresh seed sealed in the vault, an empty database.
     ///
@@ -54,6 +82,13 @@ public final class Account: Sendable {
         scrypt: ScryptParameters = .interactive,
         passphrase: @escaping @Sendable () throws(IdentityError) -> String,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) async throws(KithError) -> Account {
+        try await BlockingWork.run { () throws(KithError) in try createBlocking(home: home, scrypt: scrypt, passphrase: passphrase, clock: clock) }
+    }
+
+    static func createBlocking(
+        home: AccountHome, scrypt: ScryptParameters, passphrase: @escaping @Sendable () throws(IdentityError) -> String,
+        clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
         let vault = FileKeyVault(url: home.vaultURL, parameters: scrypt, passphrase: passphrase)
         do {
@@ -81,7 +116,11 @@ public final class Account: Sendable {
     }
 
     /// Reads a home's public keys without unlocking the vault.
-    public static func publicKeys(home: AccountHome) throws(KithError) -> JSONObject {
+    public static func publicKeys(home: AccountHome) async throws(KithError) -> JSONObject {
+        try await BlockingWork.run { () throws(KithError) in try publicKeysBlocking(home: home) }
+    }
+
+    static func publicKeysBlocking(home: AccountHome) throws(KithError) -> JSONObject {
         guard let data = FileManager.default.contents(atPath: home.publicKeysURL.path) else {
             throw .identity(.vaultMissing(path: home.directory.path))
         }
@@ -98,6 +137,12 @@ public final class Account: Sendable {
         home: AccountHome,
         passphrase: @escaping @Sendable () throws(IdentityError) -> String,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) async throws(KithError) -> Account {
+        try await BlockingWork.run { () throws(KithError) in try openBlocking(home: home, passphrase: passphrase, clock: clock) }
+    }
+
+    static func openBlocking(
+        home: AccountHome, passphrase: @escaping @Sendable () throws(IdentityError) -> String, clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
         let vault = FileKeyVault(url: home.vaultURL, passphrase: passphrase)
         guard vault.containsSeed else { throw .identity(.vaultMissing(path: home.directory.path)) }
@@ -109,7 +154,8 @@ public final class Account: Sendable {
         }
     }
 
-    /// An account that lives only in memory (tests, benchmarks, demos).
+    /// An account that lives only in memory (tests, benchmarks, demos). Synchronous: it touches
+    /// no file and no vault, only an empty in-memory database.
     public static func inMemory(seed: Seed = .generate(), clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(KithError) -> Account {
         do {
             let identity = try Identity(seed: seed)
@@ -126,8 +172,12 @@ public final class Account: Sendable {
     /// `self` and `contacts` messages are sealed here; `direct:` messages go through the
     /// account's Double Ratchet session with that contact (see ``sendDirect(_:to:)``).
     @discardableResult
-    public func publish(_ content: Content, audience: Audience) throws(KithError) -> Envelope {
-        if case .direct(let peer) = audience { return try sendDirect(content, to: peer.string) }
+    public func publish(_ content: Content, audience: Audience) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try self.publishBlocking(content, audience: audience) }
+    }
+
+    func publishBlocking(_ content: Content, audience: Audience) throws(KithError) -> Envelope {
+        if case .direct(let peer) = audience { return try sendDirectBlocking(content, to: peer) }
         let plaintext: [UInt8]
         do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
         let seal = try audienceSealer(plaintext, audience: audience)
@@ -153,27 +203,38 @@ public final class Account: Sendable {
     ///
     /// `seal` runs under the write lock: it must not use the store except through
     /// ``OwnAppendSlot/directState``; read what it needs beforehand.
+    ///
+    /// With `rotatingTo`, the account's keys are replaced by the rotated ones under the same write
+    /// lock, right after this entry (the announcement, signed by the old key) is signed: the next
+    /// append, from any task, signs with the new key. If the write fails, the old keys stay.
     func appendWithDirectState(
-        plaintext: [UInt8], type: String, audience: Audience, seal: (OwnAppendSlot) throws(KithError) -> [UInt8]
+        plaintext: [UInt8], type: String, audience: Audience, rotatingTo rotation: KeyState? = nil,
+        seal: (OwnAppendSlot) throws(KithError) -> [UInt8]
     ) throws(KithError) -> Envelope {
         var written: Envelope?
+        var replaced: KeyState?
         do {
             _ = try store.appendOwn(feed: feedID) { slot in
                 let unsigned = UnsignedEnvelope(
                     sequence: slot.sequence, timestamp: clock(), previous: slot.previous, type: type, audience: audience, content: try seal(slot)
                 )
-                let envelope = try Envelope.sign(unsigned, with: identity)
+                let signer = identity
+                let envelope = try Envelope.sign(unsigned, with: signer)
                 written = envelope
-                return OwnAppendEntry(
+                let entry = OwnAppendEntry(
                     entry: envelope.canonicalBytes, decryptor: KnownPlaintextDecryptor(messageID: envelope.messageID, plaintext: plaintext),
-                    selfStub: audience == .selfOnly ? try SelfStub.sign(envelope, with: identity) : nil
+                    selfStub: audience == .selfOnly ? try SelfStub.sign(envelope, with: signer) : nil
                 )
+                if let rotation { replaced = keyState.withLock { state in defer { state = rotation }; return state } }
+                return entry
             }
         } catch {
+            if let replaced { keyState.withLock { $0 = replaced } }
             if case StoreError.feed(let error) = error { throw .feed(error) }
             throw KithError.from(error)
         }
         guard let written else { throw .invalidInput("the entry was not written") }
+        hub.emit(.messagesStored(feed: feedID, messages: [written.messageID]))
         return written
     }
 
@@ -207,28 +268,39 @@ public final class Account: Sendable {
 
     /// Posts text (spec 5.1).
     @discardableResult
-    public func post(_ text: String, audience: Audience) throws(KithError) -> Envelope {
-        try publish(.post(Post(body: text)), audience: audience)
+    public func post(_ text: String, audience: Audience) async throws(KithError) -> Envelope {
+        try await publish(.post(Post(body: text)), audience: audience)
     }
 
     // MARK: Reading
 
     /// Messages this account holds, newest first, decrypted where readable.
-    public func timeline(feed: FeedID? = nil, limit: Int = 100) throws(KithError) -> [StoredMessage] {
-        do { return try store.messages(feed: feed, limit: limit) } catch { throw .store(error) }
+    public func timeline(feed: FeedID? = nil, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.messages(feed: feed, limit: limit) } catch { throw .store(error) }
+        }
+    }
+
+    /// The sequence of the newest entry of `feed` linked into its chain here (nil: none held).
+    public func headSequence(of feed: FeedID) async throws(KithError) -> UInt32? {
+        try await BlockingWork.run { () throws(KithError) -> UInt32? in
+            do throws(StoreError) { return try self.store.head(of: feed)?.sequence } catch { throw .store(error) }
+        }
     }
 
     // MARK: Exchange
 
     /// The entries of a feed as canonical lines, oldest first (self messages as stubs unless
     /// `includeSelfContent` and the feed is this account's).
-    public func exportFeed(_ feed: FeedID? = nil, includeSelfContent: Bool = false) throws(KithError) -> [[UInt8]] {
-        let target = feed ?? feedID
-        if target == feedID { try signMissingSelfStubs() }
-        do {
-            return try store.export(feed: target, forPeer: !(includeSelfContent && target == feedID))
-        } catch {
-            throw .store(error)
+    public func exportFeed(_ feed: FeedID? = nil, includeSelfContent: Bool = false) async throws(KithError) -> [[UInt8]] {
+        try await BlockingWork.run { () throws(KithError) in
+            let target = feed ?? self.feedID
+            if target == self.feedID { try self.signMissingSelfStubsBlocking() }
+            do throws(StoreError) {
+                return try self.store.export(feed: target, forPeer: !(includeSelfContent && target == self.feedID))
+            } catch {
+                throw .store(error)
+            }
         }
     }
 
@@ -236,20 +308,51 @@ public final class Account: Sendable {
     ///
     /// The lines are ingested in transactions of ``FeedStore/streamingBatchSize``, each durable
     /// once `progress` reports it; if one fails, the error is thrown and the reported ones stay.
-    public func importFeed(lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, progress: (IngestProgress) -> Void = { _ in }) throws(KithError) -> IngestReport {
+    public func importFeed(
+        lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }
+    ) async throws(KithError) -> IngestReport {
+        try await BlockingWork.run { () throws(KithError) in try self.importFeedBlocking(lines: lines, identityKey: identityKey, progress: progress) }
+    }
+
+    func importFeedBlocking(lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, progress: (IngestProgress) -> Void) throws(KithError) -> IngestReport {
         do {
             try store.follow(identityKey: identityKey)
-            let report = try store.ingest(streaming: lines, decryptor: decryptor, progress: progress)
-            try processDirectMessages()
-            return report
         } catch {
-            throw KithError.from(error)
+            throw .store(error)
         }
+        let report = try announcingIngest(of: FeedID(identityKey: identityKey)) { () throws(KithError) in
+            do { return try store.ingest(streaming: lines, decryptor: decryptor, progress: progress) } catch { throw KithError.from(error) }
+        }
+        try processDirectMessagesBlocking()
+        return report
+    }
+
+    /// Runs an ingest into `feed` and emits what it stored: ``AccountEvent/messagesStored(feed:messages:)``
+    /// with the new messages, and ``AccountEvent/keysRotated(_:)`` when a verified key rotation
+    /// arrived with them.
+    func announcingIngest(of feed: FeedID, _ ingest: () throws(KithError) -> IngestReport) throws(KithError) -> IngestReport {
+        let rotationsBefore = try verifiedRotationCount(feed)
+        let report = try ingest()
+        var stored: [MessageID] = []
+        for outcome in report.outcomes { if case .stored(let id, _) = outcome { stored.append(id) } }
+        stored += report.promoted
+        guard !stored.isEmpty else { return report }
+        hub.emit(.messagesStored(feed: feed, messages: stored))
+        if try verifiedRotationCount(feed) > rotationsBefore { hub.emit(.keysRotated(feed)) }
+        return report
+    }
+
+    private func verifiedRotationCount(_ feed: FeedID) throws(KithError) -> Int {
+        do throws(StoreError) { return try store.keyRotations(feed: feed).count(where: \.verified) } catch { throw .store(error) }
     }
 
     /// Signs the stubs that replicate in place of this account's self messages, for any that lack
     /// one (messages restored from a backup, or written before stubs were signed).
-    public func signMissingSelfStubs() throws(KithError) {
+    public func signMissingSelfStubs() async throws(KithError) {
+        try await BlockingWork.run { () throws(KithError) in try self.signMissingSelfStubsBlocking() }
+    }
+
+    func signMissingSelfStubsBlocking() throws(KithError) {
         do {
             let missing = try store.selfMessagesLackingStubs(feed: feedID)
             guard !missing.isEmpty else { return }
@@ -262,8 +365,10 @@ public final class Account: Sendable {
     }
 
     /// Runs garbage collection (spec 9.3).
-    public func collectGarbage(_ policy: GCPolicy = GCPolicy()) throws(KithError) -> GCReport {
-        do { return try store.collectGarbage(policy) } catch { throw .store(error) }
+    public func collectGarbage(_ policy: GCPolicy = GCPolicy()) async throws(KithError) -> GCReport {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.collectGarbage(policy) } catch { throw .store(error) }
+        }
     }
 
     var decryptor: AccountDecryptor { AccountDecryptor(identity: identity, store: store) }

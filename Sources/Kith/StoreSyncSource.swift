@@ -159,7 +159,7 @@ extension Account {
     /// Use it with `identity.dhKey` as the ``SecureLinkConfiguration/localStatic`` key and
     /// ``StoreSyncSource/isContact(staticKey:)`` as the allow-list.
     public func makeSyncSource() -> StoreSyncSource {
-        try? signMissingSelfStubs()
+        try? signMissingSelfStubsBlocking()
         return StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store))
     }
 }

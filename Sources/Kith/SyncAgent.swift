@@ -73,7 +73,7 @@ public struct SyncAgent: Sendable {
         source.recordSession(report, peer: SyncPeer(staticKey: link.peerStaticKey))
         // Direct messages that arrived are decrypted now (each exactly once; a failure here
         // leaves them for the next pass and does not undo the sync).
-        _ = try? account.processDirectMessages()
+        _ = try? await account.processDirectMessages()
         return report
     }
 }

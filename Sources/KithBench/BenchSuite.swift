@@ -13,7 +13,7 @@ protocol BenchSuite {
     /// The suite name used on the command line (`feed`, `ratchet`, `mls`, `sync`...).
     static var name: String { get }
     /// Runs every benchmark of the suite, reporting each figure as soon as it is measured.
-    static func run(report: (BenchFigure) -> Void) throws
+    static func run(report: (BenchFigure) -> Void) async throws
 }
 
 /// Wall-clock timing helpers shared by the suites.

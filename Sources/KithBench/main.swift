@@ -17,21 +17,31 @@ if !unknown.isEmpty {
     exit(64)
 }
 let selected = arguments.isEmpty ? allSuites : allSuites.filter { arguments.contains($0.name) }
-var figures: [BenchFigure] = []
-for suite in selected {
-    do {
-        try suite.run { figure in
-            figures.append(figure)
-            if !json { emit("\(figure.name) \(BenchFormat.value(figure.value)) \(figure.unit)") }
-        }
-    } catch {
-        FileHandle.standardError.write(Data("kith-bench: suite \(suite.name) failed: \(error)\n".utf8))
-        exit(1)
+if let figures = await runSuites(selected, json: json) {
+    if json {
+        let entries = figures.map { "{\"name\":\"\($0.name)\",\"unit\":\"\($0.unit)\",\"value\":\(BenchFormat.value($0.value))}" }
+        emit("[" + entries.joined(separator: ",") + "]")
     }
+} else {
+    exit(1)
 }
-if json {
-    let entries = figures.map { "{\"name\":\"\($0.name)\",\"unit\":\"\($0.unit)\",\"value\":\(BenchFormat.value($0.value))}" }
-    emit("[" + entries.joined(separator: ",") + "]")
+
+/// Runs the suites in order, printing each figure as it comes unless `json`; nil when one failed
+/// (reported on standard error).
+func runSuites(_ suites: [any BenchSuite.Type], json: Bool) async -> [BenchFigure]? {
+    var figures: [BenchFigure] = []
+    for suite in suites {
+        do {
+            try await suite.run { figure in
+                figures.append(figure)
+                if !json { emit("\(figure.name) \(BenchFormat.value(figure.value)) \(figure.unit)") }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("kith-bench: suite \(suite.name) failed: \(error)\n".utf8))
+            return nil
+        }
+    }
+    return figures
 }
 
 /// Writes one line to standard output immediately (no buffering, so long runs show progress).

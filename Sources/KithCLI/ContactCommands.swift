@@ -8,7 +8,7 @@ import KithIdentity
 import KithStore
 
 /// `kith card`: prints this identity's contact card (text form, optionally as a QR code).
-struct Card: ParsableCommand {
+struct Card: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print your contact card to exchange in person (text form; --qr also draws a QR code)."
     )
@@ -21,10 +21,10 @@ struct Card: ParsableCommand {
     @Option(help: "The name on the card (default: your latest profile name).")
     var name: String?
 
-    func run() throws {
-        try Output.run {
-            let account = try openAccount(global)
-            let card = try account.contactCard(displayName: name)
+    func run() async throws {
+        try await Output.run {
+            let account = try await openAccount(global)
+            let card = try await account.contactCard(displayName: name)
             if global.json {
                 var object = JSONObject()
                 object["card"] = .string(card.text)
@@ -41,13 +41,13 @@ struct Card: ParsableCommand {
 }
 
 /// `kith contact add|remove`: manage contacts.
-struct Contact: ParsableCommand {
+struct Contact: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a contact from their card, or remove one.",
         subcommands: [Add.self, Remove.self]
     )
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Verify a contact card (signature, feed id, age) and add its holder.")
 
         @OptionGroup var global: GlobalOptions
@@ -61,12 +61,12 @@ struct Contact: ParsableCommand {
         @Argument(help: "The card's text form (as printed by `kith card`), or - to read it from standard input.")
         var card: String
 
-        func run() throws {
-            try Output.run {
+        func run() async throws {
+            try await Output.run {
                 let text = card == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : card
                 guard maxAgeHours > 0, maxAgeHours <= 24 * 3650 else { throw KithError.invalidInput("--max-age-hours must be 1...87600") }
-                let account = try openAccount(global)
-                let record = try account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
+                let account = try await openAccount(global)
+                let record = try await account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
                 if global.json {
                     Output.json(ContactRendering.json(record))
                 } else {
@@ -76,7 +76,7 @@ struct Contact: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a contact: later contacts posts are not encrypted for them.")
 
         @OptionGroup var global: GlobalOptions
@@ -87,19 +87,19 @@ struct Contact: ParsableCommand {
         @Flag(name: .customLong("keep-keys"), help: "Do not rotate your keys after the removal (the spec rotates them).")
         var keepKeys = false
 
-        func run() throws {
-            try Output.run {
-                let account = try openAccount(global)
-                let record = try account.removeContact(contact)
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let record = try await account.removeContact(contact)
                 // Spec 4.3: rotate the contacts key after a removal (fresh dh key, key_rotation).
-                let rotated = keepKeys ? nil : try account.rotateKeys(reason: "scheduled_rotation")
+                if !keepKeys { try await account.rotateKeys(reason: .scheduledRotation) }
                 if global.json {
                     var object = ContactRendering.json(record).objectValue ?? JSONObject()
-                    object["keys_rotated"] = .bool(rotated != nil)
+                    object["keys_rotated"] = .bool(!keepKeys)
                     Output.json(.object(object))
                 } else {
                     Output.line("Removed \(TerminalText.escaped(record.shownName)) (\(record.feedID)). Posts written from now on are not readable by them.")
-                    if rotated != nil { Output.line("Your keys were rotated as well (fresh dh key; announced to your remaining contacts).") }
+                    if !keepKeys { Output.line("Your keys were rotated as well (fresh dh key; announced to your remaining contacts).") }
                 }
             }
         }
@@ -107,17 +107,17 @@ struct Contact: ParsableCommand {
 }
 
 /// `kith contacts`: lists contacts, introductions and flagged key rotations.
-struct Contacts: ParsableCommand {
+struct Contacts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List your contacts and the people contacts introduced.")
 
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
-        try Output.run {
-            let account = try openAccount(global)
-            let contacts = try account.contacts()
-            let introductions = try account.introductions()
-            let rotations = try account.keyRotations()
+    func run() async throws {
+        try await Output.run {
+            let account = try await openAccount(global)
+            let contacts = try await account.contacts()
+            let introductions = try await account.introductions()
+            let rotations = try await account.keyRotations()
             if global.json {
                 var object = JSONObject()
                 object["contacts"] = .array(contacts.map(ContactRendering.json))
@@ -146,20 +146,20 @@ struct Contacts: ParsableCommand {
             }
             for intro in introductions {
                 let note = intro.note.map { ": \(TerminalText.escaped($0))" } ?? ""
-                Output.line("introduced, not met: \(intro.introducedFeedID) by \(TerminalText.escaped(account.displayName(of: intro.introducerFeedID)))\(note)")
+                Output.line("introduced, not met: \(intro.introducedFeedID) by \(TerminalText.escaped(await account.displayName(of: intro.introducerFeedID)))\(note)")
             }
-            if try account.keyRotationDue() {
+            if try await account.keyRotationDue() {
                 Output.line("NOTE: your keys are 30 days old or more; rotate them with `kith rotate-keys`.")
             }
             for rotation in rotations where !rotation.verified {
-                Output.line("WARNING: \(TerminalText.escaped(account.displayName(of: rotation.feedID))) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
+                Output.line("WARNING: \(TerminalText.escaped(await account.displayName(of: rotation.feedID))) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
             }
         }
     }
 }
 
 /// `kith react`: reacts to a message with an emoji.
-struct React: ParsableCommand {
+struct React: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "React to a message with one emoji (visible to your contacts).")
 
     @OptionGroup var global: GlobalOptions
@@ -170,21 +170,21 @@ struct React: ParsableCommand {
     @Argument(help: "One emoji.")
     var emoji: String
 
-    func run() throws {
-        try Output.run {
+    func run() async throws {
+        try await Output.run {
             let target = try parseMessageID(message)
-            let account = try openAccount(global)
-            let envelope = try account.react(to: target, emoji: emoji)
+            let account = try await openAccount(global)
+            let envelope = try await account.react(to: target, emoji: emoji)
             Output.published(envelope, json: global.json, what: "Reacted \(TerminalText.escaped(emoji))")
         }
     }
 }
 
 /// `kith profile set`: publishes a profile update.
-struct Profile: ParsableCommand {
+struct Profile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Manage your profile.", subcommands: [Set.self])
 
-    struct Set: ParsableCommand {
+    struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Publish your display name and avatar to your contacts.")
 
         @OptionGroup var global: GlobalOptions
@@ -195,12 +195,12 @@ struct Profile: ParsableCommand {
         @Option(help: "An image file; stored encrypted, its hash goes in the profile.")
         var avatar: String?
 
-        func run() throws {
-            try Output.run {
+        func run() async throws {
+            try await Output.run {
                 guard name != nil || avatar != nil else { throw KithError.invalidInput("give --name, --avatar or both") }
                 let image = try avatar.map { try Output.readFile($0) }
-                let account = try openAccount(global)
-                let envelope = try account.setProfile(displayName: name, avatar: image)
+                let account = try await openAccount(global)
+                let envelope = try await account.setProfile(displayName: name, avatar: image)
                 Output.published(envelope, json: global.json, what: "Profile updated")
             }
         }
@@ -208,7 +208,7 @@ struct Profile: ParsableCommand {
 }
 
 /// `kith delete`: retracts one of your messages with a tombstone.
-struct Delete: ParsableCommand {
+struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Retract one of your messages (tombstone; copies already synced are hidden, not erased).")
 
     @OptionGroup var global: GlobalOptions
@@ -216,18 +216,18 @@ struct Delete: ParsableCommand {
     @Argument(help: "The message id.")
     var message: String
 
-    func run() throws {
-        try Output.run {
+    func run() async throws {
+        try await Output.run {
             let target = try parseMessageID(message)
-            let account = try openAccount(global)
-            let envelope = try account.delete(target)
+            let account = try await openAccount(global)
+            let envelope = try await account.delete(target)
             Output.published(envelope, json: global.json, what: "Retracted \(target.string.prefix(8))")
         }
     }
 }
 
 /// `kith introduce`: introduces one contact to another.
-struct Introduce: ParsableCommand {
+struct Introduce: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Introduce a contact to another contact (only the recipient can read it).")
 
     @OptionGroup var global: GlobalOptions
@@ -241,17 +241,17 @@ struct Introduce: ParsableCommand {
     @Option(help: "A note (at most 256 characters).")
     var note: String?
 
-    func run() throws {
-        try Output.run {
-            let account = try openAccount(global)
-            let envelope = try account.introduce(contact, to: to, note: note)
+    func run() async throws {
+        try await Output.run {
+            let account = try await openAccount(global)
+            let envelope = try await account.introduce(contact, to: to, note: note)
             Output.published(envelope, json: global.json, what: "Introduced \(TerminalText.escaped(contact)) to \(TerminalText.escaped(to))")
         }
     }
 }
 
 /// `kith rotate-keys`: announces new keys.
-struct RotateKeys: ParsableCommand {
+struct RotateKeys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rotate-keys",
         abstract: "Rotate your identity, dh and pq keys; your feed id stays the same.",
@@ -263,15 +263,15 @@ struct RotateKeys: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "Why: scheduled_rotation, device_migration or key_compromise.")
-    var reason: String = "scheduled_rotation"
+    var reason: KeyRotationReason = .scheduledRotation
 
     @Flag(name: .customLong("if-due"), help: "Only rotate when the last rotation is 30 days old or more.")
     var ifDue = false
 
-    func run() throws {
-        try Output.run {
-            let account = try openAccount(global)
-            if ifDue, try !account.keyRotationDue() {
+    func run() async throws {
+        try await Output.run {
+            let account = try await openAccount(global)
+            if ifDue, try await !account.keyRotationDue() {
                 if global.json {
                     var object = JSONObject()
                     object["rotated"] = .bool(false)
@@ -281,14 +281,14 @@ struct RotateKeys: ParsableCommand {
                 }
                 return
             }
-            let rotated = try account.rotateKeys(reason: reason)
+            try await account.rotateKeys(reason: reason)
             if global.json {
-                var object = rotated.publicKeysJSON.objectValue ?? JSONObject()
+                var object = account.publicKeysJSON.objectValue ?? JSONObject()
                 object["rotated"] = .bool(true)
                 Output.json(.object(object))
             } else {
-                Output.line("Rotated your keys (\(reason)). Feed id unchanged: \(rotated.feedID)")
-                Output.line("New identity key: \(rotated.identity.publicKeys.identityKeyString)")
+                Output.line("Rotated your keys (\(reason.rawValue)). Feed id unchanged: \(account.feedID)")
+                Output.line("New identity key: \(account.identity.publicKeys.identityKeyString)")
                 Output.line("Your contacts learn the new keys from your feed (key_rotation, verified with your old key).")
             }
         }
@@ -342,13 +342,13 @@ extension Output {
 }
 
 /// `kith blob export|import` and `kith attachment`: move encrypted attachments between devices.
-struct Blob: ParsableCommand {
+struct Blob: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Move encrypted attachment blobs: export to a folder, import from files.",
         subcommands: [Export.self, Import.self, Get.self]
     )
 
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write every held blob to DIR, one file per blob named by its content hash.")
 
         @OptionGroup var global: GlobalOptions
@@ -356,13 +356,13 @@ struct Blob: ParsableCommand {
         @Argument(help: "The folder to write to (created if needed).")
         var directory: String
 
-        func run() throws {
-            try Output.run {
-                let account = try openAccount(global)
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
                 let url = URL(fileURLWithPath: directory)
                 do {
                     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-                    let blobs = try account.exportBlobs()
+                    let blobs = try await account.exportBlobs()
                     for blob in blobs {
                         try Data(blob).write(to: url.appendingPathComponent(BlobCipher.contentHash(of: blob)))
                     }
@@ -376,7 +376,7 @@ struct Blob: ParsableCommand {
         }
     }
 
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Store encrypted blob files received from a peer.")
 
         @OptionGroup var global: GlobalOptions
@@ -384,16 +384,16 @@ struct Blob: ParsableCommand {
         @Argument(help: "Blob files.")
         var files: [String]
 
-        func run() throws {
-            try Output.run {
-                let account = try openAccount(global)
-                for file in files { try account.importBlob(try Output.readFile(file)) }
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                for file in files { try await account.importBlob(try Output.readFile(file)) }
                 Output.line("Imported \(files.count) blobs")
             }
         }
     }
 
-    struct Get: ParsableCommand {
+    struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Decrypt an attachment of a post you can read.")
 
         @OptionGroup var global: GlobalOptions
@@ -407,11 +407,11 @@ struct Blob: ParsableCommand {
         @Option(help: "Output file.")
         var out: String
 
-        func run() throws {
-            try Output.run {
+        func run() async throws {
+            try await Output.run {
                 let id = try parseMessageID(message)
-                let account = try openAccount(global)
-                let data = try account.attachment(of: id, index: index)
+                let account = try await openAccount(global)
+                let data = try await account.attachment(of: id, index: index)
                 do { try Data(data).write(to: URL(fileURLWithPath: out)) } catch {
                     throw KithError.invalidInput("cannot write \(out): \(error.localizedDescription)")
                 }
@@ -420,3 +420,5 @@ struct Blob: ParsableCommand {
         }
     }
 }
+
+extension KeyRotationReason: ExpressibleByArgument {}

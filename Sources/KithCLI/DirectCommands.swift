@@ -8,7 +8,7 @@ import KithIdentity
 import KithStore
 
 /// `kith dm`: sends a direct message to one contact.
-struct DM: ParsableCommand {
+struct DM: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dm",
         abstract: "Send an end-to-end encrypted direct message to one contact (Double Ratchet).",
@@ -26,13 +26,13 @@ struct DM: ParsableCommand {
     @Argument(help: "The text (at most 2,000 characters).")
     var text: String
 
-    func run() throws {
-        try Output.run {
-            let account = try openAccount(global)
-            let record = try account.resolveContact(contact)
-            let before = try account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
-            let envelope = try account.sendDirect(text, to: record.feedID.string)
-            let refilled = max(0, (try account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
+    func run() async throws {
+        try await Output.run {
+            let account = try await openAccount(global)
+            let record = try await account.resolveContact(contact)
+            let before = try await account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
+            let envelope = try await account.sendDirect(text, to: record.feedID.string)
+            let refilled = max(0, (try await account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
             if global.json {
                 var object = JSONObject()
                 object["message_id"] = .string(envelope.messageID.string)
@@ -49,7 +49,7 @@ struct DM: ParsableCommand {
 }
 
 /// `kith prekeys`: one-time prekey pools per contact (status, in-person handover, refill).
-struct Prekeys: ParsableCommand {
+struct Prekeys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "One-time prekeys: status per contact, hand them over in person, refill over a session.",
         subcommands: [Status.self, Export.self, Import.self, Send.self],
@@ -66,32 +66,34 @@ struct Prekeys: ParsableCommand {
     }
 
     /// `kith prekeys status`.
-    struct Status: ParsableCommand {
+    struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the prekey pools with every contact.")
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            try Output.run {
-                let account = try openAccount(global)
-                let pools = try account.prekeyPools()
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let pools = try await account.prekeyPools()
                 if global.json {
-                    Output.json(.array(pools.map { pool in
+                    var rows: [JSONValue] = []
+                    for pool in pools {
                         var object = JSONObject()
                         object["feed_id"] = .string(pool.peer.string)
-                        object["name"] = .string(account.displayName(of: pool.peer))
+                        object["name"] = .string(await account.displayName(of: pool.peer))
                         object["handed_remaining"] = .integer(Int64(pool.handedRemaining))
                         object["last_batch_size"] = .integer(Int64(pool.lastBatchSize))
                         object["held"] = .integer(Int64(pool.held))
                         object["session"] = .bool(pool.hasSession)
                         object["needs_refill"] = .bool(pool.needsRefill)
-                        return .object(object)
-                    }))
+                        rows.append(.object(object))
+                    }
+                    Output.json(.array(rows))
                     return
                 }
                 if pools.isEmpty { Output.line("No contacts yet. Exchange cards first: kith card / kith contact add CARD") }
                 for pool in pools {
-                    let name = TerminalText.escaped(account.displayName(of: pool.peer))
+                    let name = TerminalText.escaped(await account.displayName(of: pool.peer))
                     let handed = pool.lastBatchSize == 0 ? "none handed yet" : "\(pool.handedRemaining)/\(pool.lastBatchSize) of yours left"
                     let warning = pool.needsRefill ? "  <- low: run `kith prekeys send \(name)` or hand over `kith prekeys export \(name)`" : ""
                     Output.line("\(name): \(handed), \(pool.held) of theirs held, session \(pool.hasSession ? "established" : "not yet")\(warning)")
@@ -101,7 +103,7 @@ struct Prekeys: ParsableCommand {
     }
 
     /// `kith prekeys export CONTACT`.
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Issue fresh one-time prekeys for a contact and print the signed handover (give it to them in person)."
         )
@@ -110,10 +112,10 @@ struct Prekeys: ParsableCommand {
 
         @OptionGroup var batch: BatchOptions
 
-        func run() throws {
-            try Output.run {
-                let account = try openAccount(global)
-                let handover = try account.prekeyHandover(for: batch.contact, count: batch.count)
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let handover = try await account.prekeyHandover(for: batch.contact, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["handover"] = .string(handover.text)
@@ -127,7 +129,7 @@ struct Prekeys: ParsableCommand {
     }
 
     /// `kith prekeys import CONTACT HANDOVER`.
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Store the one-time prekeys a contact handed you in person.")
 
         @OptionGroup var global: GlobalOptions
@@ -138,8 +140,8 @@ struct Prekeys: ParsableCommand {
         @Argument(parsing: .allUnrecognized, help: "The handover text, or a file containing it, or - for standard input.")
         var handover: [String] = []
 
-        func run() throws {
-            try Output.run {
+        func run() async throws {
+            try await Output.run {
                 guard let argument = handover.first, handover.count == 1 else { throw KithError.invalidInput("pass exactly one handover text or file") }
                 let text: String
                 if argument == "-" || FileManager.default.fileExists(atPath: argument) {
@@ -147,21 +149,21 @@ struct Prekeys: ParsableCommand {
                 } else {
                     text = argument
                 }
-                let account = try openAccount(global)
-                let added = try account.importPrekeyHandover(text, from: contact)
+                let account = try await openAccount(global)
+                let added = try await account.importPrekeyHandover(text, from: contact)
                 if global.json {
                     var object = JSONObject()
                     object["added"] = .integer(Int64(added))
                     Output.json(.object(object))
                 } else {
-                    Output.line("Stored \(added) one-time prekeys of \(TerminalText.escaped(try account.resolveContact(contact).shownName)).")
+                    Output.line("Stored \(added) one-time prekeys of \(TerminalText.escaped(try await account.resolveContact(contact).shownName)).")
                 }
             }
         }
     }
 
     /// `kith prekeys send CONTACT`.
-    struct Send: ParsableCommand {
+    struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send a contact fresh one-time prekeys inside your direct session (a prekey_batch message)."
         )
@@ -170,10 +172,10 @@ struct Prekeys: ParsableCommand {
 
         @OptionGroup var batch: BatchOptions
 
-        func run() throws {
-            try Output.run {
-                let account = try openAccount(global)
-                let envelopes = try account.sendPrekeys(to: batch.contact, count: batch.count)
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let envelopes = try await account.sendPrekeys(to: batch.contact, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["messages"] = .array(envelopes.map { .string($0.messageID.string) })

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Kith
 import KithCanonical
 import KithFeed
@@ -8,13 +9,13 @@ import KithStore
 import KithTerminal
 
 /// `kith feed`: export, import and verify feeds as canonical lines.
-struct Feed: ParsableCommand {
+struct Feed: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Export, import and verify feeds (one canonical envelope per line, oldest first).",
         subcommands: [Export.self, Import.self, Verify.self]
     )
 
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a feed, one canonical envelope per line, oldest first.")
 
         @OptionGroup var global: GlobalOptions
@@ -25,13 +26,13 @@ struct Feed: ParsableCommand {
         @Flag(help: "Include the content of your own self messages (a private backup; never share it).")
         var includeSelf = false
 
-        func run() throws {
-            try Output.run {
-                let account = try openAccount(global)
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
                 let feedID = try feed.map { text throws -> FeedID in
                     do throws(IdentityError) { return try FeedID(text) } catch { throw KithError.identity(error) }
                 }
-                let lines = try account.exportFeed(feedID, includeSelfContent: includeSelf)
+                let lines = try await account.exportFeed(feedID, includeSelfContent: includeSelf)
                 var out = Data()
                 for line in lines { out.append(contentsOf: line); out.append(0x0A) }
                 FileHandle.standardOutput.write(out)
@@ -39,7 +40,7 @@ struct Feed: ParsableCommand {
         }
     }
 
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import an exported feed, verified with the author's identity key.",
             discussion: """
@@ -55,20 +56,20 @@ struct Feed: ParsableCommand {
         @Argument(help: "The export file (- for standard input).")
         var file: String
 
-        func run() throws {
-            try Output.run {
+        func run() async throws {
+            try await Output.run {
                 let identityKey = try key.map(parseIdentityKey)
                 let reader = try FeedLineReader.open(path: file)
-                let account = try openAccount(global)
+                let account = try await openAccount(global)
                 // A long import redraws one line on standard error (a terminal, not --json) per batch.
                 let drawsProgress = !global.json && isatty(STDERR_FILENO) != 0
-                var drew = false
-                let result = try account.importFeedFile(reader, identityKey: identityKey) { done in
+                let drew = Atomic(false)
+                let result = try await account.importFeedFile(reader, identityKey: identityKey) { done in
                     guard drawsProgress else { return }
-                    drew = true
+                    drew.store(true, ordering: .relaxed)
                     FileHandle.standardError.write(Data("\r\u{1B}[2KImporting: \(done.committed) entries committed".utf8))
                 }
-                if drew { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+                if drew.load(ordering: .relaxed) { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
                 let counts: [(String, Int)] = [
                     ("stored", result.stored), ("pending", result.pending), ("duplicate", result.duplicates),
                     ("relay_only", result.relayOnly), ("rejected", result.rejections.total),
@@ -90,7 +91,7 @@ struct Feed: ParsableCommand {
         }
     }
 
-    struct Verify: ParsableCommand {
+    struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify an exported feed against an identity key (standalone; needs no home).",
             discussion: """
@@ -109,9 +110,9 @@ struct Feed: ParsableCommand {
         @Argument(help: "The export file (- for standard input).")
         var file: String
 
-        func run() throws {
-            try Output.run {
-                let contentReader = asContact ? try openAccount(global).contentReader : nil
+        func run() async throws {
+            try await Output.run {
+                let contentReader = asContact ? try await openAccount(global).contentReader : nil
                 var verifier = ChainVerifier(identityKey: try parseIdentityKey(key), reader: contentReader)
                 var reader = try FeedLineReader.open(path: file)
                 var rejections = FeedFileRejections()

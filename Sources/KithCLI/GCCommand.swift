@@ -4,7 +4,7 @@ import KithCanonical
 import KithStore
 
 /// `kith gc`: garbage collection per spec 9.3.
-struct GC: ParsableCommand {
+struct GC: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gc",
         abstract: "Prune old messages of followed feeds to stubs and delete unreferenced blobs."
@@ -21,13 +21,13 @@ struct GC: ParsableCommand {
     @Option(help: "Delete unreferenced blobs older than this many days.")
     var blobAgeDays: Int = 7
 
-    func run() throws {
-        try Output.run {
+    func run() async throws {
+        try await Output.run {
             guard maxMessages >= 1, maxBlobMegabytes >= 0, blobAgeDays >= 0 else {
                 throw KithError.invalidInput("limits must not be negative (and at least one message is kept)")
             }
-            let account = try openAccount(global)
-            let report = try account.collectGarbage(GCPolicy(
+            let account = try await openAccount(global)
+            let report = try await account.collectGarbage(GCPolicy(
                 maxMessagesPerFeed: maxMessages,
                 maxBlobBytes: Int64(maxBlobMegabytes) * 1_000_000,
                 unreferencedBlobAge: Int64(blobAgeDays) * 86_400

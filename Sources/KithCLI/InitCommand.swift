@@ -4,7 +4,7 @@ import KithFeed
 import KithIdentity
 
 /// `kith init`: creates an identity in the home.
-struct Init: ParsableCommand {
+struct Init: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a new identity (seed sealed under a passphrase) in the home directory."
     )
@@ -14,13 +14,13 @@ struct Init: ParsableCommand {
     @Option(help: "A display name, recorded as the feed's first (self) profile message.")
     var name: String?
 
-    func run() throws {
-        try Output.run {
-            let account = try Account.create(home: global.accountHome, passphrase: { () throws(IdentityError) -> String in
+    func run() async throws {
+        try await Output.run {
+            let account = try await Account.create(home: global.accountHome, passphrase: { () throws(IdentityError) -> String in
                 try PassphraseSource.obtain(prompt: "New passphrase: ", confirm: true)
             })
             if let name {
-                try account.publish(.profileUpdate(ProfileUpdate(displayName: name)), audience: .selfOnly)
+                try await account.publish(.profileUpdate(ProfileUpdate(displayName: name)), audience: .selfOnly)
             }
             if global.json {
                 Output.json(account.publicKeysJSON)
@@ -33,14 +33,14 @@ struct Init: ParsableCommand {
 }
 
 /// `kith id`: prints the feed id and public keys (no passphrase needed).
-struct ID: ParsableCommand {
+struct ID: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show this identity's feed id and public keys.")
 
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
-        try Output.run {
-            let keys = try Account.publicKeys(home: global.accountHome)
+    func run() async throws {
+        try await Output.run {
+            let keys = try await Account.publicKeys(home: global.accountHome)
             if global.json {
                 Output.json(.object(keys))
             } else {
@@ -54,8 +54,8 @@ struct ID: ParsableCommand {
 }
 
 /// Opens the account of the home, asking for the passphrase when needed.
-func openAccount(_ global: GlobalOptions) throws -> Account {
-    try Account.open(home: global.accountHome, passphrase: { () throws(IdentityError) -> String in
+func openAccount(_ global: GlobalOptions) async throws -> Account {
+    try await Account.open(home: global.accountHome, passphrase: { () throws(IdentityError) -> String in
         try PassphraseSource.obtain()
     })
 }

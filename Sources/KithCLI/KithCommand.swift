@@ -5,7 +5,7 @@ import Logging
 
 /// `kith`: the command-line client of the Kith messaging engine.
 @main
-struct KithCommand: ParsableCommand {
+struct KithCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kith",
         abstract: "Kith: privacy-first, physical-first messaging (signed feeds, end-to-end encrypted).",
@@ -55,11 +55,15 @@ struct KithCommand: ParsableCommand {
         return rest
     }
 
-    static func main() {
+    static func main() async {
         bootstrapLogging()
         do {
             var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch {
             exit(withError: error)
         }

@@ -22,9 +22,9 @@ enum Output {
     }
 
     /// Runs a command body; a failure becomes one line on stderr and the error's exit code.
-    static func run(_ body: () throws -> Void) throws {
+    static func run(_ body: () async throws -> Void) async throws {
         do {
-            try body()
+            try await body()
         } catch let error as ExitCode {
             throw error
         } catch let error as KithError {

@@ -8,7 +8,7 @@ import KithIdentity
 import KithStore
 
 /// `kith post`: appends a post to the feed.
-struct PostCommand: ParsableCommand {
+struct PostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "post", abstract: "Post text to your feed.")
 
     @OptionGroup var global: GlobalOptions
@@ -22,13 +22,13 @@ struct PostCommand: ParsableCommand {
     @Argument(help: "The text (at most 2,000 characters).")
     var text: String
 
-    func run() throws {
-        try Output.run {
+    func run() async throws {
+        try await Output.run {
             let parsed: Audience
             do throws(FeedError) { parsed = try Audience(audience) } catch { throw KithError.feed(error) }
             let files = try attachments.map { try Output.readFile($0) }
-            let account = try openAccount(global)
-            let envelope = try account.post(text, audience: parsed, attachments: files)
+            let account = try await openAccount(global)
+            let envelope = try await account.post(text, audience: parsed, attachments: files)
             if global.json {
                 var object = JSONObject()
                 object["message_id"] = .string(envelope.messageID.string)
@@ -43,7 +43,7 @@ struct PostCommand: ParsableCommand {
 }
 
 /// `kith log`: shows messages, newest first.
-struct Log: ParsableCommand {
+struct Log: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show messages you can read, newest first.")
 
     @OptionGroup var global: GlobalOptions
@@ -57,28 +57,28 @@ struct Log: ParsableCommand {
     @Option(help: "How many messages at most.")
     var limit: Int = 50
 
-    func run() throws {
-        try Output.run {
-            let account = try openAccount(global)
+    func run() async throws {
+        try await Output.run {
+            let account = try await openAccount(global)
             let feedID = try feed.map { text throws -> FeedID in
                 do throws(IdentityError) { return try FeedID(text) } catch { throw KithError.identity(error) }
             }
             let bounded = max(1, min(limit, 10_000))
             if let with {
                 guard feed == nil else { throw KithError.invalidInput("--with and --feed cannot be combined") }
-                let conversation = try account.conversation(with: with, limit: bounded)
+                let conversation = try await account.conversation(with: with, limit: bounded)
                 if global.json {
                     Output.json(.array(conversation.map(MessageRendering.json)))
                     return
                 }
-                let name = try account.resolveContact(with).shownName
+                let name = try await account.resolveContact(with).shownName
                 if conversation.isEmpty { Output.line("No direct messages with \(TerminalText.escaped(name)) yet. Try: kith dm \(TerminalText.escaped(name)) \"hello\"") }
                 for message in conversation where !message.tombstoned {
-                    Output.line(MessageRendering.line(message, localFeed: account.feedID, author: account.displayName(of: message.feedID)))
+                    Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.displayName(of: message.feedID)))
                 }
                 return
             }
-            let messages = try account.timeline(feed: feedID, limit: bounded)
+            let messages = try await account.timeline(feed: feedID, limit: bounded)
             if global.json {
                 Output.json(.array(messages.map(MessageRendering.json)))
                 return
@@ -87,12 +87,12 @@ struct Log: ParsableCommand {
             var reactions: [MessageID: [String]] = [:]
             for message in messages where !message.tombstoned {
                 if case .reaction(let reaction)? = message.content {
-                    reactions[reaction.targetMessage, default: []].append("\(TerminalText.escaped(reaction.emoji)) \(TerminalText.escaped(account.displayName(of: message.feedID)))")
+                    reactions[reaction.targetMessage, default: []].append("\(TerminalText.escaped(reaction.emoji)) \(TerminalText.escaped(await account.displayName(of: message.feedID)))")
                 }
             }
             for message in messages where !message.tombstoned {
                 if case .reaction? = message.content { continue }
-                Output.line(MessageRendering.line(message, localFeed: account.feedID, author: account.displayName(of: message.feedID)))
+                Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.displayName(of: message.feedID)))
                 if let list = reactions[message.messageID] { Output.line("    reactions: " + list.joined(separator: ", ")) }
             }
         }

@@ -3,11 +3,12 @@ import Foundation
 import Kith
 import KithCanonical
 import KithIdentity
+import KithStore
 import KithSync
 import Synchronization
 
 /// `kith sync`: device-to-device sync with contacts over TCP (docs/sync.md).
-struct SyncCommand: ParsableCommand {
+struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Sync feeds with a contact over TCP (Noise-encrypted, contacts only).",
@@ -24,7 +25,7 @@ struct SyncCommand: ParsableCommand {
     }
 
     /// `kith sync listen [--port N] [--host ADDRESS] [--once] [--no-blobs]`.
-    struct Listen: ParsableCommand {
+    struct Listen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Wait for contacts to connect and sync with each (127.0.0.1 unless --host is given)."
         )
@@ -41,33 +42,31 @@ struct SyncCommand: ParsableCommand {
         @Flag(help: "Stop after the first session.")
         var once = false
 
-        func run() throws {
-            try Output.run {
-                let agent = SyncAgent(account: try openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
+        func run() async throws {
+            try await Output.run {
+                let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
                 let (host, port, once) = (host, port, once)
-                try runBlocking {
-                    let listener = try await TCPSyncListener.bind(host: host, port: port)
-                    Output.error("kith: listening on \(host):\(listener.port)")
-                    for await transport in listener.connections {
-                        let link: SecureLink
-                        do {
-                            link = try await agent.accept(over: transport)
-                        } catch {
-                            Output.error("kith: sync with \(transport.remoteDescription) failed: \(error)")
-                            continue
-                        }
-                        _ = await SyncRun.session(link: link, agent: agent, json: json)
-                        if once { break }
+                let listener = try await TCPSyncListener.bind(host: host, port: port)
+                Output.error("kith: listening on \(host):\(listener.port)")
+                for await transport in listener.connections {
+                    let link: SecureLink
+                    do {
+                        link = try await agent.accept(over: transport)
+                    } catch {
+                        Output.error("kith: sync with \(transport.remoteDescription) failed: \(error)")
+                        continue
                     }
-                    await listener.close()
+                    _ = await SyncRun.session(link: link, agent: agent, json: json)
+                    if once { break }
                 }
+                await listener.close()
             }
         }
     }
 
     /// `kith sync connect HOST:PORT [--contact NAME] [--no-blobs]`.
-    struct Connect: ParsableCommand {
+    struct Connect: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Connect to a contact's `kith sync listen` and sync once.",
             discussion: "With --contact the handshake is Noise IK against that contact's key, falling back to XX on a new connection if the listener cannot complete IK (for example after a key rotation)."
@@ -82,27 +81,25 @@ struct SyncCommand: ParsableCommand {
         @Option(help: "The contact expected to listen (name or feed id): enables the one-round-trip IK handshake.")
         var contact: String?
 
-        func run() throws {
-            try Output.run {
+        func run() async throws {
+            try await Output.run {
                 let (host, port) = try SyncRun.hostAndPort(address)
-                let account = try openAccount(global)
-                let record = try contact.map { try account.resolveContact($0) }
+                let account = try await openAccount(global)
+                var record: ContactRecord?
+                if let contact { record = try await account.resolveContact(contact) }
                 let agent = SyncAgent(account: account, blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
-                let completed = try runBlocking { () async throws -> Bool in
-                    let link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
-                        try await TCPTransport.connect(host: host, port: port)
-                    }, contact: record)
-                    let report = await SyncRun.session(link: link, agent: agent, json: json)
-                    return report.completed
-                }
-                if !completed { throw ExitCode(1) }
+                let link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
+                    try await TCPTransport.connect(host: host, port: port)
+                }, contact: record)
+                let report = await SyncRun.session(link: link, agent: agent, json: json)
+                if !report.completed { throw ExitCode(1) }
             }
         }
     }
 
     /// `kith sync nearby [--duration S] [--port N] [--group G] [--beacon-port N] [--interface A] [--no-blobs]`.
-    struct Nearby: ParsableCommand {
+    struct Nearby: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Find contacts on the local network (UDP multicast beacons only contacts recognise) and sync with each.",
             discussion: "Beacons change every 10 minutes and carry one 8-byte tag per contact (padded with random tags), so a stranger on the network learns nothing stable. Each contact found is synced once over TCP."
@@ -126,19 +123,17 @@ struct SyncCommand: ParsableCommand {
         @Option(help: "IPv4 address of the interface to use (default: the system's; 127.0.0.1 for one machine).")
         var interface: String?
 
-        func run() throws {
-            try Output.run {
+        func run() async throws {
+            try await Output.run {
                 guard duration > 0, duration <= 86_400 else { throw KithError.invalidInput("--duration must be between 0 and 86400 seconds") }
-                let agent = SyncAgent(account: try openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
+                let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
                 let (duration, port, group, beaconPort, interface) = (duration, port, group, beaconPort, interface)
-                let results = try runBlocking { () async throws -> [NearbySync.Result] in
-                    let datagrams = try await UDPMulticastTransport.open(group: group, port: beaconPort, interfaceAddress: interface)
-                    let options = NearbyOptions(tcpHost: interface ?? "0.0.0.0", tcpPort: port, duration: duration)
-                    return try await NearbySync(agent: agent, datagrams: datagrams, options: options).run { event in
-                        guard !json else { return }
-                        SyncRun.describe(event)
-                    }
+                let datagrams = try await UDPMulticastTransport.open(group: group, port: beaconPort, interfaceAddress: interface)
+                let options = NearbyOptions(tcpHost: interface ?? "0.0.0.0", tcpPort: port, duration: duration)
+                let results = try await NearbySync(agent: agent, datagrams: datagrams, options: options).run { event in
+                    guard !json else { return }
+                    SyncRun.describe(event)
                 }
                 SyncRun.printNearby(results, json: json)
             }

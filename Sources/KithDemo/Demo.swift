@@ -33,7 +33,7 @@ public enum Demo {
     }
 
     /// Runs the demo in `directory` (two homes, `alice/` and `bob/`), narrating through `say`.
-    public static func run(in directory: URL, say: (String) -> Void) throws(KithError) -> Summary {
+    public static func run(in directory: URL, say: (String) -> Void) async throws(KithError) -> Summary {
         var summary = Summary()
         let passphrase: @Sendable () throws(IdentityError) -> String = { "kith-demo-passphrase" }
         let aliceHome = AccountHome(directory: directory.appendingPathComponent("alice"))
@@ -43,8 +43,8 @@ public enum Demo {
         }
 
         say("== 1. Two people create identities ==")
-        let alice = try Account.create(home: aliceHome, passphrase: passphrase)
-        let bob = try Account.create(home: bobHome, passphrase: passphrase)
+        let alice = try await Account.create(home: aliceHome, passphrase: passphrase)
+        let bob = try await Account.create(home: bobHome, passphrase: passphrase)
         say("Alice's feed id: \(alice.feedID)")
         say("Bob's feed id:   \(bob.feedID)")
         say("Each seed is sealed with scrypt + ChaCha20-Poly1305 in identity.vault; the SQLite files hold no keys.")
@@ -52,10 +52,10 @@ public enum Demo {
         say("")
         say("== 2. Alice writes in her feed ==")
         let texts = ["Met Bob at the meetup today.", "Grüße aus 東京 🌏 — non-ASCII text is signed byte-exactly.", "Note to self: buy film.", "Kith chains every message to the previous one."]
-        try alice.publish(.profileUpdate(ProfileUpdate(displayName: "Alice")), audience: .selfOnly)
-        for text in texts { try alice.post(text, audience: .selfOnly) }
+        try await alice.publish(.profileUpdate(ProfileUpdate(displayName: "Alice")), audience: .selfOnly)
+        for text in texts { try await alice.post(text, audience: .selfOnly) }
         summary.authored = texts.count + 1
-        for message in try alice.timeline().reversed() {
+        for message in try await alice.timeline().reversed() {
             if case .post(let post)? = message.content { say("  #\(message.sequence) \(post.body)") }
         }
         say("Every message is canonical JSON, signed with Ed25519 and linked by SHA-256 to the one before.")
@@ -63,13 +63,13 @@ public enum Demo {
 
         say("")
         say("== 3. Alice exports her feed; Bob imports it ==")
-        let backup = try alice.exportFeed(includeSelfContent: true)
-        let report = try bob.importFeed(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
+        let backup = try await alice.exportFeed(includeSelfContent: true)
+        let report = try await bob.importFeed(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
         summary.bobStored = report.outcomes.filter { if case .stored = $0 { return true } else { return false } }.count
         say("Bob verified and stored \(summary.bobStored) of \(backup.count) envelopes.")
-        let readable = try bob.timeline(feed: alice.feedID).filter { $0.content != nil }.count
+        let readable = try await bob.timeline(feed: alice.feedID).filter { $0.content != nil }.count
         say("Bob can read \(readable) of them: he holds ciphertext he cannot decrypt and can relay it to others.")
-        let peerForm = try alice.exportFeed()
+        let peerForm = try await alice.exportFeed()
         say("What Alice would hand a peer instead: \(peerForm.count) lines, self messages as stubs, e.g.")
         say("  " + String(decoding: peerForm[1], as: UTF8.self))
 
@@ -91,56 +91,56 @@ public enum Demo {
         say("== 5. Sync sends newest first: gaps are held, then linked ==")
         let carol = try Account.inMemory()
         let newestFirst = Array(backup.reversed())
-        let first = try carol.importFeed(lines: Array(newestFirst.prefix(3)), identityKey: alice.identity.publicKeys.identityKey)
+        let first = try await carol.importFeed(lines: Array(newestFirst.prefix(3)), identityKey: alice.identity.publicKeys.identityKey)
         let pending = first.outcomes.filter { if case .pending = $0 { return true } else { return false } }.count
         say("Carol received the 3 newest messages first: \(pending) verified but held pending (the chain below them is missing).")
-        let second = try carol.importFeed(lines: Array(newestFirst.dropFirst(3)), identityKey: alice.identity.publicKeys.identityKey)
+        let second = try await carol.importFeed(lines: Array(newestFirst.dropFirst(3)), identityKey: alice.identity.publicKeys.identityKey)
         summary.linkedFromPending = second.promoted.count
         say("Then the older ones arrived: the gap filled and \(second.promoted.count) held messages were linked into the chain.")
 
         say("")
         say("== 6. Forks are detected, never overwritten ==")
         let clone = try Account.inMemory(seed: try aliceSeedForDemo(aliceHome, passphrase))
-        _ = try clone.importFeed(lines: Array(backup.prefix(2)), identityKey: alice.identity.publicKeys.identityKey)
-        let forked = try clone.post("A different message #2 from a restored old backup", audience: .selfOnly)
-        let forkReport = try bob.importFeed(lines: [forked.canonicalBytes], identityKey: alice.identity.publicKeys.identityKey)
+        _ = try await clone.importFeed(lines: Array(backup.prefix(2)), identityKey: alice.identity.publicKeys.identityKey)
+        let forked = try await clone.post("A different message #2 from a restored old backup", audience: .selfOnly)
+        let forkReport = try await bob.importFeed(lines: [forked.canonicalBytes], identityKey: alice.identity.publicKeys.identityKey)
         if case .fork? = forkReport.outcomes.first { summary.forkDetected = true }
         say("Alice restored an old backup on a second device and signed another message #\(forked.sequence).")
         say("Bob's store: \(summary.forkDetected ? "fork detected, evidence recorded, his copy of #\(forked.sequence) kept" : "no fork detected")")
 
         say("")
         say("== 7. Alice and Bob meet and exchange contact cards ==")
-        try contactsStep(alice: alice, bob: bob, summary: &summary, say: say)
+        try await contactsStep(alice: alice, bob: bob, summary: &summary, say: say)
 
         say("")
         say("== 8. A private conversation: direct messages ==")
-        try directStep(alice: alice, bob: bob, summary: &summary, say: say)
+        try await directStep(alice: alice, bob: bob, summary: &summary, say: say)
         return summary
     }
 
-    private static func contactsStep(alice: Account, bob: Account, summary: inout Summary, say: (String) -> Void) throws(KithError) {
-        let aliceCard = try alice.contactCard(displayName: "Alice")
-        let bobCard = try bob.contactCard(displayName: "Bob")
+    private static func contactsStep(alice: Account, bob: Account, summary: inout Summary, say: (String) -> Void) async throws(KithError) {
+        let aliceCard = try await alice.contactCard(displayName: "Alice")
+        let bobCard = try await bob.contactCard(displayName: "Bob")
         say("Alice's card: \(aliceCard.encoded.count) bytes, signed by her identity key; as text (\(aliceCard.text.count) characters):")
         say("  " + aliceCard.text.prefix(64) + "…")
         say("Bob scans the QR code on Alice's screen:")
         // A card always fits one QR code; if the terminal drawing fails, the text above suffices.
         if let code = try? QRCode.render(aliceCard.text) { say(code) }
-        try bob.addContact(cardText: aliceCard.text, name: "Alice")
-        try alice.addContact(cardText: bobCard.text, name: "Bob")
+        try await bob.addContact(cardText: aliceCard.text, name: "Alice")
+        try await alice.addContact(cardText: bobCard.text, name: "Bob")
         say("Both verified the other's card (signature, feed id = SHA-256(identity key), age) and derived a shared contacts key.")
-        let post = try alice.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
+        let post = try await alice.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
         say("Alice posts #\(post.sequence) to her contacts: one ciphertext, one 40-byte blinded slot per recipient.")
-        _ = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
-        if case .post(let read)? = try bob.timeline(feed: alice.feedID).first(where: { $0.messageID == post.messageID })?.content {
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        if case .post(let read)? = try await bob.timeline(feed: alice.feedID).first(where: { $0.messageID == post.messageID })?.content {
             summary.contactReadPost = true
             say("Bob imports Alice's feed and reads: \"\(read.body)\"")
         } else {
             say("Bob could not read the post (unexpected)")
         }
         let carol = try Account.inMemory()
-        _ = try carol.importFeed(lines: try alice.exportFeed(includeSelfContent: true), identityKey: alice.identity.publicKeys.identityKey)
-        let carolCopy = try carol.timeline(feed: alice.feedID).first { $0.messageID == post.messageID }
+        _ = try await carol.importFeed(lines: try await alice.exportFeed(includeSelfContent: true), identityKey: alice.identity.publicKeys.identityKey)
+        let carolCopy = try await carol.timeline(feed: alice.feedID).first { $0.messageID == post.messageID }
         summary.strangerLockedOut = carolCopy != nil && carolCopy?.content == nil
         say("Carol, not Alice's contact, imports Alice's full export: she verifies and stores the post but \(summary.strangerLockedOut ? "cannot read it" : "CAN read it (unexpected)").")
     }

@@ -4,10 +4,10 @@ import KithDemo
 import Testing
 
 @Suite struct DemoTests {
-    @Test func demoRunsEveryStep() throws {
+    @Test func demoRunsEveryStep() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-demo-test-\(UUID().uuidString)")
         var lines: [String] = []
-        let summary = try Demo.run(in: directory) { lines.append($0) }
+        let summary = try await Demo.run(in: directory) { lines.append($0) }
         #expect(summary.authored >= 5)
         #expect(summary.bobStored == summary.authored)
         #expect(summary.tamperDetected)
@@ -16,25 +16,25 @@ import Testing
         #expect(summary.directReadInOrder)
         #expect(summary.directReplyRead)
         #expect(lines.contains { $0.hasPrefix("== 7.") })
-        #expect(throws: KithError.self) { try Demo.run(in: directory) { _ in } }
+        await #expect(throws: KithError.self) { try await Demo.run(in: directory) { _ in } }
     }
 
     @Test func radioStepResumesAfterTheDisconnect() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-demo-radio-\(UUID().uuidString)")
-        _ = try Demo.run(in: directory) { _ in }
+        _ = try await Demo.run(in: directory) { _ in }
         let radio = try await Demo.runRadio(in: directory, posts: 12) { _ in }
         #expect(radio.firstSessionInterrupted)
         #expect(radio.delivered >= 12)
         #expect(radio.bytesOnAir > radio.envelopeBytes)
-        let alice = try Account.open(home: AccountHome(directory: directory.appendingPathComponent("alice")), passphrase: { "kith-demo-passphrase" })
-        #expect(radio.bobHead == (try alice.store.head(of: alice.feedID))?.sequence)
+        let alice = try await Account.open(home: AccountHome(directory: directory.appendingPathComponent("alice")), passphrase: { "kith-demo-passphrase" })
+        #expect(radio.bobHead == (try await alice.headSequence(of: alice.feedID)))
     }
 
-    @Test func theDemoShowsContactsReadingAndStrangersLockedOut() throws {
+    @Test func theDemoShowsContactsReadingAndStrangersLockedOut() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-contacts-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var lines: [String] = []
-        let summary = try Demo.run(in: directory) { lines.append($0) }
+        let summary = try await Demo.run(in: directory) { lines.append($0) }
         #expect(summary.contactReadPost)
         #expect(summary.strangerLockedOut)
         #expect(lines.contains { $0.contains("\u{2588}") })

@@ -11,16 +11,16 @@ import Testing
         AccountHome(directory: FileManager.default.temporaryDirectory.appendingPathComponent("kith-account-\(UUID().uuidString)"))
     }
 
-    @Test func createOpenAndWrongPassphrase() throws {
+    @Test func createOpenAndWrongPassphrase() async throws {
         let home = temporaryHome()
-        let created = try Account.create(home: home, scrypt: .testing, passphrase: { "pass" })
-        try created.post("hello", audience: .selfOnly)
-        let reopened = try Account.open(home: home, passphrase: { "pass" })
+        let created = try await Account.create(home: home, scrypt: .testing, passphrase: { "pass" })
+        try await created.post("hello", audience: .selfOnly)
+        let reopened = try await Account.open(home: home, passphrase: { "pass" })
         #expect(reopened.feedID == created.feedID)
-        #expect(try reopened.timeline().first?.content == .post(Post(body: "hello")))
+        #expect(try await reopened.timeline().first?.content == .post(Post(body: "hello")))
         let vaultBefore = try Data(contentsOf: home.vaultURL)
-        #expect {
-            try Account.open(home: home, passphrase: { "nope" })
+        await #expect {
+            try await Account.open(home: home, passphrase: { "nope" })
         } throws: { error in
             guard let error = error as? KithError, case .identity(.wrongPassphrase) = error else { return false }
             return error.exitCode == 4
@@ -28,28 +28,28 @@ import Testing
         #expect(try Data(contentsOf: home.vaultURL) == vaultBefore)
     }
 
-    @Test func creatingTwiceIsRefusedAndMissingHomeIsClear() throws {
+    @Test func creatingTwiceIsRefusedAndMissingHomeIsClear() async throws {
         let home = temporaryHome()
-        _ = try Account.create(home: home, scrypt: .testing, passphrase: { "p" })
-        #expect(throws: KithError.self) { try Account.create(home: home, scrypt: .testing, passphrase: { "p" }) }
-        #expect {
-            try Account.open(home: temporaryHome(), passphrase: { "p" })
+        _ = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
+        await #expect(throws: KithError.self) { try await Account.create(home: home, scrypt: .testing, passphrase: { "p" }) }
+        await #expect {
+            try await Account.open(home: temporaryHome(), passphrase: { "p" })
         } throws: { error in (error as? KithError)?.exitCode == 3 }
     }
 
-    @Test func publicKeysAreReadableWithoutThePassphrase() throws {
+    @Test func publicKeysAreReadableWithoutThePassphrase() async throws {
         let home = temporaryHome()
-        let account = try Account.create(home: home, scrypt: .testing, passphrase: { "p" })
-        let keys = try Account.publicKeys(home: home)
+        let account = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
+        let keys = try await Account.publicKeys(home: home)
         #expect(keys["feed_id"]?.stringValue == account.feedID.string)
         #expect(keys["identity_key"]?.stringValue == account.identity.publicKeys.identityKeyString)
     }
 
-    @Test func sqliteHoldsNoPlaintextAndNoKeys() throws {
+    @Test func sqliteHoldsNoPlaintextAndNoKeys() async throws {
         let home = temporaryHome()
-        let account = try Account.create(home: home, scrypt: .testing, passphrase: { "p" })
+        let account = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
         let secret = "the eagle lands at midnight"
-        try account.post(secret, audience: .selfOnly)
+        try await account.post(secret, audience: .selfOnly)
         let files = try FileManager.default.contentsOfDirectory(at: home.directory, includingPropertiesForKeys: nil)
         let seedBytes = try FileKeyVault(url: home.vaultURL, parameters: .testing, passphrase: { "p" }).loadSeed().withUnsafeBytes { Data($0) }
         let journal = account.identity.journalKey.withUnsafeBytes { Data($0) }
@@ -61,29 +61,29 @@ import Testing
         }
     }
 
-    @Test func selfPostsTravelAsStubsAndBackupsRestore() throws {
+    @Test func selfPostsTravelAsStubsAndBackupsRestore() async throws {
         let alice = try Account.inMemory()
-        for index in 0..<3 { try alice.post("note \(index)", audience: .selfOnly) }
-        let peerForm = try alice.exportFeed()
+        for index in 0..<3 { try await alice.post("note \(index)", audience: .selfOnly) }
+        let peerForm = try await alice.exportFeed()
         #expect(peerForm.allSatisfy { String(decoding: $0, as: UTF8.self).contains("\"stub\":\"self\"") })
-        let backup = try alice.exportFeed(includeSelfContent: true)
+        let backup = try await alice.exportFeed(includeSelfContent: true)
         let bob = try Account.inMemory()
-        let report = try bob.importFeed(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
+        let report = try await bob.importFeed(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
         #expect(report.outcomes.allSatisfy { $0.isAccepted })
-        #expect(try bob.timeline(feed: alice.feedID).allSatisfy { $0.content == nil })
+        #expect(try await bob.timeline(feed: alice.feedID).allSatisfy { $0.content == nil })
     }
 
-    @Test func audiencesNotYetAvailableFailClearly() throws {
+    @Test func audiencesNotYetAvailableFailClearly() async throws {
         let alice = try Account.inMemory()
         let peer = try Account.inMemory().feedID
-        #expect {
-            try alice.post("x", audience: .direct(peer))
+        await #expect {
+            try await alice.post("x", audience: .direct(peer))
         } throws: { error in (error as? KithError)?.exitCode == 2 && "\(error)".contains("contact") }
-        #expect {
-            try alice.post("x", audience: .group(Base64URL.encode([UInt8](repeating: 7, count: 32))))
+        await #expect {
+            try await alice.post("x", audience: .group(Base64URL.encode([UInt8](repeating: 7, count: 32))))
         } throws: { error in (error as? KithError)?.exitCode == 6 }
-        #expect {
-            try alice.post("x", audience: .unknown("future:x"))
+        await #expect {
+            try await alice.post("x", audience: .unknown("future:x"))
         } throws: { error in (error as? KithError)?.exitCode == 2 }
     }
 }

@@ -22,22 +22,22 @@ import Testing
     @Test func twoAccountsOnOneHomePostingConcurrentlyNeitherForkNorGap() async throws {
         let home = AccountHome(directory: FileManager.default.temporaryDirectory.appendingPathComponent("kith-append-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: home.directory) }
-        _ = try Account.create(home: home, scrypt: .testing, passphrase: { "p" })
+        _ = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
         // Two accounts: two database connections, like two processes.
-        let writers = [try Account.open(home: home, passphrase: { "p" }), try Account.open(home: home, passphrase: { "p" })]
+        let writers = [try await Account.open(home: home, passphrase: { "p" }), try await Account.open(home: home, passphrase: { "p" })]
         let perWriter = 50
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, writer) in writers.enumerated() {
                 group.addTask {
                     for round in 0..<perWriter {
-                        try writer.post("writer \(index) post \(round)", audience: round.isMultiple(of: 2) ? .contacts : .selfOnly)
+                        try await writer.post("writer \(index) post \(round)", audience: round.isMultiple(of: 2) ? .contacts : .selfOnly)
                     }
                 }
             }
             try await group.waitForAll()
         }
         let account = writers[0]
-        let lines = try account.exportFeed()
+        let lines = try await account.exportFeed()
         let links = try Self.links(lines)
         #expect(links.map(\.sequence) == (0..<UInt32(2 * perWriter)).map { $0 })
         for (earlier, later) in zip(links, links.dropFirst()) {
@@ -48,7 +48,7 @@ import Testing
         #expect(try account.store.followedFeeds().first { $0.feedID == account.feedID }?.isForked == false)
         // A third party verifies and links the whole exported feed.
         let reader = try Account.inMemory()
-        let report = try reader.importFeed(lines: lines, identityKey: account.identity.originalIdentityKey)
+        let report = try await reader.importFeed(lines: lines, identityKey: account.identity.originalIdentityKey)
         #expect(report.outcomes.allSatisfy { if case .stored = $0 { true } else { false } })
         #expect(try reader.store.head(of: account.feedID)?.sequence == UInt32(2 * perWriter - 1))
     }

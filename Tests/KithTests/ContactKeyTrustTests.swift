@@ -23,62 +23,62 @@ import Testing
         )
     }
 
-    @Test func aForgedCardForAnExistingContactIsRefusedAndChangesNothing() throws {
-        let (alice, bob) = try ContactsAccountTests.pair()
+    @Test func aForgedCardForAnExistingContactIsRefusedAndChangesNothing() async throws {
+        let (alice, bob) = try await ContactsAccountTests.pair()
         let carol = try ContactsAccountTests.account(0xC0)
-        let first = try alice.post("hello Bob", audience: .contacts)
-        _ = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
+        let first = try await alice.post("hello Bob", audience: .contacts)
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
         let before = try bob.store.contact(alice.feedID)
         let forged = try Self.forgedCard(by: carol, claiming: alice)
         #expect(forged.feedID == alice.feedID)
-        #expect {
-            try bob.addContact(cardText: forged.text, name: "Alice")
+        await #expect {
+            try await bob.addContact(cardText: forged.text, name: "Alice")
         } throws: { error in
             guard let error = error as? KithError, case .store(.contactKeyConflict) = error else { return false }
             return error.exitCode == 2
         }
         #expect(try bob.store.contact(alice.feedID) == before)
-        #expect(try bob.keyRotations(feed: alice.feedID).isEmpty)
+        #expect(try await bob.keyRotations(feed: alice.feedID).isEmpty)
         #expect(try bob.store.identityKey(of: alice.feedID)?.rawRepresentation == alice.identity.publicKeys.identityKey.rawRepresentation)
         // Alice's next entry is still hers and readable; Carol cannot sign into Alice's feed.
-        let second = try alice.post("still me", audience: .contacts)
-        let report = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
+        let second = try await alice.post("still me", audience: .contacts)
+        let report = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
         #expect(report.outcomes.map(\.isAccepted) == [true, true])
         #expect(try Self.body(bob, first.messageID) == "hello Bob")
         #expect(try Self.body(bob, second.messageID) == "still me")
     }
 
-    @Test func aFirstMeetingWithARotatedIdentityIsUnverified() throws {
-        var alice = try ContactsAccountTests.account(0xA1)
+    @Test func aFirstMeetingWithARotatedIdentityIsUnverified() async throws {
+        let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
-        alice = try alice.rotateKeys()
-        try dave.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try alice.addContact(cardText: try dave.contactCard(displayName: "Dave").text, name: "Dave")
+        try await alice.rotateKeys()
+        try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
         let held = try #require(try dave.store.contact(alice.feedID))
         #expect(!held.keyIsVerified)
         // The feed is still verified with its original key only.
         #expect(try dave.store.identityKey(of: alice.feedID)?.rawRepresentation == alice.identity.originalIdentityKey.rawRepresentation)
         // Not trusted for the contacts audience: Dave's posts are not encrypted for the claimed key.
         #expect(try dave.store.contactsKeys().isEmpty)
-        let early = try dave.post("before your rotation is proven", audience: .contacts)
-        _ = try alice.importContactFeed(lines: try dave.exportFeed(), contact: "Dave")
+        let early = try await dave.post("before your rotation is proven", audience: .contacts)
+        _ = try await alice.importContactFeed(lines: try await dave.exportFeed(), contact: "Dave")
         #expect(try Self.body(alice, early.messageID) == nil)
         // Not trusted for signing: Alice's entry signed with the claimed key is not linked.
-        let post = try alice.post("after rotating", audience: .contacts)
-        _ = try dave.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
+        let post = try await alice.post("after rotating", audience: .contacts)
+        _ = try await dave.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
         #expect(try dave.store.message(post.messageID) == nil)
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
     }
 
     /// Nothing is encrypted to an unverified claim: a direct message to such a contact is refused.
-    @Test func noDirectMessageToAnUnverifiedContact() throws {
-        var alice = try ContactsAccountTests.account(0xA1)
+    @Test func noDirectMessageToAnUnverifiedContact() async throws {
+        let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
-        alice = try alice.rotateKeys()
-        try dave.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.rotateKeys()
+        try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         let before = try dave.store.head(of: dave.feedID)
-        #expect {
-            try dave.sendDirect("secret for the claimed key", to: "Alice")
+        await #expect {
+            try await dave.sendDirect("secret for the claimed key", to: "Alice")
         } throws: { error in
             guard case .invalidInput(let message)? = error as? KithError else { return false }
             return message.contains("not verified")
@@ -86,38 +86,38 @@ import Testing
         #expect(try dave.store.head(of: dave.feedID) == before)
     }
 
-    @Test func aForgedFirstContactCardNeverBecomesTrusted() throws {
+    @Test func aForgedFirstContactCardNeverBecomesTrusted() async throws {
         let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
         let carol = try ContactsAccountTests.account(0xC0)
-        try dave.addContact(cardText: try Self.forgedCard(by: carol, claiming: alice).text, name: "Alice?")
+        try await dave.addContact(cardText: try Self.forgedCard(by: carol, claiming: alice).text, name: "Alice?")
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
-        #expect(throws: KithError.self) { try dave.introduce("Alice?", to: "Alice?") }
+        await #expect(throws: KithError.self) { try await dave.introduce("Alice?", to: "Alice?") }
         // Alice's real feed ingests with her original key; the claim stays unverified.
-        let post = try alice.post("public hello", audience: .contacts)
-        let report = try dave.importContactFeed(lines: try alice.exportFeed(), contact: "Alice?")
+        let post = try await alice.post("public hello", audience: .contacts)
+        let report = try await dave.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice?")
         #expect(report.acceptedCount == 1)
         _ = post
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
         #expect(try dave.store.contactsKeys().isEmpty)
         // Meeting the real Alice replaces the claim with a verified contact.
-        try dave.addContact(cardText: try alice.contactCard(displayName: "Alice").text)
+        try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text)
         let record = try #require(try dave.store.contact(alice.feedID))
         #expect(record.keyIsVerified && record.identityKey == alice.identity.publicKeys.identityKeyString)
     }
 
-    @Test func anHonestRotatedCardIsAcceptedOnceTheRotationIsVerified() throws {
-        let pair = try ContactsAccountTests.pair()
-        var alice = pair.0
+    @Test func anHonestRotatedCardIsAcceptedOnceTheRotationIsVerified() async throws {
+        let pair = try await ContactsAccountTests.pair()
+        let alice = pair.0
         let bob = pair.1
-        let oldCard = try alice.contactCard(displayName: "Alice")
-        alice = try alice.rotateKeys()
-        _ = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
-        #expect(try bob.keyRotations(feed: alice.feedID).map(\.verified) == [true])
-        let record = try bob.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        let oldCard = try await alice.contactCard(displayName: "Alice")
+        try await alice.rotateKeys()
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        #expect(try await bob.keyRotations(feed: alice.feedID).map(\.verified) == [true])
+        let record = try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         #expect(record.keyIsVerified && record.identityKey == alice.identity.publicKeys.identityKeyString)
         // A card from before the verified rotation no longer matches the chain.
-        #expect(throws: KithError.self) { try bob.addContact(cardText: oldCard.text) }
+        await #expect(throws: KithError.self) { try await bob.addContact(cardText: oldCard.text) }
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
     }
 }

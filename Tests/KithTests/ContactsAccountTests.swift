@@ -14,11 +14,11 @@ import Testing
     }
 
     /// Alice and Bob meet and scan each other's cards.
-    static func pair() throws -> (Account, Account) {
+    static func pair() async throws -> (Account, Account) {
         let alice = try account(0xA1)
         let bob = try account(0xB0)
-        try bob.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try alice.addContact(cardText: try bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
         return (alice, bob)
     }
 
@@ -26,149 +26,149 @@ import Testing
         try account.store.message(id)?.content
     }
 
-    @Test func contactsReadEachOthersPostsThroughExportAndImport() throws {
-        let (alice, bob) = try Self.pair()
-        let post = try alice.post("hello Bob", audience: .contacts)
+    @Test func contactsReadEachOthersPostsThroughExportAndImport() async throws {
+        let (alice, bob) = try await Self.pair()
+        let post = try await alice.post("hello Bob", audience: .contacts)
         #expect(try Self.content(alice, post.messageID) == .post(Post(body: "hello Bob")))
-        let report = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
+        let report = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
         #expect(report.acceptedCount == 1)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "hello Bob")))
-        let reply = try bob.post("hi Alice", audience: .contacts)
-        _ = try alice.importContactFeed(lines: try bob.exportFeed(), contact: "Bob")
+        let reply = try await bob.post("hi Alice", audience: .contacts)
+        _ = try await alice.importContactFeed(lines: try await bob.exportFeed(), contact: "Bob")
         #expect(try Self.content(alice, reply.messageID) == .post(Post(body: "hi Alice")))
     }
 
-    @Test func importTakesTheKeyFromTheContactRecord() throws {
-        let (alice, bob) = try Self.pair()
-        let post = try alice.post("found by feed id", audience: .contacts)
-        #expect(try bob.importKnownFeed(lines: try alice.exportFeed()).acceptedCount == 1)
+    @Test func importTakesTheKeyFromTheContactRecord() async throws {
+        let (alice, bob) = try await Self.pair()
+        let post = try await alice.post("found by feed id", audience: .contacts)
+        #expect(try await bob.importKnownFeed(lines: try await alice.exportFeed()).acceptedCount == 1)
         #expect(try Self.content(bob, post.messageID) != nil)
         let carol = try Self.account(0xC0)
-        #expect(throws: KithError.self) { try carol.importKnownFeed(lines: try alice.exportFeed()) }
-        #expect(throws: KithError.self) { try bob.importKnownFeed(lines: []) }
+        await #expect(throws: KithError.self) { try await carol.importKnownFeed(lines: try await alice.exportFeed()) }
+        await #expect(throws: KithError.self) { try await bob.importKnownFeed(lines: []) }
     }
 
-    @Test func postsImportedBeforeAddingTheCardBecomeReadable() throws {
+    @Test func postsImportedBeforeAddingTheCardBecomeReadable() async throws {
         let alice = try Self.account(0xA1)
         let bob = try Self.account(0xB0)
-        try alice.addContact(cardText: try bob.contactCard(displayName: "Bob").text)
-        try alice.setProfile(displayName: "Alice")
-        let post = try alice.post("written before Bob scanned my card", audience: .contacts)
-        _ = try bob.importFeed(lines: try alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text)
+        try await alice.setProfile(displayName: "Alice")
+        let post = try await alice.post("written before Bob scanned my card", audience: .contacts)
+        _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(try Self.content(bob, post.messageID) == nil)
-        try bob.addContact(cardText: try alice.contactCard().text)
+        try await bob.addContact(cardText: try await alice.contactCard().text)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "written before Bob scanned my card")))
         #expect(try bob.store.contact(alice.feedID)?.displayName == "Alice")
     }
 
-    @Test func aStrangerStoresButCannotRead() throws {
-        let (alice, _) = try Self.pair()
-        try alice.post("a note to self", audience: .selfOnly)
-        let post = try alice.post("contacts only", audience: .contacts)
+    @Test func aStrangerStoresButCannotRead() async throws {
+        let (alice, _) = try await Self.pair()
+        try await alice.post("a note to self", audience: .selfOnly)
+        let post = try await alice.post("contacts only", audience: .contacts)
         let carol = try Self.account(0xC0)
-        let report = try carol.importFeed(lines: try alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        let report = try await carol.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(report.acceptedCount == 2, "\(report.outcomes)")
         let held = try #require(try carol.store.message(post.messageID))
         #expect(held.content == nil)
     }
 
-    @Test func aContactRemovedBeforeAMessageCannotReadIt() throws {
-        let (alice, bob) = try Self.pair()
-        let before = try alice.post("before removal", audience: .contacts)
-        try alice.removeContact("Bob")
-        let after = try alice.post("after removal", audience: .contacts)
-        _ = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
+    @Test func aContactRemovedBeforeAMessageCannotReadIt() async throws {
+        let (alice, bob) = try await Self.pair()
+        let before = try await alice.post("before removal", audience: .contacts)
+        try await alice.removeContact("Bob")
+        let after = try await alice.post("after removal", audience: .contacts)
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
         #expect(try Self.content(bob, before.messageID) != nil)
         #expect(try Self.content(bob, after.messageID) == nil)
         #expect(try bob.store.message(after.messageID) != nil)
     }
 
-    @Test func cardsAreCheckedWhenAdded() throws {
+    @Test func cardsAreCheckedWhenAdded() async throws {
         let alice = try Self.account(0xA1)
-        let card = try alice.contactCard(displayName: "Alice")
+        let card = try await alice.contactCard(displayName: "Alice")
         let late = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB0, count: 32)), clock: { Self.now + 30 * 24 * 3600 })
-        #expect(throws: KithError.self) { try late.addContact(cardText: card.text) }
-        #expect(try late.addContact(cardText: card.text, maxAge: 60 * 24 * 3600).feedID == alice.feedID)
-        #expect(throws: KithError.self) { try alice.addContact(cardText: card.text) }
+        await #expect(throws: KithError.self) { try await late.addContact(cardText: card.text) }
+        #expect(try await late.addContact(cardText: card.text, maxAge: 60 * 24 * 3600).feedID == alice.feedID)
+        await #expect(throws: KithError.self) { try await alice.addContact(cardText: card.text) }
         var bytes = card.encoded
         bytes[1_391] ^= 1
-        #expect(throws: KithError.self) { try late.addContact(cardText: Base64URL.encode(bytes)) }
+        await #expect(throws: KithError.self) { try await late.addContact(cardText: Base64URL.encode(bytes)) }
     }
 
-    @Test func profilesReactionsAndTombstones() throws {
-        let (alice, bob) = try Self.pair()
-        try alice.setProfile(displayName: "Alice Liddell", avatar: Array("png bytes".utf8))
-        let post = try alice.post("delete me", audience: .contacts)
-        try alice.react(to: post.messageID, emoji: "👍")
-        try alice.delete(post.messageID)
-        _ = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
+    @Test func profilesReactionsAndTombstones() async throws {
+        let (alice, bob) = try await Self.pair()
+        try await alice.setProfile(displayName: "Alice Liddell", avatar: Array("png bytes".utf8))
+        let post = try await alice.post("delete me", audience: .contacts)
+        try await alice.react(to: post.messageID, emoji: "👍")
+        try await alice.delete(post.messageID)
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
         let record = try #require(try bob.store.contact(alice.feedID))
         #expect(record.displayName == "Alice Liddell")
         #expect(record.avatarHash != nil)
         #expect(record.shownName == "Alice")
         let held = try #require(try bob.store.message(post.messageID))
         #expect(held.tombstoned && held.content == nil)
-        #expect(throws: KithError.self) { try alice.react(to: post.messageID, emoji: "no") }
-        #expect(throws: KithError.self) { try bob.delete(post.messageID) }
-        #expect(bob.displayName(of: alice.feedID) == "Alice")
-        #expect(bob.displayName(of: bob.feedID) == "me")
+        await #expect(throws: KithError.self) { try await alice.react(to: post.messageID, emoji: "no") }
+        await #expect(throws: KithError.self) { try await bob.delete(post.messageID) }
+        #expect(await bob.displayName(of: alice.feedID) == "Alice")
+        #expect(await bob.displayName(of: bob.feedID) == "me")
     }
 
-    @Test func attachmentsAreEncryptedAndReadableByContacts() throws {
-        let (alice, bob) = try Self.pair()
+    @Test func attachmentsAreEncryptedAndReadableByContacts() async throws {
+        let (alice, bob) = try await Self.pair()
         let photo: [UInt8] = (0..<3_000).map { UInt8(truncatingIfNeeded: $0) }
-        let post = try alice.post("a photo", audience: .contacts, attachments: [photo])
-        #expect(try alice.attachment(of: post.messageID, index: 0) == photo)
-        _ = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
-        #expect(throws: KithError.self) { try bob.attachment(of: post.messageID, index: 0) }
-        for blob in try alice.exportBlobs() {
+        let post = try await alice.post("a photo", audience: .contacts, attachments: [photo])
+        #expect(try await alice.attachment(of: post.messageID, index: 0) == photo)
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        await #expect(throws: KithError.self) { try await bob.attachment(of: post.messageID, index: 0) }
+        for blob in try await alice.exportBlobs() {
             #expect(!blob.contains(subsequence: Array(photo.prefix(64))))
-            try bob.importBlob(blob)
+            try await bob.importBlob(blob)
         }
-        #expect(try bob.attachment(of: post.messageID, index: 0) == photo)
-        #expect(throws: KithError.self) { try alice.post("too many", audience: .contacts, attachments: Array(repeating: [1], count: 5)) }
+        #expect(try await bob.attachment(of: post.messageID, index: 0) == photo)
+        await #expect(throws: KithError.self) { try await alice.post("too many", audience: .contacts, attachments: Array(repeating: [1], count: 5)) }
     }
 
-    @Test func introductionsReachOnlyTheirRecipient() throws {
-        let (alice, bob) = try Self.pair()
+    @Test func introductionsReachOnlyTheirRecipient() async throws {
+        let (alice, bob) = try await Self.pair()
         let carol = try Self.account(0xC0)
-        try alice.addContact(cardText: try carol.contactCard(displayName: "Carol").text, name: "Carol")
-        try carol.addContact(cardText: try alice.contactCard().text, name: "Alice")
+        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        try await carol.addContact(cardText: try await alice.contactCard().text, name: "Alice")
         let dave = try Self.account(0xD0)
-        try alice.addContact(cardText: try dave.contactCard(displayName: "Dave").text, name: "Dave")
-        try dave.addContact(cardText: try alice.contactCard().text, name: "Alice")
-        let intro = try alice.introduce("Carol", to: "Bob", note: "you two should meet")
-        _ = try bob.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
-        _ = try dave.importContactFeed(lines: try alice.exportFeed(), contact: "Alice")
-        let staged = try bob.introductions()
+        try await alice.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
+        try await dave.addContact(cardText: try await alice.contactCard().text, name: "Alice")
+        let intro = try await alice.introduce("Carol", to: "Bob", note: "you two should meet")
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        _ = try await dave.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        let staged = try await bob.introductions()
         #expect(staged.map(\.introducedFeedID) == [carol.feedID])
         #expect(staged.first?.note == "you two should meet")
         #expect(try Self.content(dave, intro.messageID) == nil)
-        #expect(try dave.introductions().isEmpty)
+        #expect(try await dave.introductions().isEmpty)
         // Meeting Carol in person turns the introduction into a contact.
-        try bob.addContact(cardText: try carol.contactCard().text)
-        #expect(try bob.introductions().isEmpty)
+        try await bob.addContact(cardText: try await carol.contactCard().text)
+        #expect(try await bob.introductions().isEmpty)
     }
 
-    @Test func postsToOneThousandContactsFitTheEnvelope() throws {
+    @Test func postsToOneThousandContactsFitTheEnvelope() async throws {
         let alice = try Self.account(0xA1)
         let seeds = (0..<1_000).map { index -> [UInt8] in [UInt8(index >> 8), UInt8(index & 0xFF)] + [UInt8](repeating: 0x42, count: 30) }
         for seed in seeds {
             let other = try Identity(seed: try Seed(bytes: seed))
             let card = try ContactCard.create(identity: other, displayName: "", createdAt: Self.now)
-            try alice.addContact(card: card)
+            try await alice.addContact(card: card)
         }
-        let envelope = try alice.post(String(repeating: "x", count: 280), audience: .contacts)
+        let envelope = try await alice.post(String(repeating: "x", count: 280), audience: .contacts)
         #expect(envelope.canonicalBytes.count < 100_000)
         #expect(try ContactsRecipientMap.decode(try envelope.contentBytes()).slots.count == 1_001)
     }
 
-    @Test func aContactsVerifiedRotationKeepsTheirPostsReadable() throws {
-        let (alice, bob) = try Self.pair()
+    @Test func aContactsVerifiedRotationKeepsTheirPostsReadable() async throws {
+        let (alice, bob) = try await Self.pair()
         let rotated = try Identity(seed: try Seed(bytes: [UInt8](repeating: 0xA2, count: 32)))
         let newKeys = rotated.publicKeys
         let signed = Array(newKeys.identityKey.rawRepresentation) + Array(newKeys.dhKey.rawRepresentation) + Array(newKeys.pqKey.rawRepresentation)
-        let rotation = try alice.publish(.keyRotation(KeyRotation(
+        let rotation = try await alice.publish(.keyRotation(KeyRotation(
             newIdentityKey: newKeys.identityKeyString, newDHKey: newKeys.dhKeyString, newPQKey: newKeys.pqKeyString,
             previousKeySignature: Base64URL.encode(try alice.identity.sign(signed)), reason: "device_migration"
         )), audience: .contacts)
@@ -188,14 +188,14 @@ import Testing
         object["signature"] = .string(Base64URL.encode(try rotated.sign(CanonicalJSON.serialize(object))))
         let next = CanonicalJSON.serialize(object)
         // One batch: Bob learns the new keys from the rotation and reads the next post with them.
-        let report = try bob.importContactFeed(lines: try alice.exportFeed() + [next], contact: "Alice")
+        let report = try await bob.importContactFeed(lines: try await alice.exportFeed() + [next], contact: "Alice")
         #expect(report.acceptedCount == 2)
         let post = try Envelope.parseV1(next)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "from my new phone")))
-        #expect(try bob.keyRotations().map(\.verified) == [true])
+        #expect(try await bob.keyRotations().map(\.verified) == [true])
         // Bob's next contacts post is encrypted with the re-derived key.
         #expect(try bob.store.contact(alice.feedID)?.keyIsStale == true)
-        let reply = try bob.post("welcome back", audience: .contacts)
+        let reply = try await bob.post("welcome back", audience: .contacts)
         #expect(try bob.store.contact(alice.feedID)?.keyIsStale == false)
         let replyContent = try reply.contentBytes()
         let bobSide = try ContactsKey.derive(myDHKey: rotated.dhKey, theirDHKey: bob.identity.dhKey.publicKey, myFeed: alice.feedID, theirFeed: bob.feedID)
@@ -204,12 +204,12 @@ import Testing
 
     /// A card is never proof of a rotation (docs/FEED-FORMAT.md 11.1): only a `previous_key_sig`
     /// verified along the feed's key chain is. (Before issue 11 a card "confirmed" the rotation.)
-    @Test func anUnverifiedRotationIsNotTrustedEvenAfterMeetingAgain() throws {
-        let (alice, bob) = try Self.pair()
+    @Test func anUnverifiedRotationIsNotTrustedEvenAfterMeetingAgain() async throws {
+        let (alice, bob) = try await Self.pair()
         let rotated = try Identity(seed: try Seed(bytes: [UInt8](repeating: 0xA2, count: 32)))
         let newKeys = rotated.publicKeys
         // The old device was lost: no previous_key_sig.
-        let rotation = try alice.publish(.keyRotation(KeyRotation(
+        let rotation = try await alice.publish(.keyRotation(KeyRotation(
             newIdentityKey: newKeys.identityKeyString, newDHKey: newKeys.dhKeyString, newPQKey: newKeys.pqKeyString,
             previousKeySignature: nil, reason: "device_migration"
         )), audience: .contacts)
@@ -226,21 +226,21 @@ import Testing
         object["type"] = .string("post")
         object["version"] = .integer(1)
         object["signature"] = .string(Base64URL.encode(try rotated.sign(CanonicalJSON.serialize(object))))
-        let lines = try alice.exportFeed() + [CanonicalJSON.serialize(object)]
-        let first = try bob.importContactFeed(lines: lines, contact: "Alice")
+        let lines = try await alice.exportFeed() + [CanonicalJSON.serialize(object)]
+        let first = try await bob.importContactFeed(lines: lines, contact: "Alice")
         #expect(first.acceptedCount == 1)
-        #expect(try bob.keyRotations().map(\.verified) == [false])
+        #expect(try await bob.keyRotations().map(\.verified) == [false])
         // They meet; Alice shows the card of her new device, naming her original feed.
         let card = try ContactCard.create(identity: rotated, displayName: "Alice", createdAt: Self.now, originalIdentityKey: alice.identity.publicKeys.identityKey)
-        #expect {
-            try bob.addContact(cardText: card.text, name: "Alice")
+        await #expect {
+            try await bob.addContact(cardText: card.text, name: "Alice")
         } throws: { error in
             guard case KithError.store(.contactKeyConflict)? = error as? KithError else { return false }
             return true
         }
-        #expect(try bob.keyRotations().map(\.verified) == [false])
+        #expect(try await bob.keyRotations().map(\.verified) == [false])
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
-        let second = try bob.importContactFeed(lines: lines, contact: "Alice")
+        let second = try await bob.importContactFeed(lines: lines, contact: "Alice")
         #expect(second.outcomes.last?.isAccepted == false)
     }
 }

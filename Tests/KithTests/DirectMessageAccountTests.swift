@@ -11,16 +11,16 @@ import Testing
 @Suite struct DirectMessageAccountTests {
     typealias Pair = (alice: Account, bob: Account)
 
-    static func pair() throws -> Pair {
-        let (alice, bob) = try ContactsAccountTests.pair()
+    static func pair() async throws -> Pair {
+        let (alice, bob) = try await ContactsAccountTests.pair()
         return (alice, bob)
     }
 
     /// Hands `to` everything `from` wrote (optionally in another order) and decrypts it.
     @discardableResult
-    static func deliver(_ from: Account, to: Account, reorder: ([[UInt8]]) -> [[UInt8]] = { $0 }) throws -> DirectOpenReport {
-        _ = try to.importFeed(lines: reorder(try from.exportFeed()), identityKey: from.identity.publicKeys.identityKey)
-        return try to.processDirectMessages()
+    static func deliver(_ from: Account, to: Account, reorder: ([[UInt8]]) -> [[UInt8]] = { $0 }) async throws -> DirectOpenReport {
+        _ = try await to.importFeed(lines: reorder(try await from.exportFeed()), identityKey: from.identity.publicKeys.identityKey)
+        return try await to.processDirectMessages()
     }
 
     static func texts(_ messages: [StoredMessage]) -> [String] {
@@ -30,116 +30,117 @@ import Testing
         }
     }
 
-    @Test func contactsExchangeDirectMessagesThroughTheirFeeds() throws {
-        let (alice, bob) = try Self.pair()
-        try alice.sendDirect("hello Bob", to: "Bob")
-        try alice.sendDirect("are you there?", to: "Bob")
-        try Self.deliver(alice, to: bob)
-        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["hello Bob", "are you there?"])
-        try bob.sendDirect("yes, hi Alice", to: "Alice")
-        try Self.deliver(bob, to: alice)
-        #expect(Self.texts(try alice.conversation(with: "Bob")) == ["hello Bob", "are you there?", "yes, hi Alice"])
-        try alice.sendDirect("after the ratchet step", to: "Bob")
-        try Self.deliver(alice, to: bob)
-        #expect(Self.texts(try bob.conversation(with: "Alice")).last == "after the ratchet step")
-        #expect(try alice.directFailures().isEmpty && bob.directFailures().isEmpty)
+    @Test func contactsExchangeDirectMessagesThroughTheirFeeds() async throws {
+        let (alice, bob) = try await Self.pair()
+        try await alice.sendDirect("hello Bob", to: "Bob")
+        try await alice.sendDirect("are you there?", to: "Bob")
+        try await Self.deliver(alice, to: bob)
+        #expect(Self.texts(try await bob.conversation(with: "Alice")) == ["hello Bob", "are you there?"])
+        try await bob.sendDirect("yes, hi Alice", to: "Alice")
+        try await Self.deliver(bob, to: alice)
+        #expect(Self.texts(try await alice.conversation(with: "Bob")) == ["hello Bob", "are you there?", "yes, hi Alice"])
+        try await alice.sendDirect("after the ratchet step", to: "Bob")
+        try await Self.deliver(alice, to: bob)
+        #expect(Self.texts(try await bob.conversation(with: "Alice")).last == "after the ratchet step")
+        #expect(try await alice.directFailures().isEmpty)
+        #expect(try await bob.directFailures().isEmpty)
     }
 
-    @Test func messagesImportedOutOfOrderDecryptOnceEach() throws {
-        let (alice, bob) = try Self.pair()
-        for index in 0..<6 { try alice.sendDirect("message \(index)", to: "Bob") }
-        let report = try Self.deliver(alice, to: bob, reorder: { Array($0.reversed()) })
+    @Test func messagesImportedOutOfOrderDecryptOnceEach() async throws {
+        let (alice, bob) = try await Self.pair()
+        for index in 0..<6 { try await alice.sendDirect("message \(index)", to: "Bob") }
+        let report = try await Self.deliver(alice, to: bob, reorder: { Array($0.reversed()) })
         #expect(report.failed.isEmpty)
-        #expect(Self.texts(try bob.conversation(with: "Alice")) == (0..<6).map { "message \($0)" })
+        #expect(Self.texts(try await bob.conversation(with: "Alice")) == (0..<6).map { "message \($0)" })
         // Importing again (a duplicate delivery) changes nothing and fails nothing.
-        let again = try Self.deliver(alice, to: bob)
+        let again = try await Self.deliver(alice, to: bob)
         #expect(again.opened.isEmpty && again.failed.isEmpty)
-        #expect(try bob.conversation(with: "Alice").count == 7)  // 6 posts + the prekey batch
+        #expect(try await bob.conversation(with: "Alice").count == 7)  // 6 posts + the prekey batch
     }
 
-    @Test func onlyTheAddresseeCanRead() throws {
-        let (alice, bob) = try Self.pair()
+    @Test func onlyTheAddresseeCanRead() async throws {
+        let (alice, bob) = try await Self.pair()
         let carol = try ContactsAccountTests.account(0xC0)
-        try carol.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try alice.addContact(cardText: try carol.contactCard(displayName: "Carol").text, name: "Carol")
-        let message = try alice.sendDirect("for Bob only", to: "Bob")
-        try Self.deliver(alice, to: carol)
+        try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        let message = try await alice.sendDirect("for Bob only", to: "Bob")
+        try await Self.deliver(alice, to: carol)
         #expect(try carol.store.message(message.messageID)?.content == nil)
-        #expect(try carol.conversation(with: "Alice").isEmpty)
-        try Self.deliver(alice, to: bob)
+        #expect(try await carol.conversation(with: "Alice").isEmpty)
+        try await Self.deliver(alice, to: bob)
         #expect(try bob.store.message(message.messageID)?.content == .post(Post(body: "for Bob only")))
     }
 
-    @Test func handedOverPrekeysAreUsedOnceAndConsumedOnBothSides() throws {
-        let (alice, bob) = try Self.pair()
-        let handover = try bob.prekeyHandover(for: "Alice", count: 5)
-        #expect(try alice.importPrekeyHandover(handover.text, from: "Bob") == 5)
-        #expect(try alice.prekeyPool(with: bob.feedID)?.held == 5)
-        try alice.sendDirect("uses a one-time prekey", to: "Bob")
-        #expect(try alice.prekeyPool(with: bob.feedID)?.held == 4)
-        #expect(try bob.prekeyPool(with: alice.feedID)?.handedRemaining == 5)
-        try Self.deliver(alice, to: bob)
-        #expect(try bob.prekeyPool(with: alice.feedID)?.handedRemaining == 4)
-        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["uses a one-time prekey"])
+    @Test func handedOverPrekeysAreUsedOnceAndConsumedOnBothSides() async throws {
+        let (alice, bob) = try await Self.pair()
+        let handover = try await bob.prekeyHandover(for: "Alice", count: 5)
+        #expect(try await alice.importPrekeyHandover(handover.text, from: "Bob") == 5)
+        #expect(try await alice.prekeyPool(with: bob.feedID)?.held == 5)
+        try await alice.sendDirect("uses a one-time prekey", to: "Bob")
+        #expect(try await alice.prekeyPool(with: bob.feedID)?.held == 4)
+        #expect(try await bob.prekeyPool(with: alice.feedID)?.handedRemaining == 5)
+        try await Self.deliver(alice, to: bob)
+        #expect(try await bob.prekeyPool(with: alice.feedID)?.handedRemaining == 4)
+        #expect(Self.texts(try await bob.conversation(with: "Alice")) == ["uses a one-time prekey"])
         // Alice's first message also refilled Bob's pool of her prekeys (none handed yet).
-        #expect(try bob.prekeyPool(with: alice.feedID)?.held == Account.defaultPrekeyBatch)
-        #expect(try alice.prekeyPool(with: bob.feedID)?.needsRefill == false)
+        #expect(try await bob.prekeyPool(with: alice.feedID)?.held == Account.defaultPrekeyBatch)
+        #expect(try await alice.prekeyPool(with: bob.feedID)?.needsRefill == false)
     }
 
-    @Test func handoverRejections() throws {
-        let (alice, bob) = try Self.pair()
+    @Test func handoverRejections() async throws {
+        let (alice, bob) = try await Self.pair()
         let carol = try ContactsAccountTests.account(0xC0)
-        try alice.addContact(cardText: try carol.contactCard(displayName: "Carol").text, name: "Carol")
-        try carol.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
-        let handover = try bob.prekeyHandover(for: "Alice", count: 3)
+        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        let handover = try await bob.prekeyHandover(for: "Alice", count: 3)
         // Claimed to come from Carol: signature does not verify with her key.
-        #expect(throws: KithError.self) { try alice.importPrekeyHandover(handover.text, from: "Carol") }
+        await #expect(throws: KithError.self) { try await alice.importPrekeyHandover(handover.text, from: "Carol") }
         // Tampered, truncated, not base64url.
         var tampered = handover.encoded
         tampered[70] ^= 0x01
-        #expect(throws: KithError.self) { try alice.importPrekeyHandover(Base64URL.encode(tampered), from: "Bob") }
-        #expect(throws: KithError.self) { try alice.importPrekeyHandover(Base64URL.encode(Array(handover.encoded.prefix(100))), from: "Bob") }
-        #expect(throws: KithError.self) { try alice.importPrekeyHandover("not a handover!", from: "Bob") }
+        await #expect(throws: KithError.self) { try await alice.importPrekeyHandover(Base64URL.encode(tampered), from: "Bob") }
+        await #expect(throws: KithError.self) { try await alice.importPrekeyHandover(Base64URL.encode(Array(handover.encoded.prefix(100))), from: "Bob") }
+        await #expect(throws: KithError.self) { try await alice.importPrekeyHandover("not a handover!", from: "Bob") }
         // Meant for someone else.
-        let forCarol = try alice.prekeyHandover(for: "Carol", count: 2)
-        #expect(throws: KithError.self) { try bob.importPrekeyHandover(forCarol.text, from: "Alice") }
-        #expect(throws: KithError.self) { try bob.prekeyHandover(for: "Alice", count: 0) }
-        #expect(throws: KithError.self) { try bob.prekeyHandover(for: "Alice", count: RatchetConstants.maxOneTimePrekeys + 1) }
-        #expect(try alice.prekeyPool(with: bob.feedID)?.held == 0)
+        let forCarol = try await alice.prekeyHandover(for: "Carol", count: 2)
+        await #expect(throws: KithError.self) { try await bob.importPrekeyHandover(forCarol.text, from: "Alice") }
+        await #expect(throws: KithError.self) { try await bob.prekeyHandover(for: "Alice", count: 0) }
+        await #expect(throws: KithError.self) { try await bob.prekeyHandover(for: "Alice", count: RatchetConstants.maxOneTimePrekeys + 1) }
+        #expect(try await alice.prekeyPool(with: bob.feedID)?.held == 0)
     }
 
     /// Both start a session before either hears from the other; delivered in either order, the
     /// side with the lower feed_id keeps its session, the other adopts it, nothing is lost.
     @Test(arguments: [false, true])
-    func simultaneousFirstMessagesConvergeOnOneSession(bobHearsFirst: Bool) throws {
-        let (alice, bob) = try Self.pair()
-        try alice.sendDirect("Alice starts", to: "Bob")
-        try bob.sendDirect("Bob starts", to: "Alice")
+    func simultaneousFirstMessagesConvergeOnOneSession(bobHearsFirst: Bool) async throws {
+        let (alice, bob) = try await Self.pair()
+        try await alice.sendDirect("Alice starts", to: "Bob")
+        try await bob.sendDirect("Bob starts", to: "Alice")
         if bobHearsFirst {
-            try Self.deliver(alice, to: bob)
-            try Self.deliver(bob, to: alice)
+            try await Self.deliver(alice, to: bob)
+            try await Self.deliver(bob, to: alice)
         } else {
-            try Self.deliver(bob, to: alice)
-            try Self.deliver(alice, to: bob)
+            try await Self.deliver(bob, to: alice)
+            try await Self.deliver(alice, to: bob)
         }
-        #expect(Self.texts(try alice.conversation(with: "Bob")).sorted() == ["Alice starts", "Bob starts"])
-        #expect(Self.texts(try bob.conversation(with: "Alice")).sorted() == ["Alice starts", "Bob starts"])
+        #expect(Self.texts(try await alice.conversation(with: "Bob")).sorted() == ["Alice starts", "Bob starts"])
+        #expect(Self.texts(try await bob.conversation(with: "Alice")).sorted() == ["Alice starts", "Bob starts"])
         for round in 0..<3 {
-            try alice.sendDirect("a\(round)", to: "Bob")
-            try Self.deliver(alice, to: bob)
-            try bob.sendDirect("b\(round)", to: "Alice")
-            try Self.deliver(bob, to: alice)
+            try await alice.sendDirect("a\(round)", to: "Bob")
+            try await Self.deliver(alice, to: bob)
+            try await bob.sendDirect("b\(round)", to: "Alice")
+            try await Self.deliver(bob, to: alice)
         }
-        #expect(Self.texts(try alice.conversation(with: "Bob")).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
-        #expect(Self.texts(try bob.conversation(with: "Alice")).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
-        let failures = try alice.directFailures().map(\.reason) + bob.directFailures().map(\.reason)
+        #expect(Self.texts(try await alice.conversation(with: "Bob")).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
+        #expect(Self.texts(try await bob.conversation(with: "Alice")).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
+        let failures = try await alice.directFailures().map(\.reason) + bob.directFailures().map(\.reason)
         #expect(failures.isEmpty, "\(failures)")
     }
 
-    @Test func aForgedCiphertextFailsAloneAndLeavesTheSessionIntact() throws {
-        let (alice, bob) = try Self.pair()
-        try alice.sendDirect("first", to: "Bob")
-        try Self.deliver(alice, to: bob)
+    @Test func aForgedCiphertextFailsAloneAndLeavesTheSessionIntact() async throws {
+        let (alice, bob) = try await Self.pair()
+        try await alice.sendDirect("first", to: "Bob")
+        try await Self.deliver(alice, to: bob)
         // Alice's client writes a broken direct message (validly signed, garbage ciphertext).
         let head = try #require(try alice.store.head(of: alice.feedID))
         let unsigned = UnsignedEnvelope(
@@ -148,36 +149,36 @@ import Testing
         )
         let forged = try Envelope.sign(unsigned, with: alice.identity)
         _ = try alice.store.ingest([forged.canonicalBytes])
-        try alice.sendDirect("after the broken one", to: "Bob")
-        try Self.deliver(alice, to: bob)
-        #expect(try bob.directFailures().map(\.messageID) == [forged.messageID])
-        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["first", "after the broken one"])
-        #expect(try bob.directFailures().count == 1)
+        try await alice.sendDirect("after the broken one", to: "Bob")
+        try await Self.deliver(alice, to: bob)
+        #expect(try await bob.directFailures().map(\.messageID) == [forged.messageID])
+        #expect(Self.texts(try await bob.conversation(with: "Alice")) == ["first", "after the broken one"])
+        #expect(try await bob.directFailures().count == 1)
     }
 
-    @Test func messagesFromSomeoneNotYetAContactWaitForTheirCard() throws {
+    @Test func messagesFromSomeoneNotYetAContactWaitForTheirCard() async throws {
         let alice = try ContactsAccountTests.account(0xA1)
         let bob = try ContactsAccountTests.account(0xB0)
-        try alice.addContact(cardText: try bob.contactCard(displayName: "Bob").text, name: "Bob")
-        try alice.sendDirect("before you scanned me", to: "Bob")
-        _ = try bob.importFeed(lines: try alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
-        #expect(try bob.processDirectMessages().waiting >= 1)
-        try bob.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
-        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["before you scanned me"])
+        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await alice.sendDirect("before you scanned me", to: "Bob")
+        _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        #expect(try await bob.processDirectMessages().waiting >= 1)
+        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        #expect(Self.texts(try await bob.conversation(with: "Alice")) == ["before you scanned me"])
     }
 
-    @Test func sessionsAndDirectTextNeverReachSQLiteInTheClear() throws {
+    @Test func sessionsAndDirectTextNeverReachSQLiteInTheClear() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-direct-\(UUID().uuidString)")
         let aliceHome = AccountHome(directory: directory.appendingPathComponent("a"))
         let bobHome = AccountHome(directory: directory.appendingPathComponent("b"))
-        let alice = try Account.create(home: aliceHome, scrypt: .testing, passphrase: { "p" })
-        let bob = try Account.create(home: bobHome, scrypt: .testing, passphrase: { "p" })
-        try alice.addContact(cardText: try bob.contactCard(displayName: "Bob").text, name: "Bob")
-        try bob.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        let alice = try await Account.create(home: aliceHome, scrypt: .testing, passphrase: { "p" })
+        let bob = try await Account.create(home: bobHome, scrypt: .testing, passphrase: { "p" })
+        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         let secret = "the direct secret is 4711"
-        try alice.sendDirect(secret, to: "Bob")
-        try Self.deliver(alice, to: bob)
-        #expect(Self.texts(try bob.conversation(with: "Alice")) == [secret])
+        try await alice.sendDirect(secret, to: "Bob")
+        try await Self.deliver(alice, to: bob)
+        #expect(Self.texts(try await bob.conversation(with: "Alice")) == [secret])
         for home in [aliceHome, bobHome] {
             for file in try FileManager.default.contentsOfDirectory(at: home.directory, includingPropertiesForKeys: nil)
             where file.lastPathComponent.hasPrefix("kith.sqlite") {
@@ -186,22 +187,22 @@ import Testing
             }
         }
         // Sessions survive reopening (sealed state round trip).
-        let reopened = try Account.open(home: bobHome, passphrase: { "p" })
-        try reopened.sendDirect("reply after reopening", to: "Alice")
-        try Self.deliver(reopened, to: alice)
-        #expect(Self.texts(try alice.conversation(with: "Bob")).last == "reply after reopening")
+        let reopened = try await Account.open(home: bobHome, passphrase: { "p" })
+        try await reopened.sendDirect("reply after reopening", to: "Alice")
+        try await Self.deliver(reopened, to: alice)
+        #expect(Self.texts(try await alice.conversation(with: "Bob")).last == "reply after reopening")
     }
 
-    @Test func attachmentsTravelInDirectMessages() throws {
-        let (alice, bob) = try Self.pair()
+    @Test func attachmentsTravelInDirectMessages() async throws {
+        let (alice, bob) = try await Self.pair()
         let photo = [UInt8]("pretend this is a photo".utf8)
-        let envelope = try alice.post("look", audience: .direct(bob.feedID), attachments: [photo])
-        try Self.deliver(alice, to: bob)
-        for blob in try alice.exportBlobs() { try bob.importBlob(blob) }
-        #expect(try bob.attachment(of: envelope.messageID, index: 0) == photo)
+        let envelope = try await alice.post("look", audience: .direct(bob.feedID), attachments: [photo])
+        try await Self.deliver(alice, to: bob)
+        for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
+        #expect(try await bob.attachment(of: envelope.messageID, index: 0) == photo)
     }
 
-    @Test func prekeyBatchContentIsBounded() throws {
+    @Test func prekeyBatchContentIsBounded() async throws {
         #expect(throws: FeedError.self) {
             try Content.parse(Array(#"{"prekeys":"AAAA","type":"prekey_batch"}"#.utf8), envelopeType: "prekey_batch")
         }
@@ -215,12 +216,12 @@ import Testing
 
     /// A crash after a message was decrypted and its session advanced, but before the
     /// transaction committed, loses nothing and reuses no key: the next pass decrypts it again.
-    @Test func aCrashBeforeTheCommitLosesNothing() throws {
-        let (alice, bob) = try Self.pair()
-        let sent = try alice.sendDirect("survives a crash", to: "Bob")
-        _ = try bob.store.ingest(try alice.exportFeed())  // stored, not yet decrypted
+    @Test func aCrashBeforeTheCommitLosesNothing() async throws {
+        let (alice, bob) = try await Self.pair()
+        let sent = try await alice.sendDirect("survives a crash", to: "Bob")
+        _ = try bob.store.ingest(try await alice.exportFeed())  // stored, not yet decrypted
         let envelope = try Envelope.parseV1(sent.canonicalBytes)
-        let record = try bob.resolveContact("Alice")
+        let record = try await bob.resolveContact("Alice")
         struct Crash: Error {}
         #expect(throws: StoreError.self) {
             try bob.store.withDirectState { access in
@@ -230,8 +231,8 @@ import Testing
             }
         }
         #expect(try bob.store.message(sent.messageID)?.content == nil)
-        let report = try bob.processDirectMessages()
+        let report = try await bob.processDirectMessages()
         #expect(report.opened.contains(sent.messageID))
-        #expect(Self.texts(try bob.conversation(with: "Alice")) == ["survives a crash"])
+        #expect(Self.texts(try await bob.conversation(with: "Alice")) == ["survives a crash"])
     }
 }

@@ -25,7 +25,7 @@ import Testing
         return bytes
     }
 
-    @Test func readerSplitsAtLFDropsOneCRAndSkipsEmptyLines() throws {
+    @Test func readerSplitsAtLFDropsOneCRAndSkipsEmptyLines() async throws {
         let lines = try Self.lines(Array("a\r\n\n\nbc\n\r\ndef".utf8))
         #expect(lines == [
             FeedLine(number: 1, bytes: Array("a".utf8)),
@@ -34,7 +34,7 @@ import Testing
         ])
     }
 
-    @Test func readerYieldsOversizedLinesWithoutTheirBytes() throws {
+    @Test func readerYieldsOversizedLinesWithoutTheirBytes() async throws {
         let long = [UInt8](repeating: UInt8(ascii: "x"), count: 100)
         let lines = try Self.lines(Array("ok\n".utf8) + long + Array("\n".utf8) + Array(repeating: UInt8(ascii: "y"), count: 16) + Array("\r\nz".utf8))
         #expect(lines.count == 4)
@@ -45,7 +45,7 @@ import Testing
         #expect(lines[3] == FeedLine(number: 4, bytes: Array("z".utf8)))
     }
 
-    @Test func aMillionEmptyLinesYieldNothing() throws {
+    @Test func aMillionEmptyLinesYieldNothing() async throws {
         #expect(try Self.lines([UInt8](repeating: 0x0A, count: 1_000_000), chunkSize: 1 << 16).isEmpty)
     }
 
@@ -58,38 +58,38 @@ import Testing
         #expect(log.countsByCode == ["bad_signature": 5, "sequence_gap": 1])
     }
 
-    @Test func importWithAKeyStoresThatFeedOnly() throws {
+    @Test func importWithAKeyStoresThatFeedOnly() async throws {
         let alice = try Account.inMemory()
         let carol = try Account.inMemory()
         let bob = try Account.inMemory()
-        for index in 0..<3 { try alice.post("a\(index)", audience: .contacts) }
-        try carol.post("c", audience: .contacts)
-        let aliceLines: [[UInt8]] = try alice.exportFeed()
-        let carolLines: [[UInt8]] = try carol.exportFeed()
+        for index in 0..<3 { try await alice.post("a\(index)", audience: .contacts) }
+        try await carol.post("c", audience: .contacts)
+        let aliceLines: [[UInt8]] = try await alice.exportFeed()
+        let carolLines: [[UInt8]] = try await carol.exportFeed()
         let mixed: [[UInt8]] = aliceLines + carolLines + [Array("{\"version\":2}".utf8)]
         let bytes = Self.joined(mixed)
 
         // With Carol's key, none of Alice's lines are stored.
-        let asCarol = try bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path), identityKey: carol.identity.publicKeys.identityKey)
+        let asCarol = try await bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path), identityKey: carol.identity.publicKeys.identityKey)
         #expect(asCarol.stored == 1)
         #expect(asCarol.rejections.countsByCode == ["feed_id_mismatch": aliceLines.count, "missing_field": 1])
         #expect(try bob.store.head(of: alice.feedID) == nil)
 
         // With Alice's key, Alice's lines are stored and the others refused with their line numbers.
-        let asAlice = try bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path), identityKey: alice.identity.publicKeys.identityKey)
+        let asAlice = try await bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path), identityKey: alice.identity.publicKeys.identityKey)
         #expect(asAlice.stored == aliceLines.count)
         #expect(asAlice.rejections.kept.map(\.line) == [aliceLines.count + 1, aliceLines.count + 2])
         #expect(asAlice.lines == mixed.count)
     }
 
-    @Test func importWithoutAKeyTakesTheFollowedFeedOfTheFirstEntry() throws {
+    @Test func importWithoutAKeyTakesTheFollowedFeedOfTheFirstEntry() async throws {
         let alice = try Account.inMemory()
         let bob = try Account.inMemory()
-        try alice.post("hi", audience: .contacts)
-        let bytes = Self.joined(try alice.exportFeed())
-        #expect(throws: KithError.self) { try bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path)) }
+        try await alice.post("hi", audience: .contacts)
+        let bytes = Self.joined(try await alice.exportFeed())
+        await #expect(throws: KithError.self) { try await bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path)) }
         try bob.store.follow(identityKey: alice.identity.publicKeys.identityKey)
-        let result = try bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path))
+        let result = try await bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path))
         #expect(result.feed == alice.feedID && result.isClean && result.stored > 0)
     }
 }

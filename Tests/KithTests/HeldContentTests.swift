@@ -8,17 +8,17 @@ import Testing
 /// Messages held before their author became a contact are opened when the card is added, by the
 /// rule of ingest (docs/FEED-FORMAT.md section 7 rules 8-9): unknown types are never decrypted.
 @Suite struct HeldContentTests {
-    @Test func unknownTypesStayUndecryptedWhenTheirAuthorBecomesAContact() throws {
+    @Test func unknownTypesStayUndecryptedWhenTheirAuthorBecomesAContact() async throws {
         let alice = try ContactsAccountTests.account(0xA1)
         let bob = try ContactsAccountTests.account(0xB0)
-        try alice.addContact(cardText: try bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
         var poll = JSONObject()
         poll["options"] = .array([.string("yes"), .string("no")])
-        let unknown = try alice.publish(.unknown(type: "poll", object: poll), audience: .contacts)
-        let known = try alice.post("hello", audience: .contacts)
+        let unknown = try await alice.publish(.unknown(type: "poll", object: poll), audience: .contacts)
+        let known = try await alice.post("hello", audience: .contacts)
         // Bob holds Alice's feed before he has her card, then adds it.
-        _ = try bob.importFeed(lines: try alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
-        try bob.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
+        _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         let sealed = try bob.store.read { db in
             try String.fetchOne(db, sql: "SELECT content_json FROM messages WHERE message_id = ?", arguments: [unknown.messageID.string])
         }

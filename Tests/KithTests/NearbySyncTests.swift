@@ -12,10 +12,10 @@ private func options(dialGrace: Double? = nil) -> NearbyOptions {
 struct NearbySyncTests {
     @Test("two contacts find each other, sync once, and a stranger on the LAN is ignored")
     func discoverAndSync() async throws {
-        let (alice, bob) = try SyncPair.met()
+        let (alice, bob) = try await SyncPair.met()
         let carol = try SyncPair.account(0xC0)
-        let alicePost = try alice.post("from alice", audience: .contacts)
-        let bobPost = try bob.post("from bob", audience: .contacts)
+        let alicePost = try await alice.post("from alice", audience: .contacts)
+        let bobPost = try await bob.post("from bob", audience: .contacts)
         let network = InMemoryNearbyNetwork()
         let heardByCarol = Mutex(0)
         async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options()).run()
@@ -41,8 +41,8 @@ struct NearbySyncTests {
 
     @Test("when both sides dial at once, one link survives and the feeds still sync exactly once")
     func simultaneousDial() async throws {
-        let (alice, bob) = try SyncPair.met()
-        for index in 0..<10 { try alice.post("a\(index)", audience: .contacts); try bob.post("b\(index)", audience: .contacts) }
+        let (alice, bob) = try await SyncPair.met()
+        for index in 0..<10 { try await alice.post("a\(index)", audience: .contacts); try await bob.post("b\(index)", audience: .contacts) }
         let network = InMemoryNearbyNetwork()
         // dialGrace 0: the higher key dials at once too, so both links race.
         async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 0)).run()
@@ -65,8 +65,8 @@ struct NearbySyncTests {
 struct NearbyMulticastTests {
     @Test("two contacts find each other through loopback multicast and sync")
     func loopbackMulticast() async throws {
-        let (alice, bob) = try SyncPair.met()
-        let post = try alice.post("over multicast", audience: .contacts)
+        let (alice, bob) = try await SyncPair.met()
+        let post = try await alice.post("over multicast", audience: .contacts)
         let port = Int.random(in: 40_000...49_000)
         let aliceDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
         let bobDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")

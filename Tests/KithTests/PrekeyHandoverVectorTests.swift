@@ -70,7 +70,7 @@ import Testing
         return root
     }
 
-    @Test func publishedVectorsMatchThisImplementation() throws {
+    @Test func publishedVectorsMatchThisImplementation() async throws {
         let generated = try Self.generate()
         let bytes = try TestPaths.publishedVector(at: Self.url, generated: CanonicalJSON.serialize(.object(generated)))
         let published = try #require(try CanonicalJSON.parse(bytes).objectValue)

@@ -14,11 +14,11 @@ enum SyncPair {
     }
 
     /// Alice and Bob, contacts of each other.
-    static func met() throws -> (Account, Account) {
+    static func met() async throws -> (Account, Account) {
         let alice = try account(0xA1)
         let bob = try account(0xB0)
-        try bob.addContact(cardText: try alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try alice.addContact(cardText: try bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
         return (alice, bob)
     }
 
@@ -45,7 +45,7 @@ enum SyncPair {
             return await bobAgent.run(link: link, clock: peripheral)
         }()
         var outcome = Outcome()
-        let bobContact = try? alice.contacts().first { $0.feedID == bob.feedID }
+        let bobContact = try? await alice.contacts().first { $0.feedID == bob.feedID }
         if let link = try? await aliceAgent.initiate(over: central, contact: bobContact) {
             outcome.alice = await aliceAgent.run(link: link, clock: central) { event in
                 if case .messageSent(let id, _, _) = event { sent.withLock { $0.append(id) } }

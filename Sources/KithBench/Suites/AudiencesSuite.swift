@@ -13,7 +13,7 @@ import KithIdentity
 enum AudiencesSuite: BenchSuite {
     static let name = "audiences"
 
-    static func run(report: (BenchFigure) -> Void) throws {
+    static func run(report: (BenchFigure) -> Void) async throws {
         let author = try Identity(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)))
         let plaintext = try Content.post(Post(body: String(repeating: "k", count: 280))).canonicalBytes()
         report(BenchFigure(name: "audiences.post_plaintext_bytes", value: Double(plaintext.count), unit: "bytes"))
@@ -23,7 +23,7 @@ enum AudiencesSuite: BenchSuite {
         for count in [1, 10, 100, 1_000] {
             let keys = Array(allKeys.prefix(count))
             var envelope: Envelope?
-            let encryptSeconds = try median(runs: count >= 1_000 ? 21 : 51) {
+            let encryptSeconds = try await median(runs: count >= 1_000 ? 21 : 51) {
                 let sealed = try ContactsAudienceCipher.seal(plaintext, recipientKeys: keys, sequence: 7, feedID: author.feedID)
                 envelope = try Envelope.sign(
                     UnsignedEnvelope(sequence: 7, timestamp: 1_790_000_000, previous: previous, type: "post", audience: .contacts, content: sealed),
@@ -33,7 +33,7 @@ enum AudiencesSuite: BenchSuite {
             guard let envelope else { throw BenchFailure("no envelope") }
             let content = try envelope.contentBytes()
             let reader = keys[keys.count - 1]
-            let decryptSeconds = try median(runs: 51) {
+            let decryptSeconds = try await median(runs: 51) {
                 let opened = try ContactsAudienceCipher.open(content, keys: [reader], sequence: 7, feedID: author.feedID)
                 guard opened.count == plaintext.count else { throw BenchFailure("wrong plaintext") }
             }
@@ -47,17 +47,23 @@ enum AudiencesSuite: BenchSuite {
         let account = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)))
         for index in 0..<1_000 {
             let contact = try Identity(seed: try Seed(bytes: [UInt8(index >> 8), UInt8(index & 0xFF)] + [UInt8](repeating: 0x42, count: 30)))
-            try account.addContact(card: try ContactCard.create(identity: contact, displayName: "", createdAt: 1_790_000_000))
+            try await account.addContact(card: try ContactCard.create(identity: contact, displayName: "", createdAt: 1_790_000_000))
         }
         let body = String(repeating: "k", count: 280)
-        let publishSeconds = try median(runs: 11) { try account.post(body, audience: .contacts) }
+        let publishSeconds = try await median(runs: 11) { try await account.post(body, audience: .contacts) }
         report(BenchFigure(name: "audiences.account_post_ms.1000", value: (publishSeconds * 1e6).rounded() / 1e3, unit: "ms"))
     }
 
     /// The median wall time of `runs` executions of `body`, in seconds.
-    static func median(runs: Int, _ body: () throws -> Void) throws -> Double {
+    static func median(runs: Int, _ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
         var times: [Double] = []
-        for _ in 0..<runs { times.append(try BenchClock.seconds(body)) }
+        for _ in 0..<runs {
+            let start = clock.now
+            try await body()
+            let elapsed = clock.now - start
+            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
         return times.sorted()[runs / 2]
     }
 }

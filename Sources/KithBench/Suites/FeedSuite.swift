@@ -10,7 +10,7 @@ enum FeedSuite: BenchSuite {
     static let name = "feed"
     static let ingestCount = 100_000
 
-    static func run(report: (BenchFigure) -> Void) throws {
+    static func run(report: (BenchFigure) -> Void) async throws {
         let identity = try Identity(seed: try Seed(bytes: [UInt8](repeating: 7, count: 32)))
         let content = [UInt8](repeating: 0xA5, count: 420)  // about a 600-byte envelope once encoded
 

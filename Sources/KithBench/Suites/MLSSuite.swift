@@ -51,7 +51,7 @@ enum MLSSuite: BenchSuite {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    static func run(report: (BenchFigure) -> Void) throws {
+    static func run(report: (BenchFigure) -> Void) async throws {
         for rawSuite: UInt16 in [1, 3] {
             let suite = try CipherSuite(rawValue: rawSuite)
             let prefix = "mls.s\(rawSuite)"

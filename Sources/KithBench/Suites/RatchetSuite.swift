@@ -6,7 +6,7 @@ import KithRatchet
 enum RatchetSuite: BenchSuite {
     static let name = "ratchet"
 
-    static func run(report: (BenchFigure) -> Void) throws {
+    static func run(report: (BenchFigure) -> Void) async throws {
         let alice = try party()
         let bob = try party()
         let aliceAsPeer = try alice.peerIdentity

@@ -32,27 +32,27 @@ enum SyncSuite: BenchSuite {
     static let mtu = 244
     static let postCount = 1000
 
-    static func run(report: (BenchFigure) -> Void) throws {
+    static func run(report: (BenchFigure) -> Void) async throws {
         var generator = SplitMix64(seed: 1)
         let feed = try SyncFeedID(bytes: [UInt8](repeating: 0xA0, count: 32))
         let contents = (0..<postCount).map { envelopeLikeJSON(sequence: $0, generator: &generator) }
 
-        let plain = try runBlocking { try await syncPosts(feed: feed, contents: contents, capabilities: []) }
+        let plain = try await syncPosts(feed: feed, contents: contents, capabilities: [])
         report(BenchFigure(name: "sync.time_vs_ideal", value: plain.elapsedSeconds / plain.idealSeconds, unit: "ratio"))
         report(BenchFigure(name: "sync.air_bytes_vs_envelopes", value: plain.airBytesVsEnvelopes, unit: "ratio"))
-        let zstd = try runBlocking { try await syncPosts(feed: feed, contents: contents, capabilities: .all) }
+        let zstd = try await syncPosts(feed: feed, contents: contents, capabilities: .all)
         report(BenchFigure(name: "sync.air_bytes_vs_envelopes_zstd", value: zstd.airBytesVsEnvelopes, unit: "ratio"))
-        let delta = try runBlocking { try await deltaSession(feed: feed, contents: contents) }
+        let delta = try await deltaSession(feed: feed, contents: contents)
         report(BenchFigure(name: "sync.delta_1_message_bytes", value: Double(delta), unit: "bytes"))
-        let deltaAll = try runBlocking { try await deltaSession(feed: feed, contents: contents, capabilities: .all) }
+        let deltaAll = try await deltaSession(feed: feed, contents: contents, capabilities: .all)
         report(BenchFigure(name: "sync.delta_1_message_bytes_all_capabilities", value: Double(deltaAll), unit: "bytes"))
-        let resent = try runBlocking { try await resumedResends(feed: feed, contents: Array(contents.prefix(200))) }
+        let resent = try await resumedResends(feed: feed, contents: Array(contents.prefix(200)))
         report(BenchFigure(name: "sync.resume_resent_messages", value: Double(resent), unit: "messages"))
-        let blob = try runBlocking { try await blobSession() }
+        let blob = try await blobSession()
         report(BenchFigure(name: "sync.blob_air_bytes_vs_blob", value: blob, unit: "ratio"))
         var samples: [Double] = []
         for _ in 0..<3 {
-            samples.append(try runBlocking { try await receiverCPU(feed: feed, contents: contents) })
+            samples.append(try await receiverCPU(feed: feed, contents: contents))
         }
         report(BenchFigure(name: "sync.receiver_cpu_us_per_message", value: samples.min() ?? 0, unit: "us"))
     }

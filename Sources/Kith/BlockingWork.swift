@@ -1,0 +1,23 @@
+import Dispatch
+
+/// The one place the facade runs blocking work (SQLite transactions, scrypt, file I/O): on a
+/// dedicated dispatch queue, never on Swift's cooperative pool, resuming the caller through a
+/// continuation when the work returns. No thread waits on a semaphore.
+enum BlockingWork {
+    /// The queue blocking facade work runs on (concurrent: the store serializes its own writes).
+    static let queue = DispatchQueue(label: "kith.facade.blocking", qos: .userInitiated, attributes: .concurrent)
+
+    /// Runs `body` on ``queue`` and returns its result to the awaiting task.
+    static func run<T: Sendable>(_ body: @escaping @Sendable () throws(KithError) -> T) async throws(KithError) -> T {
+        let result: Result<T, KithError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(KithError) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}
