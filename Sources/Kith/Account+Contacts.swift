@@ -82,7 +82,15 @@ extension Account {
         }
     }
 
-    /// A contact by feed id, local name or display name.
+    /// The contact record of `feed`, nil when it is not a contact.
+    public func contact(_ feed: FeedID) async throws(KithError) -> ContactRecord? {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.contact(feed) } catch { throw .store(error) }
+        }
+    }
+
+    /// A contact by feed id, local name or display name: the lookup behind a UI's search field
+    /// or a command-line argument. Every other method takes the contact's ``FeedID``.
     public func resolveContact(_ text: String) async throws(KithError) -> ContactRecord {
         try await BlockingWork.run { () throws(KithError) in try self.resolveContactBlocking(text) }
     }
@@ -108,11 +116,11 @@ extension Account {
         return record
     }
 
-    /// Removes a contact (by feed id or name): later contacts messages are not encrypted for them.
+    /// Removes a contact: later contacts messages are not encrypted for them.
     @discardableResult
-    public func removeContact(_ text: String) async throws(KithError) -> ContactRecord {
+    public func removeContact(_ contact: FeedID) async throws(KithError) -> ContactRecord {
         try await BlockingWork.run { () throws(KithError) in
-            let record = try self.resolveContactBlocking(text)
+            let record = try self.contactRecordBlocking(contact)
             do throws(StoreError) { try self.store.removeContact(record.feedID) } catch { throw .store(error) }
             self.hub.emit(.contactRemoved(record.feedID))
             return record
@@ -236,29 +244,29 @@ extension Account {
 
     /// Retracts one of this account's messages (spec 5.7) with a tombstone in the same audience.
     @discardableResult
-    public func delete(_ target: MessageID, reason: String? = "retracted") async throws(KithError) -> Envelope {
+    public func delete(_ target: MessageID, reason: RetractionReason? = .retracted) async throws(KithError) -> Envelope {
         try await BlockingWork.run { () throws(KithError) in try self.deleteBlocking(target, reason: reason) }
     }
 
-    func deleteBlocking(_ target: MessageID, reason: String?) throws(KithError) -> Envelope {
+    func deleteBlocking(_ target: MessageID, reason: RetractionReason?) throws(KithError) -> Envelope {
         let held: StoredMessage?
         do { held = try store.message(target) } catch { throw .store(error) }
         guard let held, held.feedID == feedID else { throw .invalidInput("message \(target) is not one of yours") }
         let audience = (try? Audience(held.audience)) ?? .contacts
         let useAudience: Audience = audience == .selfOnly ? .selfOnly : .contacts
-        return try publishBlocking(.tombstone(Tombstone(targetMessage: target, reason: reason)), audience: useAudience)
+        return try publishBlocking(.tombstone(Tombstone(targetMessage: target, reason: reason?.rawValue)), audience: useAudience)
     }
 
     /// Introduces contact `introduced` to contact `recipient` (spec 5.4): a contact_introduction
     /// encrypted for `recipient` alone (and the author).
     @discardableResult
-    public func introduce(_ introduced: String, to recipient: String, note: String? = nil) async throws(KithError) -> Envelope {
+    public func introduce(_ introduced: FeedID, to recipient: FeedID, note: String? = nil) async throws(KithError) -> Envelope {
         try await BlockingWork.run { () throws(KithError) in try self.introduceBlocking(introduced, to: recipient, note: note) }
     }
 
-    func introduceBlocking(_ introduced: String, to recipient: String, note: String?) throws(KithError) -> Envelope {
-        let person = try resolveContactBlocking(introduced)
-        let target = try resolveContactBlocking(recipient)
+    func introduceBlocking(_ introduced: FeedID, to recipient: FeedID, note: String?) throws(KithError) -> Envelope {
+        let person = try contactRecordBlocking(introduced)
+        let target = try contactRecordBlocking(recipient)
         guard person.feedID != target.feedID else { throw .invalidInput("cannot introduce a contact to themselves") }
         for record in [person, target] where !record.keyIsVerified {
             throw .invalidInput("\(record.shownName)'s key is not verified yet (their card names a key rotation not held here); sync their feed first")
@@ -270,9 +278,9 @@ extension Account {
     }
 
     /// Imports a contact's exported feed, verified with the identity key from the contact record.
-    public func importContactFeed(lines: [[UInt8]], contact: String) async throws(KithError) -> IngestReport {
+    public func importContactFeed(lines: [[UInt8]], contact: FeedID) async throws(KithError) -> IngestReport {
         try await BlockingWork.run { () throws(KithError) in
-            let record = try self.resolveContactBlocking(contact)
+            let record = try self.contactRecordBlocking(contact)
             let originalKey: IdentityPublicKey
             do {
                 originalKey = try self.store.identityKey(of: record.feedID) ?? PublicKeys.identityKey(fromBase64URL: record.identityKey)

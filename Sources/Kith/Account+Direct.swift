@@ -10,10 +10,11 @@ import KithStore
 /// kept sealed in SQLite.
 ///
 /// ```swift
-/// try await alice.sendDirect("see you at 6", to: "bob")      // a contact's name or feed id
+/// let bob = try await alice.resolveContact("Bob")           // a UI's lookup by name
+/// try await alice.sendDirect("see you at 6", to: bob.feedID)
 /// // ... Bob imports or syncs Alice's feed ...
 /// try await bob.processDirectMessages()                      // also done by every import
-/// for message in try await bob.conversation(with: "alice") { ... }
+/// for message in try await bob.conversation(with: alice.feedID) { ... }
 /// ```
 extension Account {
     /// Default number of one-time prekeys handed to a contact at a time.
@@ -23,7 +24,7 @@ extension Account {
 
     /// Sends text to one contact.
     @discardableResult
-    public func sendDirect(_ text: String, to contact: String) async throws(KithError) -> Envelope {
+    public func sendDirect(_ text: String, to contact: KithIdentity.FeedID) async throws(KithError) -> Envelope {
         try await sendDirect(.post(Post(body: text)), to: contact)
     }
 
@@ -35,10 +36,8 @@ extension Account {
     /// to this contact run low (below 10 % of the last batch, or none were handed yet), a fresh
     /// batch follows in a `prekey_batch` message.
     @discardableResult
-    public func sendDirect(_ content: Content, to contact: String) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.sendDirectBlocking(content, to: try self.resolveContactBlocking(contact).feedID)
-        }
+    public func sendDirect(_ content: Content, to contact: KithIdentity.FeedID) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try self.sendDirectBlocking(content, to: contact) }
     }
 
     func sendDirectBlocking(_ content: Content, to contact: KithIdentity.FeedID) throws(KithError) -> Envelope {
@@ -148,10 +147,10 @@ extension Account {
 
     // MARK: Reading
 
-    /// The direct conversation with a contact (name or feed id), oldest first.
-    public func conversation(with contact: String, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
+    /// The direct conversation with a contact, oldest first.
+    public func conversation(with contact: KithIdentity.FeedID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
         try await BlockingWork.run { () throws(KithError) in
-            let record = try self.resolveContactBlocking(contact)
+            let record = try self.contactRecordBlocking(contact)
             do throws(StoreError) { return try self.store.conversation(between: self.feedID, and: record.feedID, limit: limit) } catch { throw .store(error) }
         }
     }
@@ -183,10 +182,8 @@ extension Account {
 
     /// Generates `count` one-time prekeys for a contact (private halves sealed in SQLite) and
     /// returns the public batch to hand over.
-    public func issuePrekeys(for contact: String, count: Int = defaultPrekeyBatch) async throws(KithError) -> OneTimePrekeyBatch {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.issuePrekeysBlocking(for: try self.resolveContactBlocking(contact).feedID, count: count)
-        }
+    public func issuePrekeys(for contact: KithIdentity.FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> OneTimePrekeyBatch {
+        try await BlockingWork.run { () throws(KithError) in try self.issuePrekeysBlocking(for: contact, count: count) }
     }
 
     func issuePrekeysBlocking(for contact: KithIdentity.FeedID, count: Int) throws(KithError) -> OneTimePrekeyBatch {
@@ -213,9 +210,9 @@ extension Account {
     }
 
     /// A signed handover of `count` fresh one-time prekeys for a contact, to give them in person.
-    public func prekeyHandover(for contact: String, count: Int = defaultPrekeyBatch) async throws(KithError) -> PrekeyHandover {
+    public func prekeyHandover(for contact: KithIdentity.FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> PrekeyHandover {
         try await BlockingWork.run { () throws(KithError) in
-            let record = try self.resolveContactBlocking(contact)
+            let record = try self.contactRecordBlocking(contact)
             let batch = try self.issuePrekeysBlocking(for: record.feedID, count: count)
             return try PrekeyHandover.sign(batch: batch, issuer: self.feedID, recipient: record.feedID, identity: self.identity)
         }
@@ -225,8 +222,8 @@ extension Account {
     ///
     /// - Returns: how many keys were added.
     @discardableResult
-    public func importPrekeyHandover(_ text: String, from contact: String) async throws(KithError) -> Int {
-        try await BlockingWork.run { () throws(KithError) in try self.importPrekeyHandoverBlocking(text, from: try self.resolveContactBlocking(contact)) }
+    public func importPrekeyHandover(_ text: String, from contact: KithIdentity.FeedID) async throws(KithError) -> Int {
+        try await BlockingWork.run { () throws(KithError) in try self.importPrekeyHandoverBlocking(text, from: try self.contactRecordBlocking(contact)) }
     }
 
     func importPrekeyHandoverBlocking(_ text: String, from record: ContactRecord) throws(KithError) -> Int {
@@ -247,10 +244,8 @@ extension Account {
     /// Sends a contact `count` fresh one-time prekeys over the direct session, in `prekey_batch`
     /// messages of at most ``FeedLimits/maxPrekeysPerMessage`` keys.
     @discardableResult
-    public func sendPrekeys(to contact: String, count: Int = defaultPrekeyBatch) async throws(KithError) -> [Envelope] {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.sendPrekeysBlocking(to: try self.resolveContactBlocking(contact).feedID, count: count)
-        }
+    public func sendPrekeys(to contact: KithIdentity.FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> [Envelope] {
+        try await BlockingWork.run { () throws(KithError) in try self.sendPrekeysBlocking(to: contact, count: count) }
     }
 
     func sendPrekeysBlocking(to contact: KithIdentity.FeedID, count: Int) throws(KithError) -> [Envelope] {

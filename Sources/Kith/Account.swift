@@ -33,8 +33,9 @@ public final class Account: Sendable {
     /// The identity with its current keys (private keys in memory only). After
     /// ``rotateKeys(reason:)`` this is the rotated identity; the feed id never changes.
     public var identity: Identity { keyState.withLock { $0.identity } }
-    /// The local store.
-    public let store: FeedStore
+    /// The local store (internal: apps use the account's methods; tests reach it with
+    /// `@testable import Kith`).
+    let store: FeedStore
     /// Where the account lives (nil for an in-memory account).
     public let home: AccountHome?
     let clock: @Sendable () -> Int64

@@ -90,7 +90,7 @@ struct Contact: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.removeContact(contact)
+                let record = try await account.removeContact(try await account.resolveContact(contact).feedID)
                 // Spec 4.3: rotate the contacts key after a removal (fresh dh key, key_rotation).
                 if !keepKeys { try await account.rotateKeys(reason: .scheduledRotation) }
                 if global.json {
@@ -244,7 +244,9 @@ struct Introduce: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let envelope = try await account.introduce(contact, to: to, note: note)
+            let introduced = try await account.resolveContact(contact)
+            let recipient = try await account.resolveContact(to)
+            let envelope = try await account.introduce(introduced.feedID, to: recipient.feedID, note: note)
             Output.published(envelope, json: global.json, what: "Introduced \(TerminalText.escaped(contact)) to \(TerminalText.escaped(to))")
         }
     }

@@ -31,7 +31,7 @@ struct DM: AsyncParsableCommand {
             let account = try await openAccount(global)
             let record = try await account.resolveContact(contact)
             let before = try await account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
-            let envelope = try await account.sendDirect(text, to: record.feedID.string)
+            let envelope = try await account.sendDirect(text, to: record.feedID)
             let refilled = max(0, (try await account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
             if global.json {
                 var object = JSONObject()
@@ -115,7 +115,7 @@ struct Prekeys: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let handover = try await account.prekeyHandover(for: batch.contact, count: batch.count)
+                let handover = try await account.prekeyHandover(for: try await account.resolveContact(batch.contact).feedID, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["handover"] = .string(handover.text)
@@ -150,13 +150,14 @@ struct Prekeys: AsyncParsableCommand {
                     text = argument
                 }
                 let account = try await openAccount(global)
-                let added = try await account.importPrekeyHandover(text, from: contact)
+                let record = try await account.resolveContact(contact)
+                let added = try await account.importPrekeyHandover(text, from: record.feedID)
                 if global.json {
                     var object = JSONObject()
                     object["added"] = .integer(Int64(added))
                     Output.json(.object(object))
                 } else {
-                    Output.line("Stored \(added) one-time prekeys of \(TerminalText.escaped(try await account.resolveContact(contact).shownName)).")
+                    Output.line("Stored \(added) one-time prekeys of \(TerminalText.escaped(record.shownName)).")
                 }
             }
         }
@@ -175,7 +176,7 @@ struct Prekeys: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let envelopes = try await account.sendPrekeys(to: batch.contact, count: batch.count)
+                let envelopes = try await account.sendPrekeys(to: try await account.resolveContact(batch.contact).feedID, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["messages"] = .array(envelopes.map { .string($0.messageID.string) })

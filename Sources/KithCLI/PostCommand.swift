@@ -66,12 +66,13 @@ struct Log: AsyncParsableCommand {
             let bounded = max(1, min(limit, 10_000))
             if let with {
                 guard feed == nil else { throw KithError.invalidInput("--with and --feed cannot be combined") }
-                let conversation = try await account.conversation(with: with, limit: bounded)
+                let contact = try await account.resolveContact(with)
+                let conversation = try await account.conversation(with: contact.feedID, limit: bounded)
                 if global.json {
                     Output.json(.array(conversation.map(MessageRendering.json)))
                     return
                 }
-                let name = try await account.resolveContact(with).shownName
+                let name = contact.shownName
                 if conversation.isEmpty { Output.line("No direct messages with \(TerminalText.escaped(name)) yet. Try: kith dm \(TerminalText.escaped(name)) \"hello\"") }
                 for message in conversation where !message.tombstoned {
                     Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.displayName(of: message.feedID)))

@@ -131,7 +131,7 @@ public enum Demo {
         say("Both verified the other's card (signature, feed id = SHA-256(identity key), age) and derived a shared contacts key.")
         let post = try await alice.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
         say("Alice posts #\(post.sequence) to her contacts: one ciphertext, one 40-byte blinded slot per recipient.")
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         if case .post(let read)? = try await bob.timeline(feed: alice.feedID).first(where: { $0.messageID == post.messageID })?.content {
             summary.contactReadPost = true
             say("Bob imports Alice's feed and reads: \"\(read.body)\"")

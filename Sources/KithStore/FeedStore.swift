@@ -24,8 +24,9 @@ import Logging
 /// - Re-ingesting anything already held is a no-op. Each call to ``ingest(_:decryptor:)`` is one
 ///   transaction: either the whole batch is durable or none of it is.
 public final class FeedStore: Sendable {
-    /// The underlying database.
-    public let database: DatabaseQueue
+    /// The underlying database (internal: other modules use the store's transaction-scoped API;
+    /// tests reach it with `@testable import KithStore`).
+    let database: DatabaseQueue
     let sealer: ContentSealer
     let limits: StoreLimits
     let logger = Logger(label: "kith.store")

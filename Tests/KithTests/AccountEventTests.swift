@@ -29,12 +29,12 @@ struct AccountEventTests {
         let (alice, bob) = try await ContactsAccountTests.pair()
         let first = bob.events()
         let second = bob.events()
-        let direct = try await alice.sendDirect("hello Bob", to: "Bob")
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        let direct = try await alice.sendDirect("hello Bob", to: bob.feedID)
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         try await alice.rotateKeys(reason: .scheduledRotation)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         let post = try await bob.post("hi all", audience: .contacts)
-        try await bob.removeContact("Alice")
+        try await bob.removeContact(alice.feedID)
 
         for stream in [first, second] {
             let events = await Self.take(6, from: stream)

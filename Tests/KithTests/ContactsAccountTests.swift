@@ -30,11 +30,11 @@ import Testing
         let (alice, bob) = try await Self.pair()
         let post = try await alice.post("hello Bob", audience: .contacts)
         #expect(try Self.content(alice, post.messageID) == .post(Post(body: "hello Bob")))
-        let report = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        let report = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         #expect(report.acceptedCount == 1)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "hello Bob")))
         let reply = try await bob.post("hi Alice", audience: .contacts)
-        _ = try await alice.importContactFeed(lines: try await bob.exportFeed(), contact: "Bob")
+        _ = try await alice.importContactFeed(lines: try await bob.exportFeed(), contact: bob.feedID)
         #expect(try Self.content(alice, reply.messageID) == .post(Post(body: "hi Alice")))
     }
 
@@ -75,9 +75,9 @@ import Testing
     @Test func aContactRemovedBeforeAMessageCannotReadIt() async throws {
         let (alice, bob) = try await Self.pair()
         let before = try await alice.post("before removal", audience: .contacts)
-        try await alice.removeContact("Bob")
+        try await alice.removeContact(bob.feedID)
         let after = try await alice.post("after removal", audience: .contacts)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         #expect(try Self.content(bob, before.messageID) != nil)
         #expect(try Self.content(bob, after.messageID) == nil)
         #expect(try bob.store.message(after.messageID) != nil)
@@ -101,7 +101,7 @@ import Testing
         let post = try await alice.post("delete me", audience: .contacts)
         try await alice.react(to: post.messageID, emoji: "👍")
         try await alice.delete(post.messageID)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         let record = try #require(try bob.store.contact(alice.feedID))
         #expect(record.displayName == "Alice Liddell")
         #expect(record.avatarHash != nil)
@@ -119,7 +119,7 @@ import Testing
         let photo: [UInt8] = (0..<3_000).map { UInt8(truncatingIfNeeded: $0) }
         let post = try await alice.post("a photo", audience: .contacts, attachments: [photo])
         #expect(try await alice.attachment(of: post.messageID, index: 0) == photo)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         await #expect(throws: KithError.self) { try await bob.attachment(of: post.messageID, index: 0) }
         for blob in try await alice.exportBlobs() {
             #expect(!blob.contains(subsequence: Array(photo.prefix(64))))
@@ -137,9 +137,9 @@ import Testing
         let dave = try Self.account(0xD0)
         try await alice.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
         try await dave.addContact(cardText: try await alice.contactCard().text, name: "Alice")
-        let intro = try await alice.introduce("Carol", to: "Bob", note: "you two should meet")
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
-        _ = try await dave.importContactFeed(lines: try await alice.exportFeed(), contact: "Alice")
+        let intro = try await alice.introduce(carol.feedID, to: bob.feedID, note: "you two should meet")
+        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await dave.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         let staged = try await bob.introductions()
         #expect(staged.map(\.introducedFeedID) == [carol.feedID])
         #expect(staged.first?.note == "you two should meet")
@@ -188,7 +188,7 @@ import Testing
         object["signature"] = .string(Base64URL.encode(try rotated.sign(CanonicalJSON.serialize(object))))
         let next = CanonicalJSON.serialize(object)
         // One batch: Bob learns the new keys from the rotation and reads the next post with them.
-        let report = try await bob.importContactFeed(lines: try await alice.exportFeed() + [next], contact: "Alice")
+        let report = try await bob.importContactFeed(lines: try await alice.exportFeed() + [next], contact: alice.feedID)
         #expect(report.acceptedCount == 2)
         let post = try Envelope.parseV1(next)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "from my new phone")))
@@ -227,7 +227,7 @@ import Testing
         object["version"] = .integer(1)
         object["signature"] = .string(Base64URL.encode(try rotated.sign(CanonicalJSON.serialize(object))))
         let lines = try await alice.exportFeed() + [CanonicalJSON.serialize(object)]
-        let first = try await bob.importContactFeed(lines: lines, contact: "Alice")
+        let first = try await bob.importContactFeed(lines: lines, contact: alice.feedID)
         #expect(first.acceptedCount == 1)
         #expect(try await bob.keyRotations().map(\.verified) == [false])
         // They meet; Alice shows the card of her new device, naming her original feed.
@@ -240,7 +240,7 @@ import Testing
         }
         #expect(try await bob.keyRotations().map(\.verified) == [false])
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
-        let second = try await bob.importContactFeed(lines: lines, contact: "Alice")
+        let second = try await bob.importContactFeed(lines: lines, contact: alice.feedID)
         #expect(second.outcomes.last?.isAccepted == false)
     }
 }

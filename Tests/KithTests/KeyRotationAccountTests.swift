@@ -9,7 +9,7 @@ import Testing
 
 /// Rotating one's own keys: same feed id, verified announcement, contacts keep reading.
 @Suite struct KeyRotationAccountTests {
-    static func deliver(_ from: Account, to: Account, contact: String) async throws {
+    static func deliver(_ from: Account, to: Account, contact: FeedID) async throws {
         _ = try await to.importContactFeed(lines: try await from.exportFeed(), contact: contact)
     }
 
@@ -29,14 +29,14 @@ import Testing
         #expect(alice.identity.publicKeys.identityKeyString != oldKey)
         #expect(alice.feedID == FeedID(identityKey: alice.identity.originalIdentityKey))
         let after = try await alice.post("after rotating", audience: .contacts)
-        try await Self.deliver(alice, to: bob, contact: "Alice")
+        try await Self.deliver(alice, to: bob, contact: alice.feedID)
         #expect(try Self.body(bob, before.messageID) == "before rotating")
         #expect(try Self.body(bob, after.messageID) == "after rotating")
         #expect(try await bob.keyRotations(feed: alice.feedID).map(\.verified) == [true])
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
         // Bob's reply uses Alice's new dh key; she reads it.
         let reply = try await bob.post("welcome to your new keys", audience: .contacts)
-        try await Self.deliver(bob, to: alice, contact: "Bob")
+        try await Self.deliver(bob, to: alice, contact: bob.feedID)
         #expect(try Self.body(alice, reply.messageID) == "welcome to your new keys")
     }
 
@@ -50,7 +50,7 @@ import Testing
             try await alice.rotateKeys()
         }
         posts.append(try await alice.post("generation 2", audience: .contacts))
-        try await Self.deliver(alice, to: bob, contact: "Alice")
+        try await Self.deliver(alice, to: bob, contact: alice.feedID)
         #expect(try posts.map { try Self.body(bob, $0.messageID) } == ["generation 0", "generation 1", "generation 2"])
         #expect(try await bob.keyRotations(feed: alice.feedID).map(\.verified) == [true, true])
     }
@@ -62,7 +62,7 @@ import Testing
         try await alice.rotateKeys()
         // Bob has not imported the rotation yet: he encrypts with Alice's previous dh key.
         let stale = try await bob.post("written to your old key", audience: .contacts)
-        try await Self.deliver(bob, to: alice, contact: "Bob")
+        try await Self.deliver(bob, to: alice, contact: bob.feedID)
         #expect(try Self.body(alice, stale.messageID) == "written to your old key")
     }
 
@@ -70,14 +70,14 @@ import Testing
         let pair = try await ContactsAccountTests.pair()
         let alice = pair.0
         let bob = pair.1
-        try await alice.sendDirect("before", to: "Bob")
-        try await Self.deliver(alice, to: bob, contact: "Alice")
+        try await alice.sendDirect("before", to: bob.feedID)
+        try await Self.deliver(alice, to: bob, contact: alice.feedID)
         try await alice.rotateKeys()
-        try await alice.sendDirect("after", to: "Bob")
-        try await Self.deliver(alice, to: bob, contact: "Alice")
-        try await bob.sendDirect("reply", to: "Alice")
-        try await Self.deliver(bob, to: alice, contact: "Bob")
-        let texts = try await bob.conversation(with: "Alice").compactMap { message -> String? in
+        try await alice.sendDirect("after", to: bob.feedID)
+        try await Self.deliver(alice, to: bob, contact: alice.feedID)
+        try await bob.sendDirect("reply", to: alice.feedID)
+        try await Self.deliver(bob, to: alice, contact: bob.feedID)
+        let texts = try await bob.conversation(with: alice.feedID).compactMap { message -> String? in
             if case .post(let post)? = message.content { return post.body } else { return nil }
         }
         #expect(texts == ["before", "after", "reply"])
@@ -104,7 +104,7 @@ import Testing
             for index in 0..<4 { group.addTask { try await alice.post("after \(index)", audience: .contacts) } }
             return try await group.reduce(into: [Envelope]()) { $0.append($1) }
         }
-        try await Self.deliver(alice, to: bob, contact: "Alice")
+        try await Self.deliver(alice, to: bob, contact: alice.feedID)
         for post in posts { #expect(try Self.body(bob, post.messageID)?.hasPrefix("after") == true) }
         #expect(try await bob.keyRotations(feed: alice.feedID).map(\.reason) == ["key_compromise"])
     }
