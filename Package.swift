@@ -128,7 +128,8 @@ let package = Package(
             name: "KithSync",
             dependencies: [
                 "KithCanonical",
-                "CZstd",
+                // libzstd is a system library where the platform has one; elsewhere compression is negotiated away.
+                .target(name: "CZstd", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
