@@ -175,7 +175,7 @@ enum SyncRun {
         case .sessionStarted(let contact, let initiated):
             Output.error("kith: syncing with \(contact.shownName) (\(initiated ? "dialed" : "accepted"))")
         case .sessionFinished(let contact, let report):
-            let status = report.completed ? "complete" : "interrupted"
+            let status = SyncProgress.status(report)
             Output.error("kith: \(contact.shownName): \(status); received \(report.messagesAccepted), sent \(report.messagesSent), blobs \(report.blobsReceived)")
         case .duplicateLinkDropped(let contact):
             Output.error("kith: \(contact.shownName): both sides dialed; kept one link")
@@ -192,6 +192,8 @@ enum SyncRun {
                 object["feed_id"] = .string(result.contact.feedID.string)
                 object["initiated"] = .bool(result.initiated)
                 object["completed"] = .bool(result.report.completed)
+                object["status"] = .string(SyncProgress.status(result.report))
+                object["refused_by_peer"] = .integer(Int64(result.report.messagesRefusedByPeer))
                 object["received"] = .integer(Int64(result.report.messagesAccepted))
                 object["sent"] = .integer(Int64(result.report.messagesSent))
                 object["blobs_received"] = .integer(Int64(result.report.blobsReceived))
@@ -206,7 +208,7 @@ enum SyncRun {
         Output.line("Nearby: synced with \(Set(completed.map(\.contact.feedID.string)).count) contact(s)")
         for result in results {
             let report = result.report
-            Output.line("  \(result.contact.shownName)  \(report.completed ? "complete" : "interrupted")  received \(report.messagesAccepted)  sent \(report.messagesSent)  blobs \(report.blobsReceived)")
+            Output.line("  \(result.contact.shownName)  \(SyncProgress.status(report))  received \(report.messagesAccepted)  sent \(report.messagesSent)  blobs \(report.blobsReceived)")
         }
     }
 }

@@ -28,6 +28,14 @@ public actor SyncSession {
     private var report = SyncSessionReport()
     private var requestedFeeds: Set<SyncFeedID> = []
     private var offeredFeeds: Set<SyncFeedID> = []
+    /// Messages still expected per offered feed (what the peer's offer announced, minus what
+    /// arrived); a message for any other feed is a violation (``SyncSessionViolation/unofferedMessage``).
+    private var offeredRemaining: [SyncFeedID: Int] = [:]
+    /// The feed of every message this side sent, to count the peer's refusals per feed.
+    private var sentFeeds: [SyncMessageID: SyncFeedID] = [:]
+    /// True once the exchange ran to its end (``SyncSessionReport/completed`` also needs the peer
+    /// to have refused nothing).
+    private var exchangeEnded = false
     private var peerRequests: [SyncFeedID: UInt32?] = [:]
     private var peerHeld: [SyncFeedID: [ClosedRange<UInt32>]] = [:]
     private var peerDone = false
@@ -95,7 +103,13 @@ public actor SyncSession {
         let (wantStream, wantContinuation) = AsyncStream<SyncBlobWant>.makeStream()
         blobWants = wantContinuation
         // Known before any record is read, so an offer is always checked against the full set.
-        let feeds = await source.followedFeeds(for: peer)
+        let feeds: [SyncFeedState]
+        do {
+            feeds = try await source.followedFeeds(for: peer)
+        } catch {
+            await failLocally(error)
+            return report
+        }
         requestedFeeds = Set(feeds.map(\.feedID))
         report.requestsSent = requestedFeeds.count
         // The opening is sent by the send task while the receive task already reads.
@@ -106,7 +120,7 @@ public actor SyncSession {
             group.addTask { await self.blobServeLoop(wantStream) }
         }
         await link.close()
-        if !report.completed, report.violation == nil { report.interruption = linkFailure ?? .closed }
+        if !exchangeEnded, report.violation == nil, report.localFailure == nil { report.interruption = linkFailure ?? .closed }
         return report
     }
 
@@ -176,7 +190,18 @@ public actor SyncSession {
         var queued: [(priority: SyncPriority, order: Int, feed: SyncFeedID, envelope: [UInt8])] = []
         for request in pending {
             let have: UInt32? = request.wantsEntireFeed ? nil : request.haveSequence
-            let batch = await source.outgoing(feed: request.feedID, above: have, for: peer)
+            let batch: SyncFeedBatch?
+            do {
+                batch = try await source.outgoing(feed: request.feedID, above: have, for: peer)
+            } catch where error.feedOnly {
+                // This feed cannot be served (for example a self message without its stub): it
+                // is offered empty and reported, the rest of the session goes on.
+                report.feedsWithheld[request.feedID] = error.reason
+                batch = nil
+            } catch {
+                // Offering nothing would tell the peer this side holds nothing: stop instead.
+                return await failLocally(error)
+            }
             let held = peerHeld[request.feedID] ?? []
             var count: UInt32 = 0
             for envelope in batch?.envelopes ?? [] where (1...SyncLimits.maximumMessageLength).contains(envelope.bytes.count) {
@@ -206,6 +231,7 @@ public actor SyncSession {
             guard let chunks = try? MessageFragmenter.chunks(messageID: id, body: body, chunkDataLength: link.layout.chunkDataLength) else {
                 continue
             }
+            sentFeeds[id] = message.feed
             options.observer?(.messageSent(id, feed: message.feed, bytes: message.envelope.count))
             try await link.enqueue(chunks.map(SyncFrame.chunk))
             report.messagesSent += 1
@@ -396,11 +422,20 @@ public actor SyncSession {
                 return violate(.unexpectedOffer)
             }
             offeredFeeds.insert(offer.feedID)
+            offeredRemaining[offer.feedID] = Int(offer.messageCount)
             messagesExpected += Int(offer.messageCount)
             options.observer?(.offerReceived(offer))
         case .ack(let ack):
             report.acknowledgementsReceived += 1
-            await source.acknowledged(ack.messageID, status: ack.status, by: peer)
+            if ack.status != .ok {
+                report.messagesRefusedByPeer += 1
+                if let feed = sentFeeds[ack.messageID] { report.refusedByFeed[feed, default: 0] += 1 }
+            }
+            do {
+                try await source.acknowledged(ack.messageID, status: ack.status, by: peer)
+            } catch {
+                return await failLocally(error)
+            }
             options.observer?(.acknowledged(ack))
         case .chunk(let chunk):
             await receive(chunk)
@@ -461,6 +496,11 @@ public actor SyncSession {
             }
             return
         }
+        // Only messages of a feed the peer offered, and no more than it announced (section 9).
+        guard let feed = source.feedID(of: message.envelope), let remaining = offeredRemaining[feed], remaining > 0 else {
+            return violate(.unofferedMessage)
+        }
+        offeredRemaining[feed] = remaining - 1
         received.append(message)
     }
 
@@ -469,7 +509,13 @@ public actor SyncSession {
         guard !received.isEmpty else { return }
         let batch = received
         received = []
-        let results = await source.ingest(batch, from: peer)
+        let results: [SyncIngestResult]
+        do {
+            results = try await source.ingest(batch, from: peer)
+        } catch {
+            // Nothing of the batch is acknowledged: the peer keeps it and sends it again later.
+            return await failLocally(error)
+        }
         var acks: [SyncFrame] = []
         for (index, message) in batch.enumerated() {
             let result = index < results.count ? results[index] : .invalid
@@ -510,7 +556,8 @@ public actor SyncSession {
             guard blobPhase == .wantsSent, wantsOutstanding.isEmpty, peerBlobsDone, peerWantsServed >= peerWantsReceived else { return }
         }
         guard !finished else { return }
-        report.completed = true
+        exchangeEnded = true
+        report.completed = report.messagesRefusedByPeer == 0
         finished = true
         finishStreams()
         await link.close()
@@ -524,6 +571,16 @@ public actor SyncSession {
 
     private func record(_ error: SecureLinkError) {
         if linkFailure == nil { linkFailure = error }
+    }
+
+    /// Stops the session on a local store failure: nothing more is acknowledged, offered or
+    /// ingested, and the link is closed (the peer sees a clean close and keeps its data).
+    private func failLocally(_ error: SyncSourceError) async {
+        if report.localFailure == nil { report.localFailure = error }
+        received = []
+        finished = true
+        finishStreams()
+        await link.close()
     }
 
     private func violate(_ violation: SyncSessionViolation) {
