@@ -144,4 +144,7 @@ public enum SyncLimits {
     public static let protocolVersion: UInt8 = 1
     /// Noise prologue binding both sides to this protocol.
     public static let noisePrologue: [UInt8] = Array("kith-sync/1".utf8)
+    /// HKDF info deriving a link's feed-blinding key from its Noise handshake hash
+    /// (``SyncFeedBlinding``, docs/sync.md section 9b).
+    public static let feedBlindingLabel: [UInt8] = Array("kith-sync/1 feed blinding".utf8)
 }

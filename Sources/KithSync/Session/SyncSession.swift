@@ -1,5 +1,6 @@
 /// One sync exchange over an established ``SecureLink`` (spec 8.2), symmetric for both sides.
 ///
+/// Feed ids on this wire are blinded per link (``SyncFeedBlinding``, docs/sync.md 9b).
 /// Each side sends a ``SyncRequest`` per followed feed (each followed by ``SyncHeldRanges`` when
 /// it holds entries ahead of a gap and ``SyncCapabilities/heldRanges`` was negotiated), then
 /// `done`. Once the peer's `done` arrived it answers every request with one ``SyncOffer``
@@ -26,6 +27,12 @@ public actor SyncSession {
     private var reassembler: MessageReassembler
     private var blobReassembler: MessageReassembler
     private var report = SyncSessionReport()
+    /// Blinds feed ids on this link's wire (section 9b); requests, held ranges and offers carry
+    /// blinded ids only.
+    private let blinding: SyncFeedBlinding
+    /// This side's requests: blinded id (as on the wire) → the followed feed it stands for.
+    private var requestedFeedsByWireID: [SyncFeedID: SyncFeedID] = [:]
+    /// The blinded ids this side requested (offers are checked against them).
     private var requestedFeeds: Set<SyncFeedID> = []
     private var offeredFeeds: Set<SyncFeedID> = []
     /// Messages still expected per offered feed (what the peer's offer announced, minus what
@@ -78,6 +85,7 @@ public actor SyncSession {
         self.clock = clock
         self.options = options
         self.peer = SyncPeer(staticKey: link.peerStaticKey)
+        self.blinding = SyncFeedBlinding(link: link)
         let capabilities = link.negotiated.capabilities
         self.heldRangesNegotiated = capabilities.contains(.heldRanges)
         self.blobsNegotiated = capabilities.contains(.blobs)
@@ -110,7 +118,8 @@ public actor SyncSession {
             await failLocally(error)
             return report
         }
-        requestedFeeds = Set(feeds.map(\.feedID))
+        for feed in feeds { requestedFeedsByWireID[blinding.blind(feed.feedID)] = feed.feedID }
+        requestedFeeds = Set(requestedFeedsByWireID.keys)
         report.requestsSent = requestedFeeds.count
         // The opening is sent by the send task while the receive task already reads.
         await link.sendingBegan()
@@ -129,9 +138,12 @@ public actor SyncSession {
     private func sendLoop(_ stream: AsyncStream<SyncRequest>, feeds: [SyncFeedState]) async {
         var opening: [SyncFrame] = []
         if !requestedFeeds.isEmpty {
+            var sent: Set<SyncFeedID> = []
             for feed in feeds {
-                opening.append(.request(SyncRequest(feedID: feed.feedID, haveSequence: feed.wireHaveSequence)))
-                if heldRangesNegotiated { opening += heldRecords(for: feed) }
+                let wireID = blinding.blind(feed.feedID)
+                guard sent.insert(wireID).inserted else { continue }
+                opening.append(.request(SyncRequest(feedID: wireID, haveSequence: feed.wireHaveSequence)))
+                if heldRangesNegotiated { opening += heldRecords(for: feed, wireID: wireID) }
             }
         }
         opening.append(.done)
@@ -161,7 +173,7 @@ public actor SyncSession {
 
     /// The held-ranges records of one request: only ranges above `have_seq`, at most the highest
     /// ``SyncLimits/maximumHeldRangesPerFeed`` of them.
-    private func heldRecords(for feed: SyncFeedState) -> [SyncFrame] {
+    private func heldRecords(for feed: SyncFeedState, wireID: SyncFeedID) -> [SyncFrame] {
         let floor = feed.haveSequence
         var ranges: [ClosedRange<UInt32>] = []
         for range in feed.heldRanges where range.upperBound != SyncLimits.haveNothing {
@@ -179,7 +191,7 @@ public actor SyncSession {
             }
         }
         let kept = Array(merged.suffix(SyncLimits.maximumHeldRangesPerFeed))
-        return SyncHeldRanges.records(feedID: feed.feedID, ranges: kept, plaintextCapacity: link.layout.plaintextCapacity).map(SyncFrame.held)
+        return SyncHeldRanges.records(feedID: wireID, ranges: kept, plaintextCapacity: link.layout.plaintextCapacity).map(SyncFrame.held)
     }
 
     /// Answers every request with one offer, then sends all offered messages by priority class
@@ -188,15 +200,27 @@ public actor SyncSession {
     private func serve(_ pending: [SyncRequest]) async throws(SecureLinkError) {
         var offers: [SyncFrame] = []
         var queued: [(priority: SyncPriority, order: Int, feed: SyncFeedID, envelope: [UInt8])] = []
+        // The peer's requests name blinded ids: match them against the feeds this side can serve.
+        var servable: [SyncFeedID: SyncFeedID] = [:]
+        do {
+            for feed in try await source.servableFeeds(for: peer) { servable[blinding.blind(feed)] = feed }
+        } catch {
+            return await failLocally(error)
+        }
         for request in pending {
             let have: UInt32? = request.wantsEntireFeed ? nil : request.haveSequence
             let batch: SyncFeedBatch?
+            // A blinded id matching none of them is a feed this side cannot name: offered empty.
+            guard let feed = servable[request.feedID] else {
+                offers.append(.offer(SyncOffer(feedID: request.feedID, haveSequence: SyncLimits.haveNothing, messageCount: 0)))
+                continue
+            }
             do {
-                batch = try await source.outgoing(feed: request.feedID, above: have, for: peer)
+                batch = try await source.outgoing(feed: feed, above: have, for: peer)
             } catch where error.feedOnly {
                 // This feed cannot be served (for example a self message without its stub): it
                 // is offered empty and reported, the rest of the session goes on.
-                report.feedsWithheld[request.feedID] = error.reason
+                report.feedsWithheld[feed] = error.reason
                 batch = nil
             } catch {
                 // Offering nothing would tell the peer this side holds nothing: stop instead.
@@ -209,7 +233,7 @@ public actor SyncSession {
                     report.messagesSkippedAsHeld += 1
                     continue
                 }
-                queued.append((envelope.priority, queued.count, request.feedID, envelope.bytes))
+                queued.append((envelope.priority, queued.count, feed, envelope.bytes))
                 count += 1
             }
             offers.append(.offer(SyncOffer(
@@ -422,9 +446,11 @@ public actor SyncSession {
                 return violate(.unexpectedOffer)
             }
             offeredFeeds.insert(offer.feedID)
-            offeredRemaining[offer.feedID] = Int(offer.messageCount)
+            // Requested, so known: the observer and the per-feed count see the real feed id.
+            let feed = requestedFeedsByWireID[offer.feedID] ?? offer.feedID
+            offeredRemaining[feed] = Int(offer.messageCount)
             messagesExpected += Int(offer.messageCount)
-            options.observer?(.offerReceived(offer))
+            options.observer?(.offerReceived(SyncOffer(feedID: feed, haveSequence: offer.haveSequence, messageCount: offer.messageCount)))
         case .ack(let ack):
             report.acknowledgementsReceived += 1
             if ack.status != .ok {

@@ -9,7 +9,7 @@ public struct SyncSessionReport: Equatable, Sendable {
     /// The local store failed (this side stopped; nothing was acknowledged for the failed step).
     public var localFailure: SyncSourceError?
     /// Feeds this side could not serve as stored (offered empty), with the reason; see
-    /// ``SyncSourceError/feedOnly``. Keyed by the feed id as requested on the wire.
+    /// ``SyncSourceError/feedOnly``.
     public var feedsWithheld: [SyncFeedID: String] = [:]
     /// A protocol rule the peer broke, if any (the session then ends).
     public var violation: SyncSessionViolation?
