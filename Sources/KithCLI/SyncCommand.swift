@@ -51,7 +51,7 @@ struct SyncCommand: ParsableCommand {
                     Output.error("kith: listening on \(host):\(listener.port)")
                     // Concurrent handshakes under a deadline, bounded per source (docs/sync.md 10).
                     await agent.serve(listener: listener, sessionLimit: once ? 1 : nil, onEvent: { event in
-                        Output.error("kith: \(SyncRun.describe(event))")
+                        Output.error("kith: \(event)")
                     }, session: { link in
                         _ = await SyncRun.session(link: link, agent: agent, json: json)
                     })
@@ -156,16 +156,6 @@ enum SyncRun {
               (1...65535).contains(port), colon != address.startIndex
         else { throw KithError.invalidInput("expected HOST:PORT, got \(address)") }
         return (String(address[..<colon]), port)
-    }
-
-    /// One line for a connection the listener did not turn into a session.
-    static func describe(_ event: TCPSyncServerEvent) -> String {
-        switch event {
-        case .handshakeFailed(let remote, let error): "sync with \(remote) failed: \(error)"
-        case .handshakeTimedOut(let remote): "\(remote) did not complete the handshake in time; closed"
-        case .evicted(let remote): "\(remote) closed to make room for a newer connection (too many unauthenticated connections)"
-        case .tooManySessions(let remote): "\(remote) closed: too many sessions at once"
-        }
     }
 
     private static let heardOnce = HeardSet()

@@ -47,12 +47,12 @@ public struct TCPSyncServer: Sendable {
         onEvent: @escaping @Sendable (TCPSyncServerEvent) -> Void = { _ in },
         session: @escaping @Sendable (SecureLink) async -> Void
     ) async {
-        let slots = HandshakeSlots(maximum: maximumPendingHandshakes, maximumPerSource: maximumPendingHandshakesPerSource)
+        let gate = TCPHandshakeGate(server: self)
         let counters = SessionCounters()
         await withDiscardingTaskGroup { group in
             for await transport in listener.connections {
                 group.addTask {
-                    guard let link = await authenticate(transport, slots: slots, handshake: handshake, onEvent: onEvent) else { return }
+                    guard let link = await gate.authenticate(transport, handshake: handshake, onEvent: onEvent) else { return }
                     let admitted = counters.state.withLock { state -> Bool in
                         guard state.running < maximumConcurrentSessions else { return false }
                         state.running += 1
@@ -73,54 +73,6 @@ public struct TCPSyncServer: Sendable {
                 }
             }
         }
-    }
-
-    /// Handshakes one connection under the deadline and the slot bounds; nil when it did not
-    /// authenticate (the connection is then closed and `onEvent` told why).
-    func authenticate(
-        _ transport: TCPTransport,
-        slots: HandshakeSlots,
-        handshake: @escaping @Sendable (TCPTransport) async throws(SecureLinkError) -> SecureLink,
-        onEvent: @escaping @Sendable (TCPSyncServerEvent) -> Void
-    ) async -> SecureLink? {
-        let remote = transport.remoteDescription
-        let (id, evicted) = await slots.admit(transport, source: transport.remoteHost)
-        for old in evicted { await old.close() }
-        let outcome = await withTaskGroup(of: HandshakeOutcome.self) { group -> HandshakeOutcome in
-            group.addTask {
-                do throws(SecureLinkError) { return .link(try await handshake(transport)) } catch { return .failed(error) }
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(handshakeTimeout))
-                return .timedOut
-            }
-            let first = await group.next() ?? .timedOut
-            if case .timedOut = first {
-                // Closing the transport ends the handshake task; a link completed at the same
-                // instant is closed too.
-                await transport.close()
-                for await late in group { if case .link(let link) = late { await link.close() } }
-            } else {
-                group.cancelAll()
-            }
-            return first
-        }
-        let wasEvicted = await slots.release(id)
-        switch outcome {
-        case .link(let link):
-            return link
-        case .failed(let error):
-            onEvent(wasEvicted ? .evicted(remote: remote) : .handshakeFailed(remote: remote, error))
-        case .timedOut:
-            onEvent(.handshakeTimedOut(remote: remote))
-        }
-        return nil
-    }
-
-    private enum HandshakeOutcome: Sendable {
-        case link(SecureLink)
-        case failed(SecureLinkError)
-        case timedOut
     }
 }
 
