@@ -51,6 +51,8 @@ public final class NearbySync: Sendable {
     private let options: NearbyOptions
     private let localKey: [UInt8]
     private let arbiter: NearbyLinkArbiter
+    /// Handshake deadline and per-source bounds for incoming connections.
+    private let gate = TCPHandshakeGate()
     private let scheduled = Mutex<Set<[UInt8]>>([])
     private let activeSessions = Mutex(0)
     private let results = Mutex<[Result]>([])
@@ -196,14 +198,14 @@ public final class NearbySync: Sendable {
         await runSession(link, contact: record, initiated: true, onEvent: onEvent)
     }
 
-    private func serve(_ transport: TCPTransport, contacts: [ContactRecord], onEvent: @Sendable (Event) -> Void) async {
-        let link: SecureLink
-        do {
-            link = try await agent.accept(over: transport)
-        } catch {
-            onEvent(.connectFailed(nil, "\(transport.remoteDescription): \(error)"))
-            return
-        }
+    private func serve(_ transport: TCPTransport, contacts: [ContactRecord], onEvent: @escaping @Sendable (Event) -> Void) async {
+        // The listener's handshake rules (deadline, bounded per source): docs/sync.md, section 10.
+        let agent = agent
+        guard let link = await gate.authenticate(transport, handshake: { transport throws(SecureLinkError) in
+            try await agent.accept(over: transport)
+        }, onEvent: { event in
+            onEvent(.connectFailed(nil, "\(event)"))
+        }) else { return }
         guard let record = agent.source.contact(staticKey: link.peerStaticKey) else {
             await link.close()
             return

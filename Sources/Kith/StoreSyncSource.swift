@@ -25,6 +25,10 @@ import Synchronization
 /// - **Ingest.** One ``FeedStore/ingest(_:decryptor:)`` transaction per batch (the messages of
 ///   one sealed frame); `ok` when ``IngestOutcome/isAccepted`` (stored, pending ahead of a gap,
 ///   duplicate, stored for relay), `invalid` otherwise.
+/// - **Failures.** Every store failure throws ``SyncSourceError`` (the session stops and reports
+///   it); it is never read as "no contacts", "nothing to offer" or "invalid". A feed that holds a
+///   self message without its signed stub cannot be served in peer form: it is withheld and
+///   reported (``SyncSourceError/feedOnly``, ``SyncSessionReport/feedsWithheld``).
 ///
 /// - **Blobs** (``SyncBlobSource``): wants the blobs referenced by readable content but not held
 ///   (``FeedStore/missingReferencedBlobs()``); serves held blobs to contacts; stores a received
@@ -43,11 +47,27 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         self.decryptor = decryptor
     }
 
-    /// The contact whose current `dh_key` is `staticKey`, if any.
+    /// The contact whose current `dh_key` is `staticKey`, if any (nil also when the store cannot
+    /// be read: the allow-list fails closed). Sync itself uses the throwing lookup.
     public func contact(staticKey: [UInt8]) -> ContactRecord? {
-        guard staticKey.count == 32, let contacts = try? store.contacts() else { return nil }
+        try? contact(staticKey: staticKey, during: .followedFeeds)
+    }
+
+    /// The contact whose current `dh_key` is `staticKey`; a store failure throws (it is not "no contact").
+    private func contact(staticKey: [UInt8], during operation: SyncSourceError.Operation) throws(SyncSourceError) -> ContactRecord? {
+        guard staticKey.count == 32 else { return nil }
+        let contacts = try Self.storeCall(operation) { () throws(StoreError) in try store.contacts() }
         let encoded = Base64URL.encode(staticKey)
         return contacts.first { $0.dhKey == encoded }
+    }
+
+    /// Runs one store call, turning its ``StoreError`` into the ``SyncSourceError`` of `operation`.
+    private static func storeCall<T>(_ operation: SyncSourceError.Operation, _ body: () throws(StoreError) -> T) throws(SyncSourceError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SyncSourceError(operation, reason: error.description)
+        }
     }
 
     /// The allow-list of a ``SecureLink``: true when `staticKey` is a contact's `dh_key`.
@@ -55,23 +75,41 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         contact(staticKey: staticKey) != nil
     }
 
-    public func followedFeeds(for peer: SyncPeer) async -> [SyncFeedState] {
-        guard isContact(staticKey: peer.staticKey), let feeds = try? store.followedFeeds() else { return [] }
-        return feeds.compactMap { feed in
-            guard let id = try? SyncFeedID(bytes: feed.feedID.rawBytes) else { return nil }
-            let held = feed.pendingCount > 0 ? (try? store.heldSequencesAhead(of: feed.feedID)) ?? [] : []
-            return SyncFeedState(feedID: id, haveSequence: feed.head?.sequence, heldRanges: SyncHeldRanges.ranges(of: held))
+    public func followedFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedState] {
+        guard try contact(staticKey: peer.staticKey, during: .followedFeeds) != nil else { return [] }
+        let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.followedFeeds() }
+        var states: [SyncFeedState] = []
+        for feed in feeds {
+            guard let id = try? SyncFeedID(bytes: feed.feedID.rawBytes) else { continue }
+            let held = feed.pendingCount > 0
+                ? try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.heldSequencesAhead(of: feed.feedID) }
+                : []
+            states.append(SyncFeedState(feedID: id, haveSequence: feed.head?.sequence, heldRanges: SyncHeldRanges.ranges(of: held)))
         }
+        return states
     }
 
-    public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async -> SyncFeedBatch? {
-        guard let contact = contact(staticKey: peer.staticKey),
-              let feedID = try? FeedID(rawBytes: feed.bytes),
-              let followed = try? store.followedFeeds(),
-              followed.contains(where: { $0.feedID == feedID }),
-              let entries = try? store.export(feed: feedID, forPeer: true),
-              !entries.isEmpty
+    public func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedID] {
+        guard try contact(staticKey: peer.staticKey, during: .followedFeeds) != nil else { return [] }
+        let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.followedFeeds() }
+        return feeds.compactMap { try? SyncFeedID(bytes: $0.feedID.rawBytes) }
+    }
+
+    public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch? {
+        guard let contact = try contact(staticKey: peer.staticKey, during: .outgoing),
+              let feedID = try? FeedID(rawBytes: feed.bytes)
         else { return nil }
+        let followed = try Self.storeCall(.outgoing) { () throws(StoreError) in try store.followedFeeds() }
+        guard followed.contains(where: { $0.feedID == feedID }) else { return nil }
+        // A missing self stub withholds this feed and says so (not silently); other failures stop the session.
+        let entries: [[UInt8]]
+        do {
+            entries = try store.export(feed: feedID, forPeer: true)
+        } catch {
+            if case .missingSelfStub = error { throw SyncSourceError(.outgoing, reason: error.description, feedOnly: true) }
+            throw SyncSourceError(.outgoing, reason: error.description)
+        }
+        guard !entries.isEmpty else { return nil }
         let acked = acknowledged.withLock { $0[peer] ?? [] }
         let isPeersFeed = contact.feedID == feedID
         // The linked part of a feed is contiguous from 0, so an entry's index is its sequence.
@@ -90,11 +128,22 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         return SyncFeedBatch(latestSequence: UInt32(entries.count - 1), envelopes: envelopes)
     }
 
-    public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async -> [SyncIngestResult] {
-        guard isContact(staticKey: peer.staticKey) else { return messages.map { _ in .invalid } }
-        guard let report = try? store.ingest(messages.map(\.envelope), decryptor: decryptor) else {
-            // The transaction failed as a whole: nothing was stored, nothing is acknowledged ok.
-            return messages.map { _ in .invalid }
+    public func feedID(of envelope: [UInt8]) -> SyncFeedID? {
+        let feedID: FeedID?
+        switch try? FeedEntry.parse(envelope) {
+        case .envelope(let parsed): feedID = parsed.feedID
+        case .stub(let stub): feedID = stub.feedID
+        case .foreign(let foreign): feedID = foreign.feedID
+        case nil: feedID = nil
+        }
+        return feedID.flatMap { try? SyncFeedID(bytes: $0.rawBytes) }
+    }
+
+    public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async throws(SyncSourceError) -> [SyncIngestResult] {
+        guard try contact(staticKey: peer.staticKey, during: .ingest) != nil else { return messages.map { _ in .invalid } }
+        // A failed transaction stored nothing and throws: the session stops without acknowledging.
+        let report = try Self.storeCall(.ingest) { () throws(StoreError) in
+            try store.ingest(messages.map(\.envelope), decryptor: decryptor)
         }
         return messages.indices.map { index in
             guard index < report.outcomes.count else { return .invalid }
@@ -106,7 +155,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         }
     }
 
-    public func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) async {
+    public func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) async throws(SyncSourceError) {
         acknowledged.withLock { _ = $0[peer, default: []].insert(messageID) }
     }
 

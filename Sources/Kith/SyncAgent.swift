@@ -31,7 +31,7 @@ public struct SyncAgent: Sendable {
     /// The link configuration: this identity's `dh_key`, contacts only, capabilities per ``blobs``.
     public var linkConfiguration: SecureLinkConfiguration {
         let source = source
-        var capabilities = SyncCapabilities.all
+        var capabilities = SyncCapabilities.supported
         if !blobs { capabilities.remove(.blobs) }
         return SecureLinkConfiguration(localStatic: account.identity.dhKey, hello: SyncHello(capabilities: capabilities)) {
             source.isContact(staticKey: $0)
@@ -60,6 +60,30 @@ public struct SyncAgent: Sendable {
     /// Responds over an open transport.
     public func accept(over transport: any SyncTransport) async throws(SecureLinkError) -> SecureLink {
         try await SecureLink.accept(over: transport, configuration: linkConfiguration)
+    }
+
+    /// Serves contacts that dial `listener` (`kith sync listen`), through `server`: concurrent
+    /// handshakes under a deadline, bounded per source, so a slow or flooding client cannot keep a
+    /// contact out (docs/sync.md, section 10).
+    /// - Parameters:
+    ///   - sessionLimit: stop (close the listener) after this many sessions; nil: until it closes.
+    ///   - onEvent: told about every connection that did not become a session.
+    ///   - session: runs a session over an authenticated link; by default ``run(link:clock:observer:)``.
+    public func serve(
+        listener: TCPSyncListener,
+        server: TCPSyncServer = TCPSyncServer(),
+        sessionLimit: Int? = nil,
+        onEvent: @escaping @Sendable (TCPSyncServerEvent) -> Void = { _ in },
+        session: (@Sendable (SecureLink) async -> Void)? = nil
+    ) async {
+        let agent = self
+        await server.serve(
+            listener,
+            sessionLimit: sessionLimit,
+            handshake: { transport throws(SecureLinkError) in try await agent.accept(over: transport) },
+            onEvent: onEvent,
+            session: session ?? { link in _ = await agent.run(link: link) }
+        )
     }
 
     /// Runs one session over an established link and records it for the peer.

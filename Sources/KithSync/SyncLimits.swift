@@ -41,8 +41,20 @@ public enum SyncLimits {
     public static let tcpLengthPrefixLength = 2
     /// Frames a TCP connection queues before it stops reading from the socket.
     public static let tcpInboxHighWatermark = 1024
-    /// Accepted TCP connections waiting to be taken from a listener.
-    public static let tcpPendingConnections = 16
+    /// Accepted TCP connections waiting to be taken from a listener (a ``TCPSyncServer`` takes
+    /// them at once, so this only absorbs bursts).
+    public static let tcpPendingConnections = 64
+    /// Seconds an accepted connection has to complete the Noise handshake (a slow or silent
+    /// client is closed then, however it trickles bytes).
+    public static let tcpHandshakeTimeoutSeconds: Double = 5
+    /// Connections a ``TCPSyncServer`` handshakes at the same time (unauthenticated); one more
+    /// evicts the oldest.
+    public static let tcpMaximumPendingHandshakes = 64
+    /// Unauthenticated connections from one source address at the same time; one more evicts the
+    /// oldest of that source (so one address cannot take the global quota).
+    public static let tcpMaximumPendingHandshakesPerSource = 8
+    /// Authenticated sessions a ``TCPSyncServer`` runs at the same time; further links are closed.
+    public static let tcpMaximumConcurrentSessions = 16
     /// Seconds a TCP connection may go without receiving a byte before it is closed and a
     /// pending ``TCPTransport/receive()`` fails with ``SyncTransportError/idleTimeout`` (a peer
     /// that went silent, or a connection nobody answers, never holds a task forever).
@@ -144,4 +156,7 @@ public enum SyncLimits {
     public static let protocolVersion: UInt8 = 1
     /// Noise prologue binding both sides to this protocol.
     public static let noisePrologue: [UInt8] = Array("kith-sync/1".utf8)
+    /// HKDF info deriving a link's feed-blinding key from its Noise handshake hash
+    /// (``SyncFeedBlinding``, docs/sync.md section 9b).
+    public static let feedBlindingLabel: [UInt8] = Array("kith-sync/1 feed blinding".utf8)
 }
