@@ -3,6 +3,7 @@ import Foundation
 import Kith
 import KithCanonical
 import KithIdentity
+import KithNearby
 import KithSync
 import KithTerminal
 import Synchronization
@@ -114,10 +115,10 @@ struct SyncCommand: ParsableCommand {
         var port: Int = 7455
 
         @Option(help: "IPv4 multicast group of the beacons.")
-        var group: String = SyncLimits.defaultNearbyGroup
+        var group: String = NearbyLimits.defaultNearbyGroup
 
         @Option(name: .customLong("beacon-port"), help: "UDP port of the beacons.")
-        var beaconPort: Int = SyncLimits.defaultNearbyPort
+        var beaconPort: Int = NearbyLimits.defaultNearbyPort
 
         @Option(help: "IPv4 address of the interface to use (default: the system's; 127.0.0.1 for one machine).")
         var interface: String?

@@ -120,7 +120,11 @@ struct SyncServerTests {
             if !open || !events.isEmpty { open = open && slow.send([0x01]) && slow.send([0x01]) }
         }
         #expect(!open)
-        #expect(events.contains { if case .handshakeTimedOut = $0 { true } else { false } })
+        // The server closes the socket before it reports why: wait for the report (bounded).
+        let timedOut = { events.contains { if case .handshakeTimedOut = $0 { true } else { false } } }
+        let reported = ContinuousClock.now
+        while !timedOut(), ContinuousClock.now - reported < .seconds(20) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(timedOut())
         slow.close()
         await listener.close()
         await serving.value

@@ -1,4 +1,5 @@
 import Crypto
+import Kith
 import KithIdentity
 import KithStore
 import KithSync
