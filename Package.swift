@@ -15,6 +15,7 @@ import PackageDescription
 ///     KithMLSConformance       RFC 9420 vector runners (tests and kith-vectors only)
 ///     KithSync                 Noise secure link, BLE wire structures, transports
 ///     Kith                     facade an app embeds
+///     KithNearby               LAN discovery and nearby sync (not in the app library)
 ///     KithCLI (kith)           command-line client
 ///     KithBench (kith-bench)   benchmark runner
 let swiftSettings: [SwiftSetting] = [
@@ -128,7 +129,8 @@ let package = Package(
             name: "KithSync",
             dependencies: [
                 "KithCanonical",
-                "CZstd",
+                // libzstd is a system library where the platform has one; elsewhere compression is negotiated away.
+                .target(name: "CZstd", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -149,6 +151,18 @@ let package = Package(
             name: "KithTestSupport",
             swiftSettings: swiftSettings
         ),
+        // LAN discovery (UDP multicast beacons) and nearby sync: out of the app library, so an app
+        // that uses its platform's own transports does not link it.
+        .target(
+            name: "KithNearby",
+            dependencies: [
+                "Kith", "KithCanonical", "KithIdentity", "KithStore", "KithSync",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Terminal-only output (escaping untrusted text, QR codes): used by the CLI, never by `Kith`.
         .target(
             name: "KithTerminal",
@@ -166,7 +180,7 @@ let package = Package(
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithDemo", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal",
+                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -198,6 +212,11 @@ let package = Package(
         .testTarget(
             name: "KithEd25519Tests",
             dependencies: ["KithTestSupport", "KithEd25519", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithNearbyTests",
+            dependencies: ["KithNearby", "Kith", "KithSync", "KithStore", "KithIdentity", "KithTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

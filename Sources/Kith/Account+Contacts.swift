@@ -341,6 +341,21 @@ extension Account {
         }
     }
 
+    /// Every contact with the contacts key shared with them, for nearby discovery's beacon keys
+    /// (KithNearby). Package access only: the keys are secret and no app API.
+    package func contactsWithKeys() async throws(KithError) -> [(record: ContactRecord, key: SymmetricKey)] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) {
+                let keys = try self.store.contactsKeys()
+                return try self.store.contacts().compactMap { record in
+                    keys.first { $0.feedID == record.feedID }.map { (record, $0.key) }
+                }
+            } catch {
+                throw .store(error)
+            }
+        }
+    }
+
     // MARK: Internals
 
     /// The keys a contacts message is sealed for: the author's own slot and every verified,

@@ -7,11 +7,11 @@ enum BlockingWork {
     /// The queue blocking facade work runs on (concurrent: the store serializes its own writes).
     static let queue = DispatchQueue(label: "kith.facade.blocking", qos: .userInitiated, attributes: .concurrent)
 
-    /// Runs `body` on ``queue`` and returns its result to the awaiting task.
-    static func run<T: Sendable>(_ body: @escaping @Sendable () throws(KithError) -> T) async throws(KithError) -> T {
-        let result: Result<T, KithError> = await withCheckedContinuation { continuation in
+    /// Runs `body` on ``queue`` and returns its result (or its typed error) to the awaiting task.
+    static func run<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result: Result<T, Failure> = await withCheckedContinuation { continuation in
             queue.async {
-                do throws(KithError) {
+                do throws(Failure) {
                     continuation.resume(returning: .success(try body()))
                 } catch {
                     continuation.resume(returning: .failure(error))

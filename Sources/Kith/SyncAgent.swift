@@ -31,7 +31,7 @@ public struct SyncAgent: Sendable {
     /// The link configuration: this identity's `dh_key`, contacts only, capabilities per ``blobs``.
     public var linkConfiguration: SecureLinkConfiguration {
         let source = source
-        var capabilities = SyncCapabilities.all
+        var capabilities = SyncCapabilities.supported
         if !blobs { capabilities.remove(.blobs) }
         return SecureLinkConfiguration(localStatic: account.identity.dhKey, hello: SyncHello(capabilities: capabilities)) {
             source.isContact(staticKey: $0)
@@ -62,13 +62,43 @@ public struct SyncAgent: Sendable {
         try await SecureLink.accept(over: transport, configuration: linkConfiguration)
     }
 
+    /// Serves contacts that dial `listener` (`kith sync listen`), through `server`: concurrent
+    /// handshakes under a deadline, bounded per source, so a slow or flooding client cannot keep a
+    /// contact out (docs/sync.md, section 10).
+    /// - Parameters:
+    ///   - sessionLimit: stop (close the listener) after this many sessions; nil: until it closes.
+    ///   - onEvent: told about every connection that did not become a session.
+    ///   - session: runs a session over an authenticated link; by default ``run(link:clock:observer:)``.
+    public func serve(
+        listener: TCPSyncListener,
+        server: TCPSyncServer = TCPSyncServer(),
+        sessionLimit: Int? = nil,
+        onEvent: @escaping @Sendable (TCPSyncServerEvent) -> Void = { _ in },
+        session: (@Sendable (SecureLink) async -> Void)? = nil
+    ) async {
+        let agent = self
+        await server.serve(
+            listener,
+            sessionLimit: sessionLimit,
+            handshake: { transport throws(SecureLinkError) in try await agent.accept(over: transport) },
+            onEvent: onEvent,
+            session: session ?? { link in _ = await agent.run(link: link) }
+        )
+    }
+
     /// Runs one session over an established link and records it for the peer.
     public func run(
         link: SecureLink,
         clock: any SyncClock = SystemSyncClock(),
         observer: (@Sendable (SyncSessionEvent) -> Void)? = nil
     ) async -> SyncSessionReport {
-        let options = SyncSessionOptions(blobSource: blobs ? source : nil, maximumBlobLength: maximumBlobLength, observer: observer)
+        // Self messages replicate as signed stubs: sign any that are missing before serving.
+        try? await account.signMissingSelfStubs()
+        let hub = account.hub
+        let options = SyncSessionOptions(blobSource: blobs ? source : nil, maximumBlobLength: maximumBlobLength) { event in
+            hub.emit(.syncProgress(event))
+            observer?(event)
+        }
         let report = await SyncSession(link: link, source: source, clock: clock, options: options).run()
         source.recordSession(report, peer: SyncPeer(staticKey: link.peerStaticKey))
         // Direct messages that arrived are decrypted now (each exactly once; a failure here

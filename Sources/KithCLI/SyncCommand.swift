@@ -3,8 +3,10 @@ import Foundation
 import Kith
 import KithCanonical
 import KithIdentity
+import KithNearby
 import KithStore
 import KithSync
+import KithTerminal
 import Synchronization
 
 /// `kith sync`: device-to-device sync with contacts over TCP (docs/sync.md).
@@ -49,17 +51,12 @@ struct SyncCommand: AsyncParsableCommand {
                 let (host, port, once) = (host, port, once)
                 let listener = try await TCPSyncListener.bind(host: host, port: port)
                 Output.error("kith: listening on \(host):\(listener.port)")
-                for await transport in listener.connections {
-                    let link: SecureLink
-                    do {
-                        link = try await agent.accept(over: transport)
-                    } catch {
-                        Output.error("kith: sync with \(transport.remoteDescription) failed: \(error)")
-                        continue
-                    }
+                // Concurrent handshakes under a deadline, bounded per source (docs/sync.md 10).
+                await agent.serve(listener: listener, sessionLimit: once ? 1 : nil, onEvent: { event in
+                    Output.error("kith: \(event)")
+                }, session: { link in
                     _ = await SyncRun.session(link: link, agent: agent, json: json)
-                    if once { break }
-                }
+                })
                 await listener.close()
             }
         }
@@ -115,10 +112,10 @@ struct SyncCommand: AsyncParsableCommand {
         var port: Int = 7455
 
         @Option(help: "IPv4 multicast group of the beacons.")
-        var group: String = SyncLimits.defaultNearbyGroup
+        var group: String = NearbyLimits.defaultNearbyGroup
 
         @Option(name: .customLong("beacon-port"), help: "UDP port of the beacons.")
-        var beaconPort: Int = SyncLimits.defaultNearbyPort
+        var beaconPort: Int = NearbyLimits.defaultNearbyPort
 
         @Option(help: "IPv4 address of the interface to use (default: the system's; 127.0.0.1 for one machine).")
         var interface: String?
@@ -166,16 +163,16 @@ enum SyncRun {
         case .listening(let port):
             Output.error("kith: announcing to contacts nearby (sync listener on TCP port \(port))")
         case .heard(let contact, let host):
-            if heardOnce.insert(contact.feedID.string) { Output.error("kith: found \(contact.shownName) at \(host)") }
+            if heardOnce.insert(contact.feedID.string) { Output.error("kith: found \(TerminalText.escaped(contact.shownName)) at \(TerminalText.escaped(host))") }
         case .sessionStarted(let contact, let initiated):
-            Output.error("kith: syncing with \(contact.shownName) (\(initiated ? "dialed" : "accepted"))")
+            Output.error("kith: syncing with \(TerminalText.escaped(contact.shownName)) (\(initiated ? "dialed" : "accepted"))")
         case .sessionFinished(let contact, let report):
-            let status = report.completed ? "complete" : "interrupted"
-            Output.error("kith: \(contact.shownName): \(status); received \(report.messagesAccepted), sent \(report.messagesSent), blobs \(report.blobsReceived)")
+            let status = SyncProgress.status(report)
+            Output.error("kith: \(TerminalText.escaped(contact.shownName)): \(status); received \(report.messagesAccepted), sent \(report.messagesSent), blobs \(report.blobsReceived)")
         case .duplicateLinkDropped(let contact):
-            Output.error("kith: \(contact.shownName): both sides dialed; kept one link")
+            Output.error("kith: \(TerminalText.escaped(contact.shownName)): both sides dialed; kept one link")
         case .connectFailed(let contact, let reason):
-            Output.error("kith: connecting to \(contact?.shownName ?? "a peer") failed: \(reason)")
+            Output.error("kith: connecting to \(TerminalText.escaped(contact?.shownName ?? "a peer")) failed: \(TerminalText.escaped("\(reason)"))")
         }
     }
 
@@ -187,6 +184,8 @@ enum SyncRun {
                 object["feed_id"] = .string(result.contact.feedID.string)
                 object["initiated"] = .bool(result.initiated)
                 object["completed"] = .bool(result.report.completed)
+                object["status"] = .string(SyncProgress.status(result.report))
+                object["refused_by_peer"] = .integer(Int64(result.report.messagesRefusedByPeer))
                 object["received"] = .integer(Int64(result.report.messagesAccepted))
                 object["sent"] = .integer(Int64(result.report.messagesSent))
                 object["blobs_received"] = .integer(Int64(result.report.blobsReceived))
@@ -201,7 +200,7 @@ enum SyncRun {
         Output.line("Nearby: synced with \(Set(completed.map(\.contact.feedID.string)).count) contact(s)")
         for result in results {
             let report = result.report
-            Output.line("  \(result.contact.shownName)  \(report.completed ? "complete" : "interrupted")  received \(report.messagesAccepted)  sent \(report.messagesSent)  blobs \(report.blobsReceived)")
+            Output.line("  \(TerminalText.escaped(result.contact.shownName))  \(SyncProgress.status(report))  received \(report.messagesAccepted)  sent \(report.messagesSent)  blobs \(report.blobsReceived)")
         }
     }
 }

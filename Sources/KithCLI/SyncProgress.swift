@@ -9,6 +9,7 @@ import KithCanonical
 import KithFeed
 import KithIdentity
 import KithSync
+import KithTerminal
 import Synchronization
 
 /// Live progress of one sync session (a redrawn line on standard error with a bar for each
@@ -122,11 +123,22 @@ final class SyncProgress: Sendable {
     func printSummary(peer: String, report: SyncSessionReport, json: Bool) {
         let snapshot = state.withLock { $0 }
         if snapshot.drewLine { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        let feeds = snapshot.feeds
+        var feeds = snapshot.feeds
+        var refused: [String: Int] = [:]
+        for (feed, count) in report.refusedByFeed {
+            refused[Self.name(feed.bytes), default: 0] += count
+            if feeds[Self.name(feed.bytes)] == nil { feeds[Self.name(feed.bytes)] = Counts() }
+        }
         if json {
             var object = JSONObject()
             object["peer"] = .string(peer)
             object["completed"] = .bool(report.completed)
+            object["status"] = .string(Self.status(report))
+            if let failure = report.localFailure { object["local_failure"] = .string(failure.description) }
+            object["refused_by_peer"] = .integer(Int64(report.messagesRefusedByPeer))
+            var withheld = JSONObject()
+            for (feed, reason) in report.feedsWithheld { withheld[feed.description] = .string(reason) }
+            object["feeds_withheld"] = .object(withheld)
             object["received"] = .integer(Int64(report.messagesAccepted))
             object["duplicates"] = .integer(Int64(report.messagesDuplicate))
             object["invalid"] = .integer(Int64(report.messagesInvalid))
@@ -145,24 +157,37 @@ final class SyncProgress: Sendable {
                 entry["received_bytes"] = .integer(Int64(counts.receivedBytes))
                 entry["sent"] = .integer(Int64(counts.sent))
                 entry["sent_bytes"] = .integer(Int64(counts.sentBytes))
+                entry["refused_by_peer"] = .integer(Int64(refused[name] ?? 0))
                 perFeed[name] = .object(entry)
             }
             object["feeds"] = .object(perFeed)
             Output.json(.object(object))
             return
         }
-        let status = report.completed
-            ? "complete"
-            : "interrupted (\(report.interruption.map { "\($0)" } ?? report.violation.map { "\($0)" } ?? "closed"))"
-        Output.line("Synced with \(peer): \(status)")
+        Output.line("Synced with \(TerminalText.escaped(peer)): \(Self.status(report))")
+        for (feed, reason) in report.feedsWithheld.sorted(by: { $0.key.description < $1.key.description }) {
+            Output.line("  \(Self.name(feed.bytes))  not served to the peer: \(reason)")
+        }
         for name in feeds.keys.sorted() {
             let counts = feeds[name] ?? Counts()
-            Output.line("  \(name)  received \(counts.received)/\(counts.expected) (\(Self.kilobytes(counts.receivedBytes)))  sent \(counts.sent) (\(Self.kilobytes(counts.sentBytes)))")
+            let refusals = refused[name].map { ", \($0) refused by peer" } ?? ""
+            Output.line("  \(name)  received \(counts.received)/\(counts.expected) (\(Self.kilobytes(counts.receivedBytes)))  sent \(counts.sent) (\(Self.kilobytes(counts.sentBytes)))\(refusals)")
         }
-        Output.line("  total    received \(report.messagesAccepted) new, \(report.messagesDuplicate) already held, \(report.messagesInvalid) invalid; sent \(report.messagesSent), \(report.acknowledgementsReceived) acknowledged, \(report.messagesSkippedAsHeld) skipped (peer held them)")
+        Output.line("  total    received \(report.messagesAccepted) new, \(report.messagesDuplicate) already held, \(report.messagesInvalid) invalid; sent \(report.messagesSent), \(report.acknowledgementsReceived) acknowledged, \(report.messagesRefusedByPeer) refused by peer, \(report.messagesSkippedAsHeld) skipped (peer held them)")
         if report.blobsWanted > 0 || report.blobsSent > 0 {
             Output.line("  blobs    received \(report.blobsReceived) of \(report.blobsWanted) wanted (\(Self.kilobytes(report.blobBytesReceived))); sent \(report.blobsSent) (\(Self.kilobytes(snapshot.blobBytesSent)))")
         }
+    }
+
+    /// One word or phrase for how a session ended: `complete` only when the exchange ran to its
+    /// end and the peer refused nothing; otherwise why not (local store failure first).
+    static func status(_ report: SyncSessionReport) -> String {
+        if report.completed { return "complete" }
+        if let failure = report.localFailure { return "failed locally (\(failure))" }
+        if let violation = report.violation { return "interrupted (\(violation))" }
+        if let interruption = report.interruption { return "interrupted (\(interruption))" }
+        if report.messagesRefusedByPeer > 0 { return "incomplete (the peer refused \(report.messagesRefusedByPeer) message(s))" }
+        return "interrupted (closed)"
     }
 
     static func kilobytes(_ bytes: Int) -> String {

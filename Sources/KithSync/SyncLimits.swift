@@ -41,8 +41,20 @@ public enum SyncLimits {
     public static let tcpLengthPrefixLength = 2
     /// Frames a TCP connection queues before it stops reading from the socket.
     public static let tcpInboxHighWatermark = 1024
-    /// Accepted TCP connections waiting to be taken from a listener.
-    public static let tcpPendingConnections = 16
+    /// Accepted TCP connections waiting to be taken from a listener (a ``TCPSyncServer`` takes
+    /// them at once, so this only absorbs bursts).
+    public static let tcpPendingConnections = 64
+    /// Seconds an accepted connection has to complete the Noise handshake (a slow or silent
+    /// client is closed then, however it trickles bytes).
+    public static let tcpHandshakeTimeoutSeconds: Double = 5
+    /// Connections a ``TCPSyncServer`` handshakes at the same time (unauthenticated); one more
+    /// evicts the oldest.
+    public static let tcpMaximumPendingHandshakes = 64
+    /// Unauthenticated connections from one source address at the same time; one more evicts the
+    /// oldest of that source (so one address cannot take the global quota).
+    public static let tcpMaximumPendingHandshakesPerSource = 8
+    /// Authenticated sessions a ``TCPSyncServer`` runs at the same time; further links are closed.
+    public static let tcpMaximumConcurrentSessions = 16
     /// Seconds a TCP connection may go without receiving a byte before it is closed and a
     /// pending ``TCPTransport/receive()`` fails with ``SyncTransportError/idleTimeout`` (a peer
     /// that went silent, or a connection nobody answers, never holds a task forever).
@@ -111,37 +123,13 @@ public enum SyncLimits {
     /// Bytes in front of a compressed body: encoding flag (1) and decompressed size (4).
     public static let compressedBodyPrefixLength = 5
 
-    // MARK: Nearby (LAN discovery, docs/sync.md section 10c)
-
-    /// First bytes of every nearby beacon: ASCII "KNB".
-    public static let beaconMagic: [UInt8] = Array("KNB".utf8)
-    /// Beacon format version.
-    public static let beaconVersion: UInt8 = 1
-    /// Bytes of a beacon before its tags: magic (3), version (1), TCP port (2), tag count (1).
-    public static let beaconHeaderLength = 7
-    /// Bytes of one beacon tag (truncated HMAC-SHA256).
-    public static let beaconTagLength = 8
-    /// Tag counts are padded with random filler to a multiple of this (hides the contact count).
-    public static let beaconTagPadding = 8
-    /// Most tags in one beacon datagram (7 + 144 × 8 = 1159 bytes, below a 1280-byte path MTU).
-    public static let maximumBeaconTags = 144
-    /// Seconds per beacon epoch: tags change every epoch (10 minutes).
-    public static let beaconEpochSeconds: UInt64 = 600
-    /// HMAC message prefix of a beacon tag.
-    public static let beaconTagLabel: [UInt8] = Array("kith-nearby/1".utf8)
-    /// HKDF salt deriving a pair's beacon key from its contacts key.
-    public static let beaconKeySalt: [UInt8] = Array("kith-nearby-beacon/1".utf8)
-    /// Default IPv4 multicast group (organization-local scope, RFC 2365).
-    public static let defaultNearbyGroup = "239.255.71.55"
-    /// Default UDP port of beacons.
-    public static let defaultNearbyPort = 7456
-    /// Seconds between beacons.
-    public static let beaconIntervalSeconds = 2.0
-
     // MARK: Protocol
 
     /// The sync protocol version carried in ``SyncHello``.
     public static let protocolVersion: UInt8 = 1
     /// Noise prologue binding both sides to this protocol.
     public static let noisePrologue: [UInt8] = Array("kith-sync/1".utf8)
+    /// HKDF info deriving a link's feed-blinding key from its Noise handshake hash
+    /// (``SyncFeedBlinding``, docs/sync.md section 9b).
+    public static let feedBlindingLabel: [UInt8] = Array("kith-sync/1 feed blinding".utf8)
 }

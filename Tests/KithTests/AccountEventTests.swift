@@ -63,4 +63,20 @@ struct AccountEventTests {
         guard case .contactAdded(let feed)? = seen.first else { Issue.record("\(seen)"); return }
         #expect(feed == alice.feedID)
     }
+
+    @Test func syncProgressAndSyncedMessagesArriveAsEvents() async throws {
+        let (alice, bob) = try await SyncPair.met()
+        try await alice.post("over the air", audience: .contacts)
+        let events = bob.events()
+        let outcome = await SyncPair.session(alice, bob)
+        #expect(outcome.bob.messagesAccepted >= 1)
+        var sawProgress = false
+        var sawStored = false
+        for event in await Self.take(64, from: events) {
+            if case .syncProgress = event { sawProgress = true }
+            if case .messagesStored(let feed, _) = event, feed == alice.feedID { sawStored = true }
+        }
+        #expect(sawProgress)
+        #expect(sawStored)
+    }
 }

@@ -1,7 +1,7 @@
 import Kith
 import KithFeed
 import KithIdentity
-import KithStore
+@testable import KithStore
 import KithSync
 import Testing
 
@@ -105,7 +105,7 @@ struct StoreSyncSourceTests {
         let (again, _) = try await sync(pair.alice, aliceSource, pair.bob, bobSource)
         #expect(again.completed && again.messagesSent == 0 && again.messagesAccepted == 0)
         // New sources (a new process) forget acknowledgements: have_seq alone limits what is sent.
-        let state = await StoreSyncSource(store: pair.bobStore).followedFeeds(for: SyncPeer(staticKey: Array(pair.alice.dhKey.publicKey.rawRepresentation)))
+        let state = try await StoreSyncSource(store: pair.bobStore).followedFeeds(for: SyncPeer(staticKey: Array(pair.alice.dhKey.publicKey.rawRepresentation)))
         #expect(state.map(\.haveSequence).sorted { ($0 ?? 0) < ($1 ?? 0) } == [4, 11])
         let (fresh, freshBob) = try await sync(pair.alice, StoreSyncSource(store: pair.aliceStore), pair.bob, StoreSyncSource(store: pair.bobStore))
         #expect(fresh.completed && fresh.messagesSent == 0 && freshBob.messagesSent == 0)
@@ -136,9 +136,9 @@ struct StoreSyncSourceTests {
         let stranger = SyncPeer(staticKey: Array(mallory.dhKey.publicKey.rawRepresentation))
         #expect(!aliceSource.isContact(staticKey: stranger.staticKey))
         #expect(aliceSource.isContact(staticKey: Array(pair.bob.dhKey.publicKey.rawRepresentation)))
-        #expect(await aliceSource.followedFeeds(for: stranger).isEmpty)
+        #expect(try await aliceSource.followedFeeds(for: stranger).isEmpty)
         let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
-        #expect(await aliceSource.outgoing(feed: feed, above: nil, for: stranger) == nil)
+        #expect(try await aliceSource.outgoing(feed: feed, above: nil, for: stranger) == nil)
 
         let malloryStore = try MetPair.store(for: mallory)
         try MetPair.add(pair.alice, to: malloryStore, as: mallory)
@@ -155,12 +155,31 @@ struct StoreSyncSourceTests {
         let good = try MetPair.chain(1, identity: pair.alice)[0].canonicalBytes
         var bad = good
         bad[bad.count / 2] ^= 0x01
-        let results = await bobSource.ingest(
+        let results = try await bobSource.ingest(
             [ReceivedMessage(messageID: SyncMessageID(envelope: good), envelope: good), ReceivedMessage(messageID: SyncMessageID(envelope: bad), envelope: bad)],
             from: peer
         )
         #expect(results == [.accepted, .invalid])
-        #expect(await bobSource.ingest([ReceivedMessage(messageID: SyncMessageID(envelope: good), envelope: good)], from: peer) == [.duplicate])
+        #expect(try await bobSource.ingest([ReceivedMessage(messageID: SyncMessageID(envelope: good), envelope: good)], from: peer) == [.duplicate])
+    }
+
+    /// Issue 11, item 16: a failed transaction is a local failure, not "the peer's messages are
+    /// invalid"; a failed read is not "no contacts" or "nothing to offer".
+    @Test("store failures throw instead of reading as invalid, no contacts or nothing held")
+    func storeFailuresThrow() async throws {
+        let pair = try MetPair()
+        let bobSource = StoreSyncSource(store: pair.bobStore)
+        let alice = SyncPeer(staticKey: Array(pair.alice.dhKey.publicKey.rawRepresentation))
+        let good = try MetPair.chain(1, identity: pair.alice)[0].canonicalBytes
+        let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
+        #expect(bobSource.feedID(of: good) == feed)
+        try await pair.bobStore.database.write { try $0.execute(sql: "DROP TABLE messages") }
+        await #expect(throws: SyncSourceError.self) {
+            _ = try await bobSource.ingest([ReceivedMessage(messageID: SyncMessageID(envelope: good), envelope: good)], from: alice)
+        }
+        await #expect(throws: SyncSourceError.self) { _ = try await bobSource.outgoing(feed: feed, above: nil, for: alice) }
+        try await pair.bobStore.database.write { try $0.execute(sql: "DROP TABLE contacts") }
+        await #expect(throws: SyncSourceError.self) { _ = try await bobSource.followedFeeds(for: alice) }
     }
 }
 

@@ -197,8 +197,10 @@ enum SyncSuite: BenchSuite {
         )
         let bobLink = try await accepted
         // Alice holds the whole feed, so Bob has nothing to send back.
-        try await alice.enqueue([.request(SyncRequest(feedID: feed, haveSequence: UInt32(contents.count - 1))), .done])
-        try await alice.enqueue([.offer(SyncOffer(feedID: feed, haveSequence: UInt32(contents.count - 1), messageCount: UInt32(contents.count)))])
+        // Feed ids travel blinded under the link's key (docs/sync.md 9b).
+        let wireFeed = SyncFeedBlinding(link: alice).blind(feed)
+        try await alice.enqueue([.request(SyncRequest(feedID: wireFeed, haveSequence: UInt32(contents.count - 1))), .done])
+        try await alice.enqueue([.offer(SyncOffer(feedID: wireFeed, haveSequence: UInt32(contents.count - 1), messageCount: UInt32(contents.count)))])
         for (sequence, content) in contents.enumerated().reversed() {
             let envelope = InMemoryFeedSource.envelope(feed: feed, sequence: UInt32(sequence), content: content)
             let body = MessageBody.encode(envelope: envelope, compressionNegotiated: false)

@@ -22,11 +22,14 @@ public enum CompressionError: Error, Sendable, Equatable, CustomStringConvertibl
     case unknownEncoding(UInt8)
     /// A body is empty or too short for its encoding.
     case truncatedBody
+    /// This build has no zstd (a platform without libzstd): compression is never negotiated.
+    case unavailable
 
     public var description: String {
         switch self {
         case .declaredSizeTooLarge(let size): "declared decompressed size \(size) exceeds the \(SyncLimits.maximumMessageLength)-byte bound"
         case .emptyEnvelope: "declared decompressed size is zero"
+        case .unavailable: "this build of Kith has no zstd; compression is not negotiated"
         case .notZstdFrame: "compressed body is not a zstd frame"
         case .missingContentSize: "zstd frame does not declare its content size; refusing to decompress unbounded data"
         case .contentSizeMismatch(let declared, let frame): "zstd frame content size \(frame) differs from the declared \(declared)"

@@ -1,4 +1,6 @@
+#if canImport(CZstd)
 import CZstd
+#endif
 
 /// zstd level 1 compression of envelopes with strictly bounded decompression (spec 8.4).
 ///
@@ -6,7 +8,21 @@ import CZstd
 /// ``SyncLimits/maximumMessageLength``, the frame must state exactly that content size, contain
 /// a single frame and decode to exactly that many bytes into a buffer of that size. A
 /// decompression bomb is therefore refused before any allocation larger than the bound.
+///
+/// zstd comes from the system library (Debian's `libzstd-dev`) where the platform has it (Linux);
+/// elsewhere Kith builds without it, ``isAvailable`` is false, and the zstd capability bits are
+/// left out of the Hello (``SyncCapabilities/supported``), so peers never send compressed bodies.
 public enum EnvelopeCompression {
+    /// Whether this build can compress and decompress (it links libzstd).
+    public static var isAvailable: Bool {
+        #if canImport(CZstd)
+        true
+        #else
+        false
+        #endif
+    }
+
+    #if canImport(CZstd)
     /// Compresses bytes into one zstd frame (level 1) that records its content size, optionally
     /// against a raw-content dictionary (``EnvelopeDictionary``).
     public static func compress(
@@ -74,4 +90,17 @@ public enum EnvelopeCompression {
         guard let name = ZSTD_getErrorName(code) else { return "error \(code)" }
         return String(cString: name)
     }
+    #else
+    /// Unavailable in this build (no libzstd): always throws ``CompressionError/unavailable``.
+    public static func compress(
+        _ input: [UInt8], level: Int32 = SyncLimits.compressionLevel, dictionary: [UInt8]? = nil
+    ) throws(CompressionError) -> [UInt8] {
+        throw .unavailable
+    }
+
+    /// Unavailable in this build (no libzstd): always throws ``CompressionError/unavailable``.
+    public static func decompress(_ frame: [UInt8], declaredSize: Int, dictionary: [UInt8]? = nil) throws(CompressionError) -> [UInt8] {
+        throw .unavailable
+    }
+    #endif
 }

@@ -3,12 +3,17 @@ import KithCanonical
 /// An in-memory ``SyncFeedSource`` for tests and benchmarks.
 ///
 /// Its toy envelope is `feed_id 32 | sequence u32 | content` (content non-empty; a first content
-/// byte 0xFF marks an envelope that fails "verification"). Every held feed is shared with every peer.
+/// byte 0xFF marks an envelope that fails "verification"). Every held or followed feed is shared
+/// with every peer. For tests it can be made to fail (``failOn(_:)``: every call of an operation
+/// throws ``SyncSourceError``) or to refuse what it receives (``setRefusesIngest(_:)``).
 public actor InMemoryFeedSource: SyncFeedSource {
     private var feeds: [SyncFeedID: [UInt32: [UInt8]]] = [:]
     private var followed: [SyncFeedID] = []
     private var acknowledgements: [SyncPeer: Set<SyncMessageID>] = [:]
     private var priorities: [SyncFeedID: [UInt32: SyncPriority]] = [:]
+    private var failing: Set<SyncSourceError.Operation> = []
+    private var refusesIngest = false
+    private var withheld: Set<SyncFeedID> = []
     /// Envelopes ingested, in arrival order (for tests of newest-first delivery).
     public private(set) var ingestLog: [(feed: SyncFeedID, sequence: UInt32)] = []
 
@@ -62,15 +67,40 @@ public actor InMemoryFeedSource: SyncFeedSource {
     /// Forgets every acknowledgement received (what a restarted process would have in memory).
     public func forgetAcknowledgements() { acknowledgements = [:] }
 
-    public func followedFeeds(for peer: SyncPeer) -> [SyncFeedState] {
-        followed.map { feed in
+    /// Makes every later call of `operation` throw (a failing store), or stop throwing.
+    public func failOn(_ operation: SyncSourceError.Operation, _ fails: Bool = true) {
+        if fails { failing.insert(operation) } else { failing.remove(operation) }
+    }
+
+    /// Makes ``outgoing(feed:above:for:)`` of `feed` throw a ``SyncSourceError/feedOnly`` error,
+    /// as a store holding a self message without its stub does.
+    public func withhold(_ feed: SyncFeedID) { withheld.insert(feed) }
+
+    /// Makes ingest refuse (verdict ``SyncIngestResult/invalid``) every message, as a store
+    /// whose pending capacity is full does.
+    public func setRefusesIngest(_ value: Bool) { refusesIngest = value }
+
+    private func check(_ operation: SyncSourceError.Operation) throws(SyncSourceError) {
+        if failing.contains(operation) { throw SyncSourceError(operation, reason: "injected store failure") }
+    }
+
+    public func followedFeeds(for peer: SyncPeer) throws(SyncSourceError) -> [SyncFeedState] {
+        try check(.followedFeeds)
+        return followed.map { feed in
             let have = contiguousSequence(of: feed)
             let above = (feeds[feed] ?? [:]).keys.filter { sequence in have.map { sequence > $0 } ?? true }
             return SyncFeedState(feedID: feed, haveSequence: have, heldRanges: declaresHeldRanges ? SyncHeldRanges.ranges(of: above) : [])
         }
     }
 
-    public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) -> SyncFeedBatch? {
+    public func servableFeeds(for peer: SyncPeer) throws(SyncSourceError) -> [SyncFeedID] {
+        try check(.followedFeeds)
+        return followed + feeds.keys.filter { !followed.contains($0) }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+    }
+
+    public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) throws(SyncSourceError) -> SyncFeedBatch? {
+        try check(.outgoing)
+        if withheld.contains(feed) { throw SyncSourceError(.outgoing, reason: "injected unservable feed", feedOnly: true) }
         guard let held = feeds[feed], !held.isEmpty else { return nil }
         let acked = acknowledgements[peer] ?? []
         let envelopes = held
@@ -81,8 +111,15 @@ public actor InMemoryFeedSource: SyncFeedSource {
         return SyncFeedBatch(latestSequence: held.keys.max(), envelopes: envelopes)
     }
 
-    public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) -> [SyncIngestResult] {
-        messages.map { ingest($0.envelope) }
+    public nonisolated func feedID(of envelope: [UInt8]) -> SyncFeedID? {
+        guard envelope.count >= SyncLimits.idLength else { return nil }
+        return try? SyncFeedID(bytes: Array(envelope.prefix(SyncLimits.idLength)))
+    }
+
+    public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) throws(SyncSourceError) -> [SyncIngestResult] {
+        try check(.ingest)
+        if refusesIngest { return messages.map { _ in .invalid } }
+        return messages.map { ingest($0.envelope) }
     }
 
     private func ingest(_ envelope: [UInt8]) -> SyncIngestResult {
@@ -100,7 +137,8 @@ public actor InMemoryFeedSource: SyncFeedSource {
         return .accepted
     }
 
-    public func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) {
+    public func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) throws(SyncSourceError) {
+        try check(.acknowledged)
         acknowledgements[peer, default: []].insert(messageID)
     }
 }

@@ -1,5 +1,6 @@
 /// One sync exchange over an established ``SecureLink`` (spec 8.2), symmetric for both sides.
 ///
+/// Feed ids on this wire are blinded per link (``SyncFeedBlinding``, docs/sync.md 9b).
 /// Each side sends a ``SyncRequest`` per followed feed (each followed by ``SyncHeldRanges`` when
 /// it holds entries ahead of a gap and ``SyncCapabilities/heldRanges`` was negotiated), then
 /// `done`. Once the peer's `done` arrived it answers every request with one ``SyncOffer``
@@ -26,8 +27,22 @@ public actor SyncSession {
     private var reassembler: MessageReassembler
     private var blobReassembler: MessageReassembler
     private var report = SyncSessionReport()
+    /// Blinds feed ids on this link's wire (section 9b); requests, held ranges and offers carry
+    /// blinded ids only.
+    private let blinding: SyncFeedBlinding
+    /// This side's requests: blinded id (as on the wire) → the followed feed it stands for.
+    private var requestedFeedsByWireID: [SyncFeedID: SyncFeedID] = [:]
+    /// The blinded ids this side requested (offers are checked against them).
     private var requestedFeeds: Set<SyncFeedID> = []
     private var offeredFeeds: Set<SyncFeedID> = []
+    /// Messages still expected per offered feed (what the peer's offer announced, minus what
+    /// arrived); a message for any other feed is a violation (``SyncSessionViolation/unofferedMessage``).
+    private var offeredRemaining: [SyncFeedID: Int] = [:]
+    /// The feed of every message this side sent, to count the peer's refusals per feed.
+    private var sentFeeds: [SyncMessageID: SyncFeedID] = [:]
+    /// True once the exchange ran to its end (``SyncSessionReport/completed`` also needs the peer
+    /// to have refused nothing).
+    private var exchangeEnded = false
     private var peerRequests: [SyncFeedID: UInt32?] = [:]
     private var peerHeld: [SyncFeedID: [ClosedRange<UInt32>]] = [:]
     private var peerDone = false
@@ -70,6 +85,7 @@ public actor SyncSession {
         self.clock = clock
         self.options = options
         self.peer = SyncPeer(staticKey: link.peerStaticKey)
+        self.blinding = SyncFeedBlinding(link: link)
         let capabilities = link.negotiated.capabilities
         self.heldRangesNegotiated = capabilities.contains(.heldRanges)
         self.blobsNegotiated = capabilities.contains(.blobs)
@@ -95,8 +111,15 @@ public actor SyncSession {
         let (wantStream, wantContinuation) = AsyncStream<SyncBlobWant>.makeStream()
         blobWants = wantContinuation
         // Known before any record is read, so an offer is always checked against the full set.
-        let feeds = await source.followedFeeds(for: peer)
-        requestedFeeds = Set(feeds.map(\.feedID))
+        let feeds: [SyncFeedState]
+        do {
+            feeds = try await source.followedFeeds(for: peer)
+        } catch {
+            await failLocally(error)
+            return report
+        }
+        for feed in feeds { requestedFeedsByWireID[blinding.blind(feed.feedID)] = feed.feedID }
+        requestedFeeds = Set(requestedFeedsByWireID.keys)
         report.requestsSent = requestedFeeds.count
         // The opening is sent by the send task while the receive task already reads.
         await link.sendingBegan()
@@ -106,7 +129,7 @@ public actor SyncSession {
             group.addTask { await self.blobServeLoop(wantStream) }
         }
         await link.close()
-        if !report.completed, report.violation == nil { report.interruption = linkFailure ?? .closed }
+        if !exchangeEnded, report.violation == nil, report.localFailure == nil { report.interruption = linkFailure ?? .closed }
         return report
     }
 
@@ -115,9 +138,12 @@ public actor SyncSession {
     private func sendLoop(_ stream: AsyncStream<SyncRequest>, feeds: [SyncFeedState]) async {
         var opening: [SyncFrame] = []
         if !requestedFeeds.isEmpty {
+            var sent: Set<SyncFeedID> = []
             for feed in feeds {
-                opening.append(.request(SyncRequest(feedID: feed.feedID, haveSequence: feed.wireHaveSequence)))
-                if heldRangesNegotiated { opening += heldRecords(for: feed) }
+                let wireID = blinding.blind(feed.feedID)
+                guard sent.insert(wireID).inserted else { continue }
+                opening.append(.request(SyncRequest(feedID: wireID, haveSequence: feed.wireHaveSequence)))
+                if heldRangesNegotiated { opening += heldRecords(for: feed, wireID: wireID) }
             }
         }
         opening.append(.done)
@@ -147,7 +173,7 @@ public actor SyncSession {
 
     /// The held-ranges records of one request: only ranges above `have_seq`, at most the highest
     /// ``SyncLimits/maximumHeldRangesPerFeed`` of them.
-    private func heldRecords(for feed: SyncFeedState) -> [SyncFrame] {
+    private func heldRecords(for feed: SyncFeedState, wireID: SyncFeedID) -> [SyncFrame] {
         let floor = feed.haveSequence
         var ranges: [ClosedRange<UInt32>] = []
         for range in feed.heldRanges where range.upperBound != SyncLimits.haveNothing {
@@ -165,7 +191,7 @@ public actor SyncSession {
             }
         }
         let kept = Array(merged.suffix(SyncLimits.maximumHeldRangesPerFeed))
-        return SyncHeldRanges.records(feedID: feed.feedID, ranges: kept, plaintextCapacity: link.layout.plaintextCapacity).map(SyncFrame.held)
+        return SyncHeldRanges.records(feedID: wireID, ranges: kept, plaintextCapacity: link.layout.plaintextCapacity).map(SyncFrame.held)
     }
 
     /// Answers every request with one offer, then sends all offered messages by priority class
@@ -174,9 +200,32 @@ public actor SyncSession {
     private func serve(_ pending: [SyncRequest]) async throws(SecureLinkError) {
         var offers: [SyncFrame] = []
         var queued: [(priority: SyncPriority, order: Int, feed: SyncFeedID, envelope: [UInt8])] = []
+        // The peer's requests name blinded ids: match them against the feeds this side can serve.
+        var servable: [SyncFeedID: SyncFeedID] = [:]
+        do {
+            for feed in try await source.servableFeeds(for: peer) { servable[blinding.blind(feed)] = feed }
+        } catch {
+            return await failLocally(error)
+        }
         for request in pending {
             let have: UInt32? = request.wantsEntireFeed ? nil : request.haveSequence
-            let batch = await source.outgoing(feed: request.feedID, above: have, for: peer)
+            let batch: SyncFeedBatch?
+            // A blinded id matching none of them is a feed this side cannot name: offered empty.
+            guard let feed = servable[request.feedID] else {
+                offers.append(.offer(SyncOffer(feedID: request.feedID, haveSequence: SyncLimits.haveNothing, messageCount: 0)))
+                continue
+            }
+            do {
+                batch = try await source.outgoing(feed: feed, above: have, for: peer)
+            } catch where error.feedOnly {
+                // This feed cannot be served (for example a self message without its stub): it
+                // is offered empty and reported, the rest of the session goes on.
+                report.feedsWithheld[feed] = error.reason
+                batch = nil
+            } catch {
+                // Offering nothing would tell the peer this side holds nothing: stop instead.
+                return await failLocally(error)
+            }
             let held = peerHeld[request.feedID] ?? []
             var count: UInt32 = 0
             for envelope in batch?.envelopes ?? [] where (1...SyncLimits.maximumMessageLength).contains(envelope.bytes.count) {
@@ -184,7 +233,7 @@ public actor SyncSession {
                     report.messagesSkippedAsHeld += 1
                     continue
                 }
-                queued.append((envelope.priority, queued.count, request.feedID, envelope.bytes))
+                queued.append((envelope.priority, queued.count, feed, envelope.bytes))
                 count += 1
             }
             offers.append(.offer(SyncOffer(
@@ -206,6 +255,7 @@ public actor SyncSession {
             guard let chunks = try? MessageFragmenter.chunks(messageID: id, body: body, chunkDataLength: link.layout.chunkDataLength) else {
                 continue
             }
+            sentFeeds[id] = message.feed
             options.observer?(.messageSent(id, feed: message.feed, bytes: message.envelope.count))
             try await link.enqueue(chunks.map(SyncFrame.chunk))
             report.messagesSent += 1
@@ -396,11 +446,22 @@ public actor SyncSession {
                 return violate(.unexpectedOffer)
             }
             offeredFeeds.insert(offer.feedID)
+            // Requested, so known: the observer and the per-feed count see the real feed id.
+            let feed = requestedFeedsByWireID[offer.feedID] ?? offer.feedID
+            offeredRemaining[feed] = Int(offer.messageCount)
             messagesExpected += Int(offer.messageCount)
-            options.observer?(.offerReceived(offer))
+            options.observer?(.offerReceived(SyncOffer(feedID: feed, haveSequence: offer.haveSequence, messageCount: offer.messageCount)))
         case .ack(let ack):
             report.acknowledgementsReceived += 1
-            await source.acknowledged(ack.messageID, status: ack.status, by: peer)
+            if ack.status != .ok {
+                report.messagesRefusedByPeer += 1
+                if let feed = sentFeeds[ack.messageID] { report.refusedByFeed[feed, default: 0] += 1 }
+            }
+            do {
+                try await source.acknowledged(ack.messageID, status: ack.status, by: peer)
+            } catch {
+                return await failLocally(error)
+            }
             options.observer?(.acknowledged(ack))
         case .chunk(let chunk):
             await receive(chunk)
@@ -461,6 +522,11 @@ public actor SyncSession {
             }
             return
         }
+        // Only messages of a feed the peer offered, and no more than it announced (section 9).
+        guard let feed = source.feedID(of: message.envelope), let remaining = offeredRemaining[feed], remaining > 0 else {
+            return violate(.unofferedMessage)
+        }
+        offeredRemaining[feed] = remaining - 1
         received.append(message)
     }
 
@@ -469,7 +535,13 @@ public actor SyncSession {
         guard !received.isEmpty else { return }
         let batch = received
         received = []
-        let results = await source.ingest(batch, from: peer)
+        let results: [SyncIngestResult]
+        do {
+            results = try await source.ingest(batch, from: peer)
+        } catch {
+            // Nothing of the batch is acknowledged: the peer keeps it and sends it again later.
+            return await failLocally(error)
+        }
         var acks: [SyncFrame] = []
         for (index, message) in batch.enumerated() {
             let result = index < results.count ? results[index] : .invalid
@@ -510,7 +582,8 @@ public actor SyncSession {
             guard blobPhase == .wantsSent, wantsOutstanding.isEmpty, peerBlobsDone, peerWantsServed >= peerWantsReceived else { return }
         }
         guard !finished else { return }
-        report.completed = true
+        exchangeEnded = true
+        report.completed = report.messagesRefusedByPeer == 0
         finished = true
         finishStreams()
         await link.close()
@@ -524,6 +597,16 @@ public actor SyncSession {
 
     private func record(_ error: SecureLinkError) {
         if linkFailure == nil { linkFailure = error }
+    }
+
+    /// Stops the session on a local store failure: nothing more is acknowledged, offered or
+    /// ingested, and the link is closed (the peer sees a clean close and keeps its data).
+    private func failLocally(_ error: SyncSourceError) async {
+        if report.localFailure == nil { report.localFailure = error }
+        received = []
+        finished = true
+        finishStreams()
+        await link.close()
     }
 
     private func violate(_ violation: SyncSessionViolation) {

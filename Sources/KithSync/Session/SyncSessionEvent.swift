@@ -1,6 +1,7 @@
 /// Progress of a ``SyncSession``, reported to ``SyncSessionOptions/observer`` as it happens.
 public enum SyncSessionEvent: Sendable {
-    /// The peer offered `messageCount` messages of a feed (what this side will receive).
+    /// The peer offered `messageCount` messages of a feed (what this side will receive); the
+    /// offer carries the real feed id (the wire carries it blinded, docs/sync.md 9b).
     case offerReceived(SyncOffer)
     /// This side queued a message of `feed` for sending (`bytes`: envelope size).
     case messageSent(SyncMessageID, feed: SyncFeedID, bytes: Int)

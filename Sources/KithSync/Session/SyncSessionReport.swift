@@ -1,9 +1,16 @@
 /// What one ``SyncSession`` achieved.
 public struct SyncSessionReport: Equatable, Sendable {
-    /// True when both sides served every request and every message was acknowledged.
+    /// True when the exchange ran to its end (both sides served every request, every message was
+    /// acknowledged) **and** the peer refused none of the messages this side sent. A session that
+    /// ended cleanly with refusals is not complete: see ``messagesRefusedByPeer``.
     public var completed = false
-    /// Why the session ended early, if it did.
+    /// Why the session ended early, if the link failed or closed before the end.
     public var interruption: SecureLinkError?
+    /// The local store failed (this side stopped; nothing was acknowledged for the failed step).
+    public var localFailure: SyncSourceError?
+    /// Feeds this side could not serve as stored (offered empty), with the reason; see
+    /// ``SyncSourceError/feedOnly``.
+    public var feedsWithheld: [SyncFeedID: String] = [:]
     /// A protocol rule the peer broke, if any (the session then ends).
     public var violation: SyncSessionViolation?
     /// Requests this side sent.
@@ -14,6 +21,11 @@ public struct SyncSessionReport: Equatable, Sendable {
     public var messagesSent = 0
     /// Acknowledgements received for them.
     public var acknowledgementsReceived = 0
+    /// Messages this side sent that the peer acknowledged as not stored (status `invalid`: failed
+    /// verification, or refused by its store, for example a full pending capacity).
+    public var messagesRefusedByPeer = 0
+    /// ``messagesRefusedByPeer`` per feed.
+    public var refusedByFeed: [SyncFeedID: Int] = [:]
     /// Messages received, verified and stored.
     public var messagesAccepted = 0
     /// Messages received that were already held.

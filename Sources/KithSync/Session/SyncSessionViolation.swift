@@ -12,6 +12,9 @@ public enum SyncSessionViolation: Hashable, Sendable, CustomStringConvertible {
     /// A blob record outside the blob phase: a want after `blobs done` or beyond the bound, a
     /// second `blobs done`, or a blob chunk or `blob missing` for a blob this side did not want.
     case unexpectedBlobRecord
+    /// A message of a feed the peer did not offer in this session, beyond the `message_count` it
+    /// offered, or naming no feed (it is not ingested).
+    case unofferedMessage
 
     public var description: String {
         switch self {
@@ -20,6 +23,7 @@ public enum SyncSessionViolation: Hashable, Sendable, CustomStringConvertible {
         case .unexpectedDone: "peer sent done twice"
         case .unexpectedHeldRanges: "peer sent held ranges that answer no request of its own or break their order"
         case .unexpectedBlobRecord: "peer sent a blob record outside the blob phase or for a blob not wanted"
+        case .unofferedMessage: "peer sent a message of a feed it did not offer, or more than it offered"
         }
     }
 }

@@ -26,4 +26,10 @@ public struct SyncCapabilities: OptionSet, Hashable, Sendable {
 
     /// Every capability this implementation understands.
     public static let all: SyncCapabilities = [.zstdEnvelopes, .zstdEnvelopeDictionary, .heldRanges, .blobs]
+
+    /// What this build offers in its Hello: ``all``, less the zstd bits where the platform has
+    /// no libzstd (``EnvelopeCompression/isAvailable``), so compression is negotiated away.
+    public static var supported: SyncCapabilities {
+        EnvelopeCompression.isAvailable ? all : all.subtracting([.zstdEnvelopes, .zstdEnvelopeDictionary])
+    }
 }

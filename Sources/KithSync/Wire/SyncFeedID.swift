@@ -12,6 +12,12 @@ public struct SyncFeedID: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// Wraps bytes known to be 32 long (an HMAC-SHA256 output).
+    init(exactly bytes: [UInt8]) {
+        precondition(bytes.count == SyncLimits.idLength, "a feed id is 32 bytes")
+        self.bytes = bytes
+    }
+
     /// Reads 32 bytes from a cursor.
     init(reading reader: inout ByteReader) throws(ByteReaderError) {
         bytes = try reader.readBytes(SyncLimits.idLength)

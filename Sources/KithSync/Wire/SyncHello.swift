@@ -9,7 +9,7 @@ public struct SyncHello: Hashable, Sendable {
     public var capabilities: SyncCapabilities
 
     /// Creates a Hello; defaults to this implementation's version and every capability.
-    public init(version: UInt8 = SyncLimits.protocolVersion, capabilities: SyncCapabilities = .all) {
+    public init(version: UInt8 = SyncLimits.protocolVersion, capabilities: SyncCapabilities = .supported) {
         self.version = version
         self.capabilities = capabilities
     }

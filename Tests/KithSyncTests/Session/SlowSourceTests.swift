@@ -6,19 +6,23 @@ private struct SlowFeedSource: SyncFeedSource {
     let base: InMemoryFeedSource
     let delay: Duration
 
-    func followedFeeds(for peer: SyncPeer) async -> [SyncFeedState] { await base.followedFeeds(for: peer) }
+    func followedFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedState] { try await base.followedFeeds(for: peer) }
 
-    func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async -> SyncFeedBatch? {
+    func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedID] { try await base.servableFeeds(for: peer) }
+
+    func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch? {
         try? await Task.sleep(for: delay)
-        return await base.outgoing(feed: feed, above: haveSequence, for: peer)
+        return try await base.outgoing(feed: feed, above: haveSequence, for: peer)
     }
 
-    func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async -> [SyncIngestResult] {
-        await base.ingest(messages, from: peer)
+    func feedID(of envelope: [UInt8]) -> SyncFeedID? { base.feedID(of: envelope) }
+
+    func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async throws(SyncSourceError) -> [SyncIngestResult] {
+        try await base.ingest(messages, from: peer)
     }
 
-    func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) async {
-        await base.acknowledged(messageID, status: status, by: peer)
+    func acknowledged(_ messageID: SyncMessageID, status: SyncAck.Status, by peer: SyncPeer) async throws(SyncSourceError) {
+        try await base.acknowledged(messageID, status: status, by: peer)
     }
 }
 

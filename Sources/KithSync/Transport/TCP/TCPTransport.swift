@@ -23,6 +23,9 @@ public final class TCPTransport: SyncTransport {
     /// The remote address, when known (for display).
     public var remoteDescription: String { channel.remoteAddress.map { "\($0)" } ?? "unknown" }
 
+    /// The remote IP address without the port (the "source" of per-source limits), when known.
+    public var remoteHost: String { channel.remoteAddress?.ipAddress ?? "unknown" }
+
     /// Connects to a listening peer.
     /// - Parameter idleTimeout: seconds without receiving a byte after which the connection is
     ///   closed and a waiting ``receive()`` fails with ``SyncTransportError/idleTimeout``.

@@ -1,5 +1,6 @@
 import Crypto
 import KithCanonical
+import KithSync
 
 /// The datagram a device multicasts on the LAN so that its contacts, and only they, recognise it:
 ///
@@ -22,9 +23,9 @@ public struct NearbyBeacon: Hashable, Sendable {
 
     /// The datagram bytes.
     public var encoded: [UInt8] {
-        var writer = ByteWriter(capacity: SyncLimits.beaconHeaderLength + tags.count * SyncLimits.beaconTagLength)
-        writer.write(bytes: SyncLimits.beaconMagic)
-        writer.write(SyncLimits.beaconVersion)
+        var writer = ByteWriter(capacity: NearbyLimits.beaconHeaderLength + tags.count * NearbyLimits.beaconTagLength)
+        writer.write(bytes: NearbyLimits.beaconMagic)
+        writer.write(NearbyLimits.beaconVersion)
         writer.write(port)
         writer.write(UInt8(clamping: tags.count))
         for tag in tags { writer.write(bytes: tag) }
@@ -36,16 +37,16 @@ public struct NearbyBeacon: Hashable, Sendable {
     public init(decoding bytes: [UInt8]) throws(NearbyError) {
         var reader = ByteReader(bytes)
         do {
-            guard try reader.readBytes(SyncLimits.beaconMagic.count) == SyncLimits.beaconMagic else { throw NearbyError.notABeacon }
+            guard try reader.readBytes(NearbyLimits.beaconMagic.count) == NearbyLimits.beaconMagic else { throw NearbyError.notABeacon }
             let version = try reader.readUInt8()
-            guard version == SyncLimits.beaconVersion else { throw NearbyError.unsupportedVersion(version) }
+            guard version == NearbyLimits.beaconVersion else { throw NearbyError.unsupportedVersion(version) }
             port = try reader.readUInt16()
             guard port != 0 else { throw NearbyError.invalidPort }
             let count = Int(try reader.readUInt8())
-            guard (1...SyncLimits.maximumBeaconTags).contains(count), reader.remaining == count * SyncLimits.beaconTagLength else {
+            guard (1...NearbyLimits.maximumBeaconTags).contains(count), reader.remaining == count * NearbyLimits.beaconTagLength else {
                 throw NearbyError.invalidTagCount(count)
             }
-            tags = try (0..<count).map { _ in try reader.readBytes(SyncLimits.beaconTagLength) }
+            tags = try (0..<count).map { _ in try reader.readBytes(NearbyLimits.beaconTagLength) }
         } catch let error as NearbyError {
             throw error
         } catch {
@@ -56,23 +57,23 @@ public struct NearbyBeacon: Hashable, Sendable {
     /// The epoch of a moment: `floor(unix_seconds / 600)`.
     public static func epoch(unixSeconds: Double) -> UInt64 {
         guard unixSeconds > 0 else { return 0 }
-        return UInt64(unixSeconds) / SyncLimits.beaconEpochSeconds
+        return UInt64(unixSeconds) / NearbyLimits.beaconEpochSeconds
     }
 
     /// One tag: the first 8 bytes of
     /// `HMAC-SHA256(beacon_key, "kith-nearby/1" | epoch u64 | sender_static_key[32])`.
     /// The sender's key makes tags directional: the two sides of a pair never send the same tag.
     public static func tag(beaconKey: SymmetricKey, epoch: UInt64, senderStaticKey: [UInt8]) -> [UInt8] {
-        var writer = ByteWriter(capacity: SyncLimits.beaconTagLabel.count + 8 + senderStaticKey.count)
-        writer.write(bytes: SyncLimits.beaconTagLabel)
+        var writer = ByteWriter(capacity: NearbyLimits.beaconTagLabel.count + 8 + senderStaticKey.count)
+        writer.write(bytes: NearbyLimits.beaconTagLabel)
         writer.write(epoch)
         writer.write(bytes: senderStaticKey)
         let mac = HMAC<SHA256>.authenticationCode(for: writer.bytes, using: beaconKey)
-        return Array(Array(mac).prefix(SyncLimits.beaconTagLength))
+        return Array(Array(mac).prefix(NearbyLimits.beaconTagLength))
     }
 
     /// A pair's beacon key: `HKDF-SHA256(ikm = contacts_key, salt = "kith-nearby-beacon/1", info = empty, L = 32)`.
     public static func beaconKey(contactsKey: SymmetricKey) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: contactsKey, salt: SyncLimits.beaconKeySalt, info: [UInt8](), outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: contactsKey, salt: NearbyLimits.beaconKeySalt, info: [UInt8](), outputByteCount: 32)
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import KithSync
 
 /// A contact as nearby discovery sees it: their Noise static key and the pair's beacon key.
 public struct NearbyContact: Sendable {

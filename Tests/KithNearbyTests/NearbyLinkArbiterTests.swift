@@ -1,6 +1,7 @@
 import KithSync
 import Synchronization
 import Testing
+@testable import KithNearby
 
 @Suite("Nearby link arbiter (simultaneous connects)")
 struct NearbyLinkArbiterTests {

@@ -1,4 +1,5 @@
 import Crypto
+import Kith
 import KithIdentity
 import KithStore
 import KithSync
@@ -51,6 +52,8 @@ public final class NearbySync: Sendable {
     private let options: NearbyOptions
     private let localKey: [UInt8]
     private let arbiter: NearbyLinkArbiter
+    /// Handshake deadline and per-source bounds for incoming connections.
+    private let gate = TCPHandshakeGate()
     private let scheduled = Mutex<Set<[UInt8]>>([])
     private let activeSessions = Mutex(0)
     private let results = Mutex<[Result]>([])
@@ -65,17 +68,9 @@ public final class NearbySync: Sendable {
     }
 
     /// The contacts as nearby discovery sees them (static key and beacon key), with their records.
-    public func nearbyContacts() throws(KithError) -> [(record: ContactRecord, contact: NearbyContact)] {
-        let records: [ContactRecord]
-        let keys: [(feedID: FeedID, key: SymmetricKey)]
-        do {
-            records = try agent.account.store.contacts()
-            keys = try agent.account.store.contactsKeys()
-        } catch {
-            throw .store(error)
-        }
-        return records.compactMap { record in
-            guard let staticKey = SyncAgent.staticKey(of: record), let key = keys.first(where: { $0.feedID == record.feedID })?.key else { return nil }
+    public func nearbyContacts() async throws(KithError) -> [(record: ContactRecord, contact: NearbyContact)] {
+        try await agent.account.contactsWithKeys().compactMap { record, key in
+            guard let staticKey = SyncAgent.staticKey(of: record) else { return nil }
             return (record, NearbyContact(staticKey: staticKey, beaconKey: NearbyBeacon.beaconKey(contactsKey: key)))
         }
     }
@@ -83,7 +78,7 @@ public final class NearbySync: Sendable {
     /// Runs discovery for the configured duration and returns every finished session.
     /// - Throws: ``KithError`` when the TCP listener cannot be bound or the contacts cannot be read.
     public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws(KithError) -> [Result] {
-        let contacts = try nearbyContacts()
+        let contacts = try await nearbyContacts()
         let listener: TCPSyncListener
         do {
             listener = try await TCPSyncListener.bind(host: options.tcpHost, port: options.tcpPort)
@@ -196,14 +191,14 @@ public final class NearbySync: Sendable {
         await runSession(link, contact: record, initiated: true, onEvent: onEvent)
     }
 
-    private func serve(_ transport: TCPTransport, contacts: [ContactRecord], onEvent: @Sendable (Event) -> Void) async {
-        let link: SecureLink
-        do {
-            link = try await agent.accept(over: transport)
-        } catch {
-            onEvent(.connectFailed(nil, "\(transport.remoteDescription): \(error)"))
-            return
-        }
+    private func serve(_ transport: TCPTransport, contacts: [ContactRecord], onEvent: @escaping @Sendable (Event) -> Void) async {
+        // The listener's handshake rules (deadline, bounded per source): docs/sync.md, section 10.
+        let agent = agent
+        guard let link = await gate.authenticate(transport, handshake: { transport throws(SecureLinkError) in
+            try await agent.accept(over: transport)
+        }, onEvent: { event in
+            onEvent(.connectFailed(nil, "\(event)"))
+        }) else { return }
         guard let record = agent.source.contact(staticKey: link.peerStaticKey) else {
             await link.close()
             return

@@ -1,3 +1,4 @@
+import KithSync
 import Synchronization
 
 /// An in-memory LAN for tests: every datagram sent by a member reaches every member (itself

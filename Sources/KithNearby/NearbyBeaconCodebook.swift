@@ -1,4 +1,5 @@
 import Crypto
+import KithSync
 
 /// This device's view of beacons for one epoch: the tags it sends (one per contact, padded with
 /// random filler) and the tags it recognises (each contact's tags for the previous, current and
@@ -28,14 +29,14 @@ public struct NearbyBeaconCodebook: Sendable {
     /// ``SyncLimits/maximumBeaconTags`` tags, each padded with random tags to a multiple of 8 and
     /// sorted. A device without contacts sends one beacon of 8 random tags (it still looks the same).
     public func beacons(port: UInt16) -> [NearbyBeacon] {
-        let groups = stride(from: 0, to: max(ownTags.count, 1), by: SyncLimits.maximumBeaconTags).map {
-            Array(ownTags[min($0, ownTags.count)..<min($0 + SyncLimits.maximumBeaconTags, ownTags.count)])
+        let groups = stride(from: 0, to: max(ownTags.count, 1), by: NearbyLimits.maximumBeaconTags).map {
+            Array(ownTags[min($0, ownTags.count)..<min($0 + NearbyLimits.maximumBeaconTags, ownTags.count)])
         }
         return groups.map { group in
             var tags = group
-            let padded = max(SyncLimits.beaconTagPadding, (tags.count + SyncLimits.beaconTagPadding - 1) / SyncLimits.beaconTagPadding * SyncLimits.beaconTagPadding)
+            let padded = max(NearbyLimits.beaconTagPadding, (tags.count + NearbyLimits.beaconTagPadding - 1) / NearbyLimits.beaconTagPadding * NearbyLimits.beaconTagPadding)
             while tags.count < padded {
-                tags.append(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0.prefix(SyncLimits.beaconTagLength)) })
+                tags.append(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0.prefix(NearbyLimits.beaconTagLength)) })
             }
             tags.sort { $0.lexicographicallyPrecedes($1) }
             return NearbyBeacon(port: port, tags: tags)

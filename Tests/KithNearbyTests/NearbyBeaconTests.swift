@@ -1,6 +1,7 @@
 import Crypto
 import KithSync
 import Testing
+@testable import KithNearby
 
 private func contact(_ key: Curve25519.KeyAgreement.PrivateKey, pairKey: SymmetricKey) -> NearbyContact {
     NearbyContact(staticKey: Array(key.publicKey.rawRepresentation), beaconKey: NearbyBeacon.beaconKey(contactsKey: pairKey))

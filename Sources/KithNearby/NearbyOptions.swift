@@ -1,4 +1,5 @@
 import Foundation
+import Kith
 import KithSync
 
 /// Settings of a ``NearbySync`` run (`kith sync nearby`).
@@ -28,7 +29,7 @@ public struct NearbyOptions: Sendable {
         tcpPort: Int = 7455,
         advertisedPort: Int? = nil,
         duration: Double = 30,
-        beaconInterval: Double = SyncLimits.beaconIntervalSeconds,
+        beaconInterval: Double = NearbyLimits.beaconIntervalSeconds,
         dialGrace: Double? = nil,
         sessionGrace: Double = 60,
         observer: (@Sendable (SyncSessionEvent) -> Void)? = nil,

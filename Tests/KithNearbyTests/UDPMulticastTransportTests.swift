@@ -1,5 +1,6 @@
 import KithSync
 import Testing
+@testable import KithNearby
 
 @Suite("UDP multicast on loopback", .timeLimit(.minutes(1)))
 struct UDPMulticastTransportTests {

@@ -1,5 +1,7 @@
+import KithSync
 import NIOCore
 import NIOPosix
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,8 +35,8 @@ public final class UDPMulticastTransport: NearbyDatagramTransport {
     ///   - interfaceAddress: IPv4 address of the interface to use ("127.0.0.1" for loopback tests).
     /// - Throws: ``NearbyError/transport(_:)``.
     public static func open(
-        group: String = SyncLimits.defaultNearbyGroup,
-        port: Int = SyncLimits.defaultNearbyPort,
+        group: String = NearbyLimits.defaultNearbyGroup,
+        port: Int = NearbyLimits.defaultNearbyPort,
         interfaceAddress: String? = nil
     ) async throws(NearbyError) -> UDPMulticastTransport {
         let (stream, continuation) = AsyncStream<NearbyDatagram>.makeStream(bufferingPolicy: .bufferingNewest(256))
