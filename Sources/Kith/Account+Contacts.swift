@@ -18,10 +18,10 @@ extension Account {
     func contactCardBlocking(displayName: String?) throws(KithError) -> ContactCard {
         let name: String
         if let displayName { name = displayName } else { name = try ownProfileBlocking()?.displayName ?? "" }
-        do {
+        do throws(ContactCardError) {
             return try ContactCard.create(identity: identity, displayName: name, createdAt: clock())
         } catch {
-            throw .invalidInput(error.description)
+            throw .contacts(.card(error))
         }
     }
 
@@ -33,11 +33,11 @@ extension Account {
     @discardableResult
     public func addContact(cardText: String, name: String? = nil, maxAge: Int64 = ContactCardLimits.defaultMaxAge) async throws(KithError) -> ContactRecord {
         let card: ContactCard
-        do {
+        do throws(ContactCardError) {
             card = try ContactCard(text: cardText)
             try card.checkAge(now: clock(), maxAge: maxAge)
         } catch {
-            throw .invalidInput(error.description)
+            throw .contacts(.card(error))
         }
         return try await addContact(card: card, name: name)
     }
@@ -55,24 +55,27 @@ extension Account {
     }
 
     func addContactBlocking(card: ContactCard, name: String?) throws(KithError) -> ContactRecord {
-        guard card.feedID != feedID else { throw .invalidInput("this is your own card; exchange cards with someone else") }
+        guard card.feedID != feedID else { throw .contacts(.ownCard) }
         if let name {
-            guard !name.isEmpty, TextLength.scalars(name) <= FeedLimits.maxDisplayName else {
-                throw .invalidInput("a contact name is 1...\(FeedLimits.maxDisplayName) characters")
-            }
+            guard !name.isEmpty, TextLength.scalars(name) <= FeedLimits.maxDisplayName else { throw .contacts(.invalidName) }
         }
-        do {
-            let key = try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: card.publicKeys.dhKey, myFeed: feedID, theirFeed: card.feedID)
+        let key: SymmetricKey
+        do throws(ContactsCipherError) {
+            key = try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: card.publicKeys.dhKey, myFeed: feedID, theirFeed: card.feedID)
+        } catch {
+            throw .contacts(.cipher(error))
+        }
+        do throws(StoreError) {
             try store.addContact(card: card, contactsKey: key, localName: name, addedAt: clock())
             // Their posts imported before the cards were exchanged become readable now.
-            try store.decryptHeldMessages(of: card.feedID, decryptor: decryptor)
-            try processDirectMessagesBlocking()
-            guard let record = try store.contact(card.feedID) else { throw KithError.invalidInput("the contact was not stored") }
-            hub.emit(.contactAdded(record.feedID))
-            return record
+            _ = try store.decryptHeldMessages(of: card.feedID, decryptor: decryptor)
         } catch {
-            throw KithError.from(error)
+            throw .store(error)
         }
+        try processDirectMessagesBlocking()
+        let record = try contactRecordBlocking(card.feedID)
+        hub.emit(.contactAdded(record.feedID))
+        return record
     }
 
     /// Every contact.
@@ -96,23 +99,20 @@ extension Account {
     }
 
     func resolveContactBlocking(_ text: String) throws(KithError) -> ContactRecord {
-        do {
-            guard let record = try store.resolveContact(text) else {
-                throw KithError.invalidInput("no contact '\(text)'; see `kith contacts`")
-            }
-            return record
-        } catch {
-            throw KithError.from(error)
-        }
+        let record: ContactRecord?
+        do throws(StoreError) { record = try store.resolveContact(text) } catch { throw .store(error) }
+        guard let record else { throw .contacts(.notFound(text)) }
+        return record
     }
 
     /// The contact record of `feed`.
     ///
-    /// - Throws: ``KithError/invalidInput(_:)`` when `feed` is not a contact.
+    /// - Throws: ``KithError/contacts(_:)`` with ``ContactError/notAContact(_:)`` when `feed` is
+    ///   not a contact.
     func contactRecordBlocking(_ feed: FeedID) throws(KithError) -> ContactRecord {
         let record: ContactRecord?
-        do { record = try store.contact(feed) } catch { throw .store(error) }
-        guard let record else { throw .invalidInput("\(feed) is not a contact; see `kith contacts`") }
+        do throws(StoreError) { record = try store.contact(feed) } catch { throw .store(error) }
+        guard let record else { throw .contacts(.notAContact(feed)) }
         return record
     }
 
@@ -173,20 +173,15 @@ extension Account {
 
     func postBlocking(_ text: String, audience: Audience, attachments: [[UInt8]]) throws(KithError) -> Envelope {
         guard attachments.count <= FeedLimits.maxAttachments else {
-            throw .invalidInput("\(attachments.count) attachments; at most \(FeedLimits.maxAttachments)")
+            throw .input(.invalid("\(attachments.count) attachments; at most \(FeedLimits.maxAttachments)"))
         }
         if attachments.isEmpty { return try publishBlocking(.post(Post(body: text)), audience: audience) }
         var hashes: [JSONValue] = []
         var keys: [JSONValue] = []
-        do {
-            for data in attachments {
-                let sealed = try BlobCipher.seal(data)
-                try store.putBlob(sealed.blob)
-                hashes.append(.string(sealed.contentHash))
-                keys.append(.string(sealed.key))
-            }
-        } catch {
-            throw KithError.from(error)
+        for data in attachments {
+            let sealed = try storeSealedBlob(data)
+            hashes.append(.string(sealed.contentHash))
+            keys.append(.string(sealed.key))
         }
         var object = Content.post(Post(body: text)).jsonObject
         object["attachments"] = .array(hashes)
@@ -200,24 +195,28 @@ extension Account {
     }
 
     func attachmentBlocking(of message: MessageID, index: Int) throws(KithError) -> [UInt8] {
-        do {
-            guard let object = try store.contentObject(message),
-                  let hashes = object["attachments"]?.arrayValue, let keys = object["attachment_keys"]?.arrayValue,
-                  index >= 0, index < hashes.count, index < keys.count,
-                  let hash = hashes[index].stringValue, let key = keys[index].stringValue else {
-                throw KithError.invalidInput("message \(message) has no readable attachment \(index)")
-            }
-            guard let blob = try store.blob(hash) else { throw KithError.invalidInput("attachment \(hash) is not held here yet") }
+        let object: JSONObject?
+        do throws(StoreError) { object = try store.contentObject(message) } catch { throw .store(error) }
+        guard let object,
+              let hashes = object["attachments"]?.arrayValue, let keys = object["attachment_keys"]?.arrayValue,
+              index >= 0, index < hashes.count, index < keys.count,
+              let hash = hashes[index].stringValue, let key = keys[index].stringValue else {
+            throw .input(.invalid("message \(message) has no readable attachment \(index)"))
+        }
+        let blob: [UInt8]?
+        do throws(StoreError) { blob = try store.blob(hash) } catch { throw .store(error) }
+        guard let blob else { throw .input(.invalid("attachment \(hash) is not held here yet")) }
+        do throws(ContactsCipherError) {
             return try BlobCipher.open(blob, contentHash: hash, key: key)
         } catch {
-            throw KithError.from(error)
+            throw .contacts(.cipher(error))
         }
     }
 
     /// Reacts to a message (spec 5.2), for the contacts audience by default.
     @discardableResult
     public func react(to target: MessageID, emoji: String, audience: Audience = .contacts) async throws(KithError) -> Envelope {
-        guard Reaction.isSingleEmoji(emoji) else { throw .invalidInput("'\(emoji)' is not a single emoji") }
+        guard Reaction.isSingleEmoji(emoji) else { throw .input(.invalid("'\(emoji)' is not a single emoji")) }
         return try await publish(.reaction(Reaction(targetMessage: target, emoji: emoji)), audience: audience)
     }
 
@@ -230,14 +229,9 @@ extension Account {
     func setProfileBlocking(displayName: String?, avatar: [UInt8]?) throws(KithError) -> Envelope {
         var object = Content.profileUpdate(ProfileUpdate(displayName: displayName)).jsonObject
         if let avatar {
-            do {
-                let sealed = try BlobCipher.seal(avatar)
-                try store.putBlob(sealed.blob)
-                object["avatar_hash"] = .string(sealed.contentHash)
-                object["avatar_key"] = .string(sealed.key)
-            } catch {
-                throw KithError.from(error)
-            }
+            let sealed = try storeSealedBlob(avatar)
+            object["avatar_hash"] = .string(sealed.contentHash)
+            object["avatar_key"] = .string(sealed.key)
         }
         return try publish(object: object, audience: .contacts)
     }
@@ -250,8 +244,8 @@ extension Account {
 
     func deleteBlocking(_ target: MessageID, reason: RetractionReason?) throws(KithError) -> Envelope {
         let held: StoredMessage?
-        do { held = try store.message(target) } catch { throw .store(error) }
-        guard let held, held.feedID == feedID else { throw .invalidInput("message \(target) is not one of yours") }
+        do throws(StoreError) { held = try store.message(target) } catch { throw .store(error) }
+        guard let held, held.feedID == feedID else { throw .input(.invalid("message \(target) is not one of yours")) }
         let audience = (try? Audience(held.audience)) ?? .contacts
         let useAudience: Audience = audience == .selfOnly ? .selfOnly : .contacts
         return try publishBlocking(.tombstone(Tombstone(targetMessage: target, reason: reason?.rawValue)), audience: useAudience)
@@ -267,9 +261,9 @@ extension Account {
     func introduceBlocking(_ introduced: FeedID, to recipient: FeedID, note: String?) throws(KithError) -> Envelope {
         let person = try contactRecordBlocking(introduced)
         let target = try contactRecordBlocking(recipient)
-        guard person.feedID != target.feedID else { throw .invalidInput("cannot introduce a contact to themselves") }
+        guard person.feedID != target.feedID else { throw .contacts(.introductionToThemselves) }
         for record in [person, target] where !record.keyIsVerified {
-            throw .invalidInput("\(record.shownName)'s key is not verified yet (their card names a key rotation not held here); sync their feed first")
+            throw .contacts(.unverified(name: record.shownName, record.feedID))
         }
         let content = Content.contactIntroduction(ContactIntroduction(
             introducedFeedID: person.feedID, introducedDHKey: person.dhKey, introducedPQKey: person.pqKey, note: note
@@ -281,11 +275,17 @@ extension Account {
     public func importContactFeed(lines: [[UInt8]], contact: FeedID) async throws(KithError) -> IngestReport {
         try await BlockingWork.run { () throws(KithError) in
             let record = try self.contactRecordBlocking(contact)
+            let followedKey: IdentityPublicKey?
+            do throws(StoreError) { followedKey = try self.store.identityKey(of: record.feedID) } catch { throw .store(error) }
             let originalKey: IdentityPublicKey
-            do {
-                originalKey = try self.store.identityKey(of: record.feedID) ?? PublicKeys.identityKey(fromBase64URL: record.identityKey)
-            } catch {
-                throw KithError.from(error)
+            if let followedKey {
+                originalKey = followedKey
+            } else {
+                do throws(IdentityError) {
+                    originalKey = try PublicKeys.identityKey(fromBase64URL: record.identityKey)
+                } catch {
+                    throw .contacts(.damagedRecord(record.feedID, reason: error.description))
+                }
             }
             return try self.importFeedBlocking(lines: lines, identityKey: originalKey, progress: { _ in })
         }
@@ -298,22 +298,18 @@ extension Account {
     }
 
     func importKnownFeedBlocking(lines: [[UInt8]], progress: (IngestProgress) -> Void) throws(KithError) -> IngestReport {
-        guard let first = lines.first(where: { !$0.isEmpty }) else { throw .invalidInput("the feed file is empty") }
-        let feed: FeedID
-        do {
-            switch try FeedEntry.parse(first) {
-            case .envelope(let envelope): feed = envelope.feedID
-            case .stub(let stub): feed = stub.feedID
-            case .foreign(let foreign):
-                guard let id = foreign.feedID else { throw KithError.invalidInput("the first entry names no feed; pass --key") }
-                feed = id
-            }
-        } catch {
-            throw KithError.from(error)
+        guard let first = lines.first(where: { !$0.isEmpty }) else { throw .input(.invalid("the feed file is empty")) }
+        let entry: FeedEntry
+        do throws(FeedError) { entry = try FeedEntry.parse(first) } catch { throw .feed(error) }
+        let named: FeedID? = switch entry {
+        case .envelope(let envelope): envelope.feedID
+        case .stub(let stub): stub.feedID
+        case .foreign(let foreign): foreign.feedID
         }
+        guard let feed = named else { throw .input(.invalid("the first entry names no feed; pass --key")) }
         let key: IdentityPublicKey?
-        do { key = try store.identityKey(of: feed) } catch { throw .store(error) }
-        guard let key else { throw .invalidInput("feed \(feed) is not a contact or followed feed here; add their card or pass --key") }
+        do throws(StoreError) { key = try store.identityKey(of: feed) } catch { throw .store(error) }
+        guard let key else { throw .input(.invalid("feed \(feed) is not a contact or followed feed here; add their card or pass --key")) }
         return try importFeedBlocking(lines: lines, identityKey: key, progress: progress)
     }
 
@@ -361,35 +357,57 @@ extension Account {
     /// The keys a contacts message is sealed for: the author's own slot and every verified,
     /// current contact (or only `onlyTo`); stale contacts keys are re-derived first.
     func contactsRecipientKeys(onlyTo: Set<FeedID>? = nil) throws(KithError) -> [SymmetricKey] {
-        do {
-            try refreshStaleContactsKeys()
-            var keys = [ContactsKey.selfSlotKey(journalKey: identity.journalKey)]
-            for (feed, key) in try store.contactsKeys() where onlyTo?.contains(feed) ?? true {
-                keys.append(key)
-            }
-            return keys
-        } catch {
-            throw KithError.from(error)
+        try refreshStaleContactsKeys()
+        var keys = [ContactsKey.selfSlotKey(journalKey: identity.journalKey)]
+        let held: [(feedID: FeedID, key: SymmetricKey)]
+        do throws(StoreError) { held = try store.contactsKeys() } catch { throw .store(error) }
+        for (feed, key) in held where onlyTo?.contains(feed) ?? true {
+            keys.append(key)
         }
+        return keys
     }
 
     /// Re-derives contacts keys that a contact's verified dh rotation made stale.
-    func refreshStaleContactsKeys() throws {
-        for record in try store.staleContacts() {
-            let raw = try Base64URL.decode(record.dhKey, expectedLength: 32)
-            let dh = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw)
-            let key = try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: dh, myFeed: feedID, theirFeed: record.feedID)
-            try store.updateContactsKey(record.feedID, key: key)
+    func refreshStaleContactsKeys() throws(KithError) {
+        let stale: [ContactRecord]
+        do throws(StoreError) { stale = try store.staleContacts() } catch { throw .store(error) }
+        for record in stale {
+            let key = try contactsKey(for: record)
+            do throws(StoreError) { try store.updateContactsKey(record.feedID, key: key) } catch { throw .store(error) }
         }
+    }
+
+    /// The contacts key shared with a contact, derived from this identity's current dh key and
+    /// the dh key on their record.
+    func contactsKey(for record: ContactRecord) throws(KithError) -> SymmetricKey {
+        let theirs: Curve25519.KeyAgreement.PublicKey
+        do {
+            theirs = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: try Base64URL.decode(record.dhKey, expectedLength: 32))
+        } catch {
+            throw .contacts(.damagedRecord(record.feedID, reason: "dh_key: \(error)"))
+        }
+        do throws(ContactsCipherError) {
+            return try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: theirs, myFeed: feedID, theirFeed: record.feedID)
+        } catch {
+            throw .contacts(.cipher(error))
+        }
+    }
+
+    /// Encrypts an attachment or avatar under its own key and stores the blob.
+    func storeSealedBlob(_ data: [UInt8]) throws(KithError) -> BlobCipher.Sealed {
+        let sealed: BlobCipher.Sealed
+        do throws(ContactsCipherError) { sealed = try BlobCipher.seal(data) } catch { throw .contacts(.cipher(error)) }
+        do throws(StoreError) { _ = try store.putBlob(sealed.blob) } catch { throw .store(error) }
+        return sealed
     }
 
     /// Publishes a content object that may carry fields beyond its typed form (attachment keys).
     /// The object must parse as valid content of its type.
     func publish(object: JSONObject, audience: Audience, onlyTo: Set<FeedID>? = nil) throws(KithError) -> Envelope {
         let plaintext = CanonicalJSON.serialize(object)
-        guard let type = object["type"]?.stringValue else { throw KithError.invalidInput("content has no type") }
-        guard plaintext.count <= FeedLimits.maxContentJSONBytes else { throw KithError.invalidInput("content too large") }
-        do { _ = try Content.parse(plaintext, envelopeType: type) } catch { throw .feed(error) }
+        guard let type = object["type"]?.stringValue else { throw .input(.invalid("content has no type")) }
+        guard plaintext.count <= FeedLimits.maxContentJSONBytes else { throw .input(.invalid("content too large")) }
+        do throws(FeedError) { _ = try Content.parse(plaintext, envelopeType: type) } catch { throw .feed(error) }
         if case .direct(let peer) = audience { return try sendDirectBlocking(plaintext: plaintext, type: type, to: peer) }
         guard audience == .selfOnly || audience == .contacts else {
             throw KithError.notYetSupported("audience '\(audience)' is not available for this content")

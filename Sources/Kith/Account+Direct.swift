@@ -54,9 +54,7 @@ extension Account {
         let record = try contactRecordBlocking(contact)
         // An unverified contact's keys are a claim, not the feed's keys (docs section 11.1):
         // nothing is encrypted to them until the feed's rotation entries prove them.
-        guard record.keyIsVerified else {
-            throw .invalidInput("\(record.shownName)'s keys are not verified yet (their card names keys of a key rotation this device has not seen); sync their feed first")
-        }
+        guard record.keyIsVerified else { throw .contacts(.unverified(name: record.shownName, record.feedID)) }
         let envelope = try sealAndAppendDirect(plaintext: plaintext, type: type, to: record)
         if refill, try prekeyPoolBlocking(with: record.feedID)?.needsRefill ?? false {
             _ = try sendPrekeysBlocking(to: record.feedID, count: Self.defaultPrekeyBatch)
@@ -71,17 +69,21 @@ extension Account {
         let peer = try peerIdentity(record)
         let sessions = try directSessions()
         let signedPrekey: [UInt8]
-        do { signedPrekey = try Base64URL.decode(record.dhKey, expectedLength: 32) } catch { throw Self.directError(error) }
+        do throws(Base64URLError) {
+            signedPrekey = try Base64URL.decode(record.dhKey, expectedLength: 32)
+        } catch {
+            throw .contacts(.damagedRecord(record.feedID, reason: "dh_key: \(error)"))
+        }
         let localFeed = feedID.string
         return try appendWithDirectState(plaintext: plaintext, type: type, audience: .direct(record.feedID)) { slot throws(KithError) in
-            do {
+            do throws(RatchetError) {
                 let context = try DirectMessageContext.direct(from: localFeed, to: peer.feedID, sequence: UInt64(slot.sequence))
                 let state = slot.directState.ratchet
                 return try sessions.encrypt(
                     plaintext, to: peer, signedPrekey: signedPrekey, context: context, sessions: state, peerPrekeys: state
                 )
             } catch {
-                throw Self.directError(error)
+                throw .ratchet(error)
             }
         }
     }
@@ -189,22 +191,17 @@ extension Account {
     func issuePrekeysBlocking(for contact: KithIdentity.FeedID, count: Int) throws(KithError) -> OneTimePrekeyBatch {
         let record = try contactRecordBlocking(contact)
         guard (1...RatchetConstants.maxOneTimePrekeys).contains(count) else {
-            throw .invalidInput("a prekey batch has 1...\(RatchetConstants.maxOneTimePrekeys) keys")
+            throw .input(.invalid("a prekey batch has 1...\(RatchetConstants.maxOneTimePrekeys) keys"))
         }
         let peer = try ratchetFeedID(record.feedID)
         let limit = RatchetConstants.maxOneTimePrekeys
-        let issued: (batch: OneTimePrekeyBatch?, held: Int)
-        do {
-            issued = try store.withDirectState { access in
-                let status = try access.ratchet.status(forPeer: peer)
-                guard status.remaining + count <= limit else { return (nil, status.remaining) }
-                return (try access.ratchet.generateOneTimePrekeys(count: count, forPeer: peer), status.remaining)
-            }
-        } catch {
-            throw Self.directError(error)
+        let issued: (batch: OneTimePrekeyBatch?, held: Int) = try withRatchetState { access throws(RatchetError) in
+            let status = try access.ratchet.status(forPeer: peer)
+            guard status.remaining + count <= limit else { return (nil, status.remaining) }
+            return (try access.ratchet.generateOneTimePrekeys(count: count, forPeer: peer), status.remaining)
         }
         guard let batch = issued.batch else {
-            throw .invalidInput("\(record.shownName) already holds \(issued.held) unused prekeys; at most \(limit) in total")
+            throw .input(.invalid("\(record.shownName) already holds \(issued.held) unused prekeys; at most \(limit) in total"))
         }
         return batch
     }
@@ -228,16 +225,16 @@ extension Account {
 
     func importPrekeyHandoverBlocking(_ text: String, from record: ContactRecord) throws(KithError) -> Int {
         let key: Curve25519.Signing.PublicKey
-        do { key = try PublicKeys.identityKey(fromBase64URL: record.identityKey) } catch { throw .identity(error) }
-        let handover = try PrekeyHandover(text: text, issuerKey: key)
-        guard handover.issuer == record.feedID else { throw .invalidInput("this prekey handover was issued by \(handover.issuer), not \(record.shownName)") }
-        guard handover.recipient == feedID else { throw .invalidInput("this prekey handover is for \(handover.recipient), not for this identity") }
-        let peer = try ratchetFeedID(record.feedID)
-        do {
-            try store.withDirectState { access in try access.ratchet.addPeerPrekeys(handover.batch, forPeer: peer) }
+        do throws(IdentityError) {
+            key = try PublicKeys.identityKey(fromBase64URL: record.identityKey)
         } catch {
-            throw .store(error)
+            throw .contacts(.damagedRecord(record.feedID, reason: error.description))
         }
+        let handover = try PrekeyHandover(text: text, issuerKey: key)
+        guard handover.issuer == record.feedID else { throw .input(.prekeyHandover("issued by \(handover.issuer), not \(record.shownName)")) }
+        guard handover.recipient == feedID else { throw .input(.prekeyHandover("meant for \(handover.recipient), not for this identity")) }
+        let peer = try ratchetFeedID(record.feedID)
+        try withRatchetState { access throws(RatchetError) in try access.ratchet.addPeerPrekeys(handover.batch, forPeer: peer) }
         return handover.batch.entries.count
     }
 
@@ -255,7 +252,7 @@ extension Account {
         while start < batch.entries.count {
             let slice = Array(batch.entries[start..<min(start + FeedLimits.maxPrekeysPerMessage, batch.entries.count)])
             let part: OneTimePrekeyBatch
-            do { part = try OneTimePrekeyBatch(entries: slice) } catch { throw Self.directError(error) }
+            do throws(RatchetError) { part = try OneTimePrekeyBatch(entries: slice) } catch { throw .ratchet(error) }
             envelopes.append(try sendDirectBlocking(.prekeyBatch(PrekeyBatch(batchBytes: part.encoded)), to: contact))
             start += slice.count
         }
@@ -266,20 +263,21 @@ extension Account {
 
     /// This identity's keys as the ratchet needs them.
     func ratchetKeys() throws(KithError) -> LocalIdentityKeys {
-        do {
+        let identity = identity
+        do throws(RatchetError) {
             return try LocalIdentityKeys(identityKey: identity.signingKey, dhKey: identity.dhKey, pqKey: identity.pqKey, feedID: feedID.string)
         } catch {
-            throw Self.directError(error)
+            throw .ratchet(error)
         }
     }
 
     /// The previous generation's keys after a rotation, nil before.
     func previousRatchetKeys() throws(KithError) -> LocalIdentityKeys? {
         guard let previous = identity.previousGeneration else { return nil }
-        do {
+        do throws(RatchetError) {
             return try LocalIdentityKeys(identityKey: previous.signingKey, dhKey: previous.dhKey, pqKey: previous.pqKey, feedID: feedID.string)
         } catch {
-            throw Self.directError(error)
+            throw .ratchet(error)
         }
     }
 
@@ -287,29 +285,46 @@ extension Account {
     func directSessions() throws(KithError) -> DirectSessions {
         let local = try ratchetKeys()
         let previous = try previousRatchetKeys()
-        do { return try DirectSessions(local: local, previous: previous) } catch { throw Self.directError(error) }
+        do throws(RatchetError) { return try DirectSessions(local: local, previous: previous) } catch { throw .ratchet(error) }
     }
 
     /// A contact's feed id as the ratchet's stores key it.
     func ratchetFeedID(_ feed: KithIdentity.FeedID) throws(KithError) -> KithRatchet.FeedID {
-        do { return try KithRatchet.FeedID(feed.string) } catch { throw Self.directError(error) }
+        do throws(RatchetError) { return try KithRatchet.FeedID(feed.string) } catch { throw .ratchet(error) }
     }
 
     func peerIdentity(_ record: ContactRecord) throws(KithError) -> PeerIdentity {
-        do {
-            return try PeerIdentity(
-                identityKey: try Base64URL.decode(record.identityKey, expectedLength: 32),
-                pqKey: try Base64URL.decode(record.pqKey, expectedLength: RatchetConstants.mlkemPublicKeySize),
-                feedID: record.feedID.string
-            )
+        let identityKey: [UInt8]
+        let pqKey: [UInt8]
+        do throws(Base64URLError) {
+            identityKey = try Base64URL.decode(record.identityKey, expectedLength: 32)
+            pqKey = try Base64URL.decode(record.pqKey, expectedLength: RatchetConstants.mlkemPublicKeySize)
         } catch {
-            throw Self.directError(error)
+            throw .contacts(.damagedRecord(record.feedID, reason: "\(error)"))
+        }
+        do throws(RatchetError) {
+            return try PeerIdentity(identityKey: identityKey, pqKey: pqKey, feedID: record.feedID.string)
+        } catch {
+            throw .ratchet(error)
         }
     }
 
-    static func directError(_ error: any Error) -> KithError {
-        if let error = error as? RatchetError { return .invalidInput("direct message: \(error.description)") }
-        return KithError.from(error)
+    /// Runs ratchet-state work in one write transaction of the store; a ``RatchetError`` of
+    /// `body` surfaces as ``KithError/ratchet(_:)``, a store failure as ``KithError/store(_:)``.
+    @discardableResult
+    func withRatchetState<T>(_ body: (DirectSessionAccess) throws(RatchetError) -> T) throws(KithError) -> T {
+        var failure: RatchetError?
+        do throws(StoreError) {
+            return try store.withDirectState { access in
+                do throws(RatchetError) { return try body(access) } catch {
+                    failure = error
+                    throw error
+                }
+            }
+        } catch {
+            if let failure { throw .ratchet(failure) }
+            throw .store(error)
+        }
     }
 }
 

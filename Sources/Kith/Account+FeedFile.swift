@@ -18,7 +18,7 @@ extension Account {
     ///   - reader: the file's lines.
     ///   - identityKey: the author's original identity key; nil to take a followed feed's key.
     ///   - progress: called after each committed batch.
-    /// - Throws: ``KithError/invalidInput(_:)`` when no key is given and the first entry names no
+    /// - Throws: ``KithError/input(_:)`` when no key is given and the first entry names no
     ///   followed feed; ``KithError/store(_:)`` when storage fails.
     public func importFeedFile(
         _ reader: FeedLineReader,
@@ -43,10 +43,10 @@ extension Account {
         var result = FeedFileImport(feed: feed)
         do throws(StoreError) { try store.follow(identityKey: key) } catch { throw .store(error) }
         let report = try announcingIngest(of: feed) { () throws(KithError) in
-            do { return try store.ingest(streaming: input, decryptor: decryptor, progress: progress) } catch { throw KithError.from(error) }
+            do throws(StoreError) { return try store.ingest(streaming: input, decryptor: decryptor, progress: progress) } catch { throw .store(error) }
         }
         try processDirectMessagesBlocking()
-        if let error = input.reader.readError { throw .invalidInput("reading the feed file failed: \(error)") }
+        if let error = input.reader.readError { throw .input(.file(path: "the feed file", reason: "reading failed: \(error)")) }
         result.lines = input.linesRead
         result.rejections = input.rejections
         for (number, outcome) in zip(input.ingestedLineNumbers, report.outcomes) {
@@ -75,7 +75,7 @@ extension Account {
 
     /// The key of the followed feed the file's first entry names.
     private func followedKey(namedBy input: FeedFileInput) throws(KithError) -> Curve25519.Signing.PublicKey {
-        guard let first = input.peekFirst() else { throw .invalidInput("the feed file holds no entry") }
+        guard let first = input.peekFirst() else { throw .input(.invalid("the feed file holds no entry")) }
         let named: FeedID?
         do {
             switch try FeedEntry.parse(first.bytes) {
@@ -86,10 +86,10 @@ extension Account {
         } catch {
             throw .feed(error)
         }
-        guard let named else { throw .invalidInput("the first entry names no feed; pass --key") }
+        guard let named else { throw .input(.invalid("the first entry names no feed; pass --key")) }
         let key: Curve25519.Signing.PublicKey?
         do { key = try store.identityKey(of: named) } catch { throw .store(error) }
-        guard let key else { throw .invalidInput("feed \(named) is not a contact or followed feed here; add their card or pass --key") }
+        guard let key else { throw .input(.invalid("feed \(named) is not a contact or followed feed here; add their card or pass --key")) }
         return key
     }
 }

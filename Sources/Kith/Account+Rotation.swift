@@ -31,12 +31,12 @@ extension Account {
     func rotateKeysBlocking(reason: KeyRotationReason) throws(KithError) {
         let seeds = RotatedKeySeeds(current: Seed.generate(), previous: keySeeds?.current)
         let rotated: Identity
-        do {
+        do throws(IdentityError) {
             rotated = try Identity(seed: deviceSeed, keySeed: seeds.current, previousKeySeed: seeds.previous)
-            if let home { try Self.writeSealed(seeds, deviceSeed: deviceSeed, to: home.pendingRotatedKeysURL) }
         } catch {
-            throw KithError.from(error)
+            throw .identity(error)
         }
+        if let home { try Self.writeSealed(seeds, deviceSeed: deviceSeed, to: home.pendingRotatedKeysURL) }
         let keys = rotated.publicKeys
         let signedBytes = Array(keys.identityKey.rawRepresentation) + Array(keys.dhKey.rawRepresentation) + Array(keys.pqKey.rawRepresentation)
         let signature: [UInt8]
@@ -74,14 +74,17 @@ extension Account {
 
     /// Opens a home's identity with its rotated keys, finishing or discarding a rotation that a
     /// crash interrupted.
-    static func openRotationAware(home: AccountHome, seed: Seed, clock: @escaping @Sendable () -> Int64) throws -> Account {
+    static func openRotationAware(home: AccountHome, seed: Seed, clock: @escaping @Sendable () -> Int64) throws(KithError) -> Account {
         var seeds = try readSealed(home.rotatedKeysURL, deviceSeed: seed)
-        var identity = try Identity(seed: seed, keySeed: seeds?.current, previousKeySeed: seeds?.previous)
-        let store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey)
+        var identity = try identity(seed: seed, seeds: seeds)
+        let store: FeedStore
+        do throws(StoreError) { store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey) } catch { throw .store(error) }
         var finish = false
         if let pending = try readSealed(home.pendingRotatedKeysURL, deviceSeed: seed) {
-            let candidate = try Identity(seed: seed, keySeed: pending.current, previousKeySeed: pending.previous)
-            let announced = try store.keyRotations(feed: identity.feedID).contains {
+            let candidate = try Self.identity(seed: seed, seeds: pending)
+            let rotations: [KeyRotationRecord]
+            do throws(StoreError) { rotations = try store.keyRotations(feed: identity.feedID) } catch { throw .store(error) }
+            let announced = rotations.contains {
                 $0.verified && $0.newIdentityKey == candidate.publicKeys.identityKeyString
             }
             if announced {
@@ -100,19 +103,23 @@ extension Account {
 
     // MARK: Helpers
 
+    static func identity(seed: Seed, seeds: RotatedKeySeeds?) throws(KithError) -> Identity {
+        do throws(IdentityError) {
+            return try Identity(seed: seed, keySeed: seeds?.current, previousKeySeed: seeds?.previous)
+        } catch {
+            throw .identity(error)
+        }
+    }
+
     /// Re-derives every contact's contacts key with the current dh key and rewrites public.json.
     func finishRotation() throws(KithError) {
-        do {
-            for record in try store.contacts() {
-                let raw = try Base64URL.decode(record.dhKey, expectedLength: 32)
-                let theirs = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw)
-                let key = try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: theirs, myFeed: feedID, theirFeed: record.feedID)
-                try store.updateContactsKey(record.feedID, key: key)
-            }
-            try writePublicKeys()
-        } catch {
-            throw KithError.from(error)
+        let records: [ContactRecord]
+        do throws(StoreError) { records = try store.contacts() } catch { throw .store(error) }
+        for record in records {
+            let key = try contactsKey(for: record)
+            do throws(StoreError) { try store.updateContactsKey(record.feedID, key: key) } catch { throw .store(error) }
         }
+        try writePublicKeys()
     }
 
     /// Writes public.json (feed id and current public keys) atomically.
@@ -121,17 +128,27 @@ extension Account {
         do {
             try Data(CanonicalJSON.serialize(publicKeysJSON) + [0x0A]).write(to: home.publicKeysURL, options: .atomic)
         } catch {
-            throw .invalidInput("cannot write \(home.publicKeysURL.path): \(error.localizedDescription)")
+            throw .fileSystem(path: home.publicKeysURL.path, reason: error.localizedDescription)
         }
     }
 
-    static func writeSealed(_ seeds: RotatedKeySeeds, deviceSeed: Seed, to url: URL) throws {
-        try Data(try seeds.sealed(deviceSeed: deviceSeed)).write(to: url, options: .atomic)
+    static func writeSealed(_ seeds: RotatedKeySeeds, deviceSeed: Seed, to url: URL) throws(KithError) {
+        let sealed: [UInt8]
+        do throws(IdentityError) { sealed = try seeds.sealed(deviceSeed: deviceSeed) } catch { throw .vault(error) }
+        do {
+            try Data(sealed).write(to: url, options: .atomic)
+        } catch {
+            throw .fileSystem(path: url.path, reason: error.localizedDescription)
+        }
     }
 
-    static func readSealed(_ url: URL, deviceSeed: Seed) throws -> RotatedKeySeeds? {
+    static func readSealed(_ url: URL, deviceSeed: Seed) throws(KithError) -> RotatedKeySeeds? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try RotatedKeySeeds.open(Array(data), deviceSeed: deviceSeed, path: url.path)
+        do throws(IdentityError) {
+            return try RotatedKeySeeds.open(Array(data), deviceSeed: deviceSeed, path: url.path)
+        } catch {
+            throw .vault(error)
+        }
     }
 
     static func commitPendingRotation(_ home: AccountHome) throws(KithError) {
@@ -143,7 +160,7 @@ extension Account {
             }
             try FileManager.default.moveItem(at: home.pendingRotatedKeysURL, to: home.rotatedKeysURL)
         } catch {
-            throw .invalidInput("cannot store the rotated keys in \(home.directory.path): \(error.localizedDescription)")
+            throw .fileSystem(path: home.rotatedKeysURL.path, reason: error.localizedDescription)
         }
     }
 }

@@ -92,17 +92,19 @@ public final class Account: Sendable {
         clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
         let vault = FileKeyVault(url: home.vaultURL, parameters: scrypt, passphrase: passphrase)
-        do {
-            guard !vault.containsSeed else { throw IdentityError.vaultExists(path: home.vaultURL.path) }
-            let (identity, seed) = try Identity.generate()
-            try vault.storeSeed(seed)
-            let store = try FeedStore(path: home.databaseURL.path, storageKey: identity.storageKey)
-            let account = try Account(identity: identity, deviceSeed: seed, store: store, home: home, clock: clock)
-            try account.writePublicKeys()
-            return account
+        guard !vault.containsSeed else { throw .vault(.vaultExists(path: home.vaultURL.path)) }
+        let generated: (identity: Identity, seed: Seed)
+        do throws(IdentityError) { generated = try Identity.generate() } catch { throw .identity(error) }
+        do throws(IdentityError) { try vault.storeSeed(generated.seed) } catch { throw .vault(error) }
+        let store: FeedStore
+        do throws(StoreError) {
+            store = try FeedStore(path: home.databaseURL.path, storageKey: generated.identity.storageKey)
         } catch {
-            throw KithError.from(error)
+            throw .store(error)
         }
+        let account = try Account(identity: generated.identity, deviceSeed: generated.seed, store: store, home: home, clock: clock)
+        try account.writePublicKeys()
+        return account
     }
 
     /// The public keys as a JSON object: `feed_id`, `identity_key`, `dh_key`, `pq_key` (base64url).
@@ -123,12 +125,12 @@ public final class Account: Sendable {
 
     static func publicKeysBlocking(home: AccountHome) throws(KithError) -> JSONObject {
         guard let data = FileManager.default.contents(atPath: home.publicKeysURL.path) else {
-            throw .identity(.vaultMissing(path: home.directory.path))
+            throw .vault(.vaultMissing(path: home.directory.path))
         }
         var bytes = Array(data)
         if bytes.last == 0x0A { bytes.removeLast() }
         guard let object = (try? CanonicalJSON.parse(bytes))?.objectValue else {
-            throw .invalidInput("\(home.publicKeysURL.path) is damaged")
+            throw .input(.file(path: home.publicKeysURL.path, reason: "damaged (not the public keys JSON)"))
         }
         return object
     }
@@ -146,24 +148,20 @@ public final class Account: Sendable {
         home: AccountHome, passphrase: @escaping @Sendable () throws(IdentityError) -> String, clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
         let vault = FileKeyVault(url: home.vaultURL, passphrase: passphrase)
-        guard vault.containsSeed else { throw .identity(.vaultMissing(path: home.directory.path)) }
-        do {
-            let seed = try vault.loadSeed()
-            return try openRotationAware(home: home, seed: seed, clock: clock)
-        } catch {
-            throw KithError.from(error)
-        }
+        guard vault.containsSeed else { throw .vault(.vaultMissing(path: home.directory.path)) }
+        let seed: Seed
+        do throws(IdentityError) { seed = try vault.loadSeed() } catch { throw .vault(error) }
+        return try openRotationAware(home: home, seed: seed, clock: clock)
     }
 
     /// An account that lives only in memory (tests, benchmarks, demos). Synchronous: it touches
     /// no file and no vault, only an empty in-memory database.
     public static func inMemory(seed: Seed = .generate(), clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(KithError) -> Account {
-        do {
-            let identity = try Identity(seed: seed)
-            return try Account(identity: identity, deviceSeed: seed, store: try FeedStore(path: nil, storageKey: identity.storageKey), home: nil, clock: clock)
-        } catch {
-            throw KithError.from(error)
-        }
+        let identity: Identity
+        do throws(IdentityError) { identity = try Identity(seed: seed) } catch { throw .identity(error) }
+        let store: FeedStore
+        do throws(StoreError) { store = try FeedStore(path: nil, storageKey: identity.storageKey) } catch { throw .store(error) }
+        return try Account(identity: identity, deviceSeed: seed, store: store, home: nil, clock: clock)
     }
 
     // MARK: Authoring
@@ -214,27 +212,46 @@ public final class Account: Sendable {
     ) throws(KithError) -> Envelope {
         var written: Envelope?
         var replaced: KeyState?
+        // What sealing or signing threw, kept typed (the store's append rethrows it untyped).
+        var failure: KithError?
         do {
             _ = try store.appendOwn(feed: feedID) { slot in
-                let unsigned = UnsignedEnvelope(
-                    sequence: slot.sequence, timestamp: clock(), previous: slot.previous, type: type, audience: audience, content: try seal(slot)
-                )
-                let signer = identity
-                let envelope = try Envelope.sign(unsigned, with: signer)
-                written = envelope
-                let entry = OwnAppendEntry(
-                    entry: envelope.canonicalBytes, decryptor: KnownPlaintextDecryptor(messageID: envelope.messageID, plaintext: plaintext),
-                    selfStub: audience == .selfOnly ? try SelfStub.sign(envelope, with: signer) : nil
-                )
-                if let rotation { replaced = keyState.withLock { state in defer { state = rotation }; return state } }
-                return entry
+                do throws(KithError) {
+                    let unsigned = UnsignedEnvelope(
+                        sequence: slot.sequence, timestamp: clock(), previous: slot.previous, type: type, audience: audience, content: try seal(slot)
+                    )
+                    let signer = identity
+                    let envelope: Envelope
+                    let stub: SelfStub?
+                    do throws(FeedError) {
+                        envelope = try Envelope.sign(unsigned, with: signer)
+                        stub = audience == .selfOnly ? try SelfStub.sign(envelope, with: signer) : nil
+                    } catch {
+                        throw .feed(error)
+                    }
+                    written = envelope
+                    let entry = OwnAppendEntry(
+                        entry: envelope.canonicalBytes, decryptor: KnownPlaintextDecryptor(messageID: envelope.messageID, plaintext: plaintext),
+                        selfStub: stub
+                    )
+                    if let rotation { replaced = keyState.withLock { state in defer { state = rotation }; return state } }
+                    return entry
+                } catch {
+                    failure = error
+                    throw error
+                }
             }
         } catch {
             if let replaced { keyState.withLock { $0 = replaced } }
-            if case StoreError.feed(let error) = error { throw .feed(error) }
-            throw KithError.from(error)
+            if let failure { throw failure }
+            switch error {
+            case StoreError.feed(let error): throw .feed(error)
+            case let error as StoreError: throw .store(error)
+            // Anything else came from the store's transaction itself.
+            default: throw .store(.database("\(error)"))
+            }
         }
-        guard let written else { throw .invalidInput("the entry was not written") }
+        guard let written else { throw .store(.database("the entry was not written")) }
         hub.emit(.messagesStored(feed: feedID, messages: [written.messageID]))
         return written
     }
@@ -247,23 +264,23 @@ public final class Account: Sendable {
         case .selfOnly:
             let key = identity.journalKey
             return { sequence throws(KithError) in
-                do { return try SelfAudienceCipher.seal(plaintext, key: key, sequence: sequence, feedID: feedID) } catch { throw KithError.from(error) }
+                do throws(FeedError) { return try SelfAudienceCipher.seal(plaintext, key: key, sequence: sequence, feedID: feedID) } catch { throw .feed(error) }
             }
         case .contacts:
             let keys = try contactsRecipientKeys(onlyTo: onlyTo)
             return { sequence throws(KithError) in
-                do {
+                do throws(ContactsCipherError) {
                     return try ContactsAudienceCipher.seal(plaintext, recipientKeys: keys, sequence: sequence, feedID: feedID)
                 } catch {
-                    throw KithError.invalidInput("\(error)")
+                    throw .contacts(.cipher(error))
                 }
             }
         case .direct:
-            throw .invalidInput("direct messages are sealed by the ratchet session (sendDirect)")
+            throw .input(.invalid("direct messages are sealed by the ratchet session (sendDirect)"))
         case .group:
             throw .notYetSupported("group messages arrive with MLS groups")
         case .unknown(let text):
-            throw .invalidInput("cannot encrypt for unknown audience '\(text)'")
+            throw .input(.invalid("cannot encrypt for unknown audience '\(text)'"))
         }
     }
 
@@ -322,7 +339,7 @@ public final class Account: Sendable {
             throw .store(error)
         }
         let report = try announcingIngest(of: FeedID(identityKey: identityKey)) { () throws(KithError) in
-            do { return try store.ingest(streaming: lines, decryptor: decryptor, progress: progress) } catch { throw KithError.from(error) }
+            do throws(StoreError) { return try store.ingest(streaming: lines, decryptor: decryptor, progress: progress) } catch { throw .store(error) }
         }
         try processDirectMessagesBlocking()
         return report
@@ -354,15 +371,17 @@ public final class Account: Sendable {
     }
 
     func signMissingSelfStubsBlocking() throws(KithError) {
-        do {
-            let missing = try store.selfMessagesLackingStubs(feed: feedID)
-            guard !missing.isEmpty else { return }
-            var stubs: [SelfStub] = []
-            for envelope in missing { stubs.append(try SelfStub.sign(envelope, with: identity)) }
-            try store.saveOwnStubs(stubs)
+        let missing: [Envelope]
+        do throws(StoreError) { missing = try store.selfMessagesLackingStubs(feed: feedID) } catch { throw .store(error) }
+        guard !missing.isEmpty else { return }
+        var stubs: [SelfStub] = []
+        let signer = identity
+        do throws(FeedError) {
+            for envelope in missing { stubs.append(try SelfStub.sign(envelope, with: signer)) }
         } catch {
-            throw KithError.from(error)
+            throw .feed(error)
         }
+        do throws(StoreError) { try store.saveOwnStubs(stubs) } catch { throw .store(error) }
     }
 
     /// Runs garbage collection (spec 9.3).

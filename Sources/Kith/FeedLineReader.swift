@@ -42,15 +42,15 @@ public struct FeedLineReader: Sequence, IteratorProtocol, Sendable {
     }
 
     /// Opens a file, or standard input for `-`.
-    /// - Throws: ``KithError/invalidInput(_:)`` when the file cannot be opened.
+    /// - Throws: ``KithError/input(_:)`` with ``InputError/file(path:reason:)`` when the file cannot be opened.
     public static func open(path: String, maxLineLength: Int = FeedLimits.maxEnvelopeBytes) throws(KithError) -> FeedLineReader {
         if path == "-" { return FeedLineReader(handle: .standardInput, maxLineLength: maxLineLength) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .invalidInput("cannot read \(path): no such file")
+            throw .input(.file(path: path, reason: "no such file"))
         }
         guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            throw .invalidInput("cannot read \(path): not a readable file")
+            throw .input(.file(path: path, reason: "not a readable file"))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
         return FeedLineReader(handle: handle, totalBytes: size, maxLineLength: maxLineLength)

@@ -1,58 +1,82 @@
 import KithFeed
 import KithIdentity
+import KithRatchet
 import KithStore
+import KithSync
 
-/// Errors surfaced by the facade, each with the process exit code the CLI uses.
+/// Errors surfaced by the facade, one case per domain, each carrying the underlying typed error
+/// so an app can switch on what went wrong.
+///
+/// ```swift
+/// do {
+///     let account = try await Account.open(home: home, passphrase: ask)
+/// } catch .vault(.wrongPassphrase) {
+///     showWrongPassphrase()
+/// } catch .vault(.vaultMissing) {
+///     offerToCreateAnIdentity()
+/// } catch {
+///     show(error.description)
+/// }
+/// ```
 public enum KithError: Error, Sendable, CustomStringConvertible {
-    /// Identity or vault problem.
-    case identity(IdentityError)
-    /// Storage problem.
-    case store(StoreError)
-    /// Feed rule problem.
+    /// A feed rule was broken (an envelope or content that does not verify or parse).
     case feed(FeedError)
-    /// Bad input from the user (a file, an argument).
-    case invalidInput(String)
+    /// Key material: a public key, feed id or seed that is not valid, or signing failed.
+    case identity(IdentityError)
+    /// The key vault or the sealed rotated keys: missing, already there, wrong or unavailable
+    /// passphrase, damaged.
+    case vault(IdentityError)
+    /// The SQLite store failed, or refused a change (a contact key conflicting with the chain).
+    case store(StoreError)
+    /// A direct message could not be sealed, or a session or prekey is invalid.
+    case ratchet(RatchetError)
+    /// A sync transport, secure link or sync source failed.
+    case sync(SyncError)
+    /// A contact is unknown, unverified, or their card or contacts content is not acceptable.
+    case contacts(ContactError)
+    /// Bad input from the user or the app: a file, an argument, a value.
+    case input(InputError)
+    /// A file of the home (other than the vault) could not be written.
+    case fileSystem(path: String, reason: String)
     /// A capability that this build does not have yet.
     case notYetSupported(String)
 
     public var description: String {
         switch self {
-        case .identity(let error): error.description
-        case .store(let error): error.description
         case .feed(let error): error.description
-        case .invalidInput(let message): message
+        case .identity(let error): error.description
+        case .vault(let error): error.description
+        case .store(let error): error.description
+        case .ratchet(let error): "direct message: \(error.description)"
+        case .sync(let error): error.description
+        case .contacts(let error): error.description
+        case .input(let error): error.description
+        case .fileSystem(let path, let reason): "cannot write \(path): \(reason)"
         case .notYetSupported(let message): message
         }
     }
 
-    /// Exit codes (documented in the README): 1 verification found invalid input, 2 invalid input
-    /// or arguments, 3 no identity in the home, 4 passphrase problem, 5 storage failure,
-    /// 6 not yet supported.
-    public var exitCode: Int32 {
-        switch self {
-        case .identity(let error):
-            switch error {
-            case .vaultMissing: 3
-            case .wrongPassphrase, .passphraseUnavailable, .invalidPassphrase: 4
-            case .vaultExists, .invalidPublicKey, .invalidFeedID, .invalidSeedLength: 2
-            default: 5
-            }
-        case .store(let error):
-            if case .contactKeyConflict = error { 2 } else { 5 }
-        case .feed, .invalidInput: 2
-        case .notYetSupported: 6
-        }
-    }
+    /// A contact problem (shorthand for the most common facade error).
+    static func contact(_ error: ContactError) -> KithError { .contacts(error) }
 
-    /// Maps any error of the lower modules to its facade case (unknown errors become
-    /// ``invalidInput(_:)`` with their description).
-    public static func from(_ error: any Error) -> KithError {
-        switch error {
-        case let error as KithError: error
-        case let error as IdentityError: .identity(error)
-        case let error as StoreError: .store(error)
-        case let error as FeedError: .feed(error)
-        default: .invalidInput("\(error)")
+    /// Bad input described by `message`.
+    static func invalid(_ message: String) -> KithError { .input(.invalid(message)) }
+}
+
+/// A sync failure: the transport, the Noise link, or this device's sync source.
+public enum SyncError: Error, Sendable, CustomStringConvertible {
+    /// Binding, dialing, reading or writing the transport failed.
+    case transport(SyncTransportError)
+    /// The secure link could not be established or broke.
+    case link(SecureLinkError)
+    /// This device's store failed while serving or ingesting.
+    case source(SyncSourceError)
+
+    public var description: String {
+        switch self {
+        case .transport(let error): error.description
+        case .link(let error): error.description
+        case .source(let error): error.description
         }
     }
 }

@@ -47,27 +47,27 @@ public struct PrekeyHandover: Sendable, Equatable {
 
     /// Parses and verifies a handover text against the issuer's current identity key.
     ///
-    /// - Throws: ``KithError/invalidInput(_:)`` naming the broken rule (size, version, batch,
+    /// - Throws: ``KithError/input(_:)`` with ``InputError/prekeyHandover(_:)`` naming the broken rule (size, version, batch,
     ///   signature).
     public init(text: String, issuerKey: Curve25519.Signing.PublicKey) throws(KithError) {
-        guard text.utf8.count <= (Self.maxBytes + 2) / 3 * 4 else { throw .invalidInput("prekey handover is larger than \(Self.maxBytes) bytes") }
-        guard let bytes = try? Base64URL.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw .invalidInput("prekey handover is not base64url text") }
+        guard text.utf8.count <= (Self.maxBytes + 2) / 3 * 4 else { throw .input(.prekeyHandover("larger than \(Self.maxBytes) bytes")) }
+        guard let bytes = try? Base64URL.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw .input(.prekeyHandover("not base64url text")) }
         var reader = ByteReader(bytes)
         do {
-            guard try reader.readUInt8() == Self.version else { throw KithError.invalidInput("unknown prekey handover version") }
+            guard try reader.readUInt8() == Self.version else { throw KithError.input(.prekeyHandover("unknown version")) }
             issuer = try KithIdentity.FeedID(rawBytes: try reader.readBytes(32))
             recipient = try KithIdentity.FeedID(rawBytes: try reader.readBytes(32))
-            guard reader.remaining >= 3 + 36 + 64 else { throw KithError.invalidInput("prekey handover is truncated") }
+            guard reader.remaining >= 3 + 36 + 64 else { throw KithError.input(.prekeyHandover("truncated")) }
             let batchBytes = try reader.readBytes(reader.remaining - 64)
             let signature = try reader.readBytes(64)
             guard issuerKey.isValidStrictSignature(signature, for: Self.label + Array(bytes.dropLast(64))) else {
-                throw KithError.invalidInput("prekey handover signature does not verify with the contact's identity key")
+                throw KithError.input(.prekeyHandover("the signature does not verify with the contact's identity key"))
             }
             batch = try OneTimePrekeyBatch.decode(batchBytes)
         } catch let error as KithError {
             throw error
         } catch {
-            throw .invalidInput("malformed prekey handover: \(error)")
+            throw .input(.prekeyHandover("malformed: \(error)"))
         }
         encoded = bytes
     }

@@ -64,7 +64,7 @@ struct Contact: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let text = card == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : card
-                guard maxAgeHours > 0, maxAgeHours <= 24 * 3650 else { throw KithError.invalidInput("--max-age-hours must be 1...87600") }
+                guard maxAgeHours > 0, maxAgeHours <= 24 * 3650 else { throw KithError.input(.invalid("--max-age-hours must be 1...87600")) }
                 let account = try await openAccount(global)
                 let record = try await account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
                 if global.json {
@@ -197,7 +197,7 @@ struct Profile: AsyncParsableCommand {
 
         func run() async throws {
             try await Output.run {
-                guard name != nil || avatar != nil else { throw KithError.invalidInput("give --name, --avatar or both") }
+                guard name != nil || avatar != nil else { throw KithError.input(.invalid("give --name, --avatar or both")) }
                 let image = try avatar.map { try Output.readFile($0) }
                 let account = try await openAccount(global)
                 let envelope = try await account.setProfile(displayName: name, avatar: image)
@@ -265,7 +265,7 @@ struct RotateKeys: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "Why: scheduled_rotation, device_migration or key_compromise.")
-    var reason: KeyRotationReason = .scheduledRotation
+    var reason: String = KeyRotationReason.scheduledRotation.rawValue
 
     @Flag(name: .customLong("if-due"), help: "Only rotate when the last rotation is 30 days old or more.")
     var ifDue = false
@@ -282,6 +282,10 @@ struct RotateKeys: AsyncParsableCommand {
                     Output.line("Keys are less than 30 days old; nothing to do.")
                 }
                 return
+            }
+            guard let reason = KeyRotationReason(rawValue: reason) else {
+                // An unknown reason is invalid input (exit code 2), as it always was.
+                throw KithError.input(.invalid("reason must be one of \(KeyRotationReason.allCases.map(\.rawValue).joined(separator: ", "))"))
             }
             try await account.rotateKeys(reason: reason)
             if global.json {
@@ -333,12 +337,12 @@ extension Output {
     /// Reads a whole file (at most 16 MiB).
     static func readFile(_ path: String) throws -> [UInt8] {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-            throw KithError.invalidInput("cannot read \(path): no such file")
+            throw KithError.input(.file(path: path, reason: "no such file"))
         }
         if let size = attributes[.size] as? Int, size > ContactsLimits.maxBlobPlaintextBytes {
-            throw KithError.invalidInput("\(path) is larger than \(ContactsLimits.maxBlobPlaintextBytes) bytes")
+            throw KithError.input(.file(path: path, reason: "larger than \(ContactsLimits.maxBlobPlaintextBytes) bytes"))
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw KithError.invalidInput("cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw KithError.input(.file(path: path, reason: "not readable")) }
         return Array(data)
     }
 }
@@ -372,7 +376,7 @@ struct Blob: AsyncParsableCommand {
                 } catch let error as KithError {
                     throw error
                 } catch {
-                    throw KithError.invalidInput("cannot write to \(directory): \(error.localizedDescription)")
+                    throw KithError.input(.invalid("cannot write to \(directory): \(error.localizedDescription)"))
                 }
             }
         }
@@ -415,12 +419,10 @@ struct Blob: AsyncParsableCommand {
                 let account = try await openAccount(global)
                 let data = try await account.attachment(of: id, index: index)
                 do { try Data(data).write(to: URL(fileURLWithPath: out)) } catch {
-                    throw KithError.invalidInput("cannot write \(out): \(error.localizedDescription)")
+                    throw KithError.input(.invalid("cannot write \(out): \(error.localizedDescription)"))
                 }
                 Output.line("Wrote \(data.count) bytes to \(out)")
             }
         }
     }
 }
-
-extension KeyRotationReason: ExpressibleByArgument {}

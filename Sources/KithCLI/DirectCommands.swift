@@ -142,7 +142,7 @@ struct Prekeys: AsyncParsableCommand {
 
         func run() async throws {
             try await Output.run {
-                guard let argument = handover.first, handover.count == 1 else { throw KithError.invalidInput("pass exactly one handover text or file") }
+                guard let argument = handover.first, handover.count == 1 else { throw KithError.input(.invalid("pass exactly one handover text or file")) }
                 let text: String
                 if argument == "-" || FileManager.default.fileExists(atPath: argument) {
                     text = String(decoding: try Output.readLines(argument, maxBytes: 1 << 20).joined(), as: UTF8.self)

@@ -125,7 +125,7 @@ struct Feed: AsyncParsableCommand {
                         rejections.record(line: rejection.line, sequence: rejection.sequence, code: rejection.code, message: rejection.message)
                     }
                 }
-                if let error = reader.readError { throw KithError.invalidInput("reading \(file) failed: \(error)") }
+                if let error = reader.readError { throw KithError.input(.invalid("reading \(file) failed: \(error)")) }
                 let summary = verifier.summary
                 let valid = rejections.total == 0 && summary.accepted > 0
                 if global.json {

@@ -24,7 +24,7 @@ struct GC: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             guard maxMessages >= 1, maxBlobMegabytes >= 0, blobAgeDays >= 0 else {
-                throw KithError.invalidInput("limits must not be negative (and at least one message is kept)")
+                throw KithError.input(.invalid("limits must not be negative (and at least one message is kept)"))
             }
             let account = try await openAccount(global)
             let report = try await account.collectGarbage(GCPolicy(

@@ -43,13 +43,13 @@ enum Output {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-                throw KithError.invalidInput("cannot read \(path): no such file")
+                throw KithError.input(.file(path: path, reason: "no such file"))
             }
             if let size = attributes[.size] as? Int, size > maxBytes {
-                throw KithError.invalidInput("\(path) is larger than \(maxBytes) bytes")
+                throw KithError.input(.file(path: path, reason: "larger than \(maxBytes) bytes"))
             }
             guard let contents = FileManager.default.contents(atPath: path) else {
-                throw KithError.invalidInput("cannot read \(path)")
+                throw KithError.input(.file(path: path, reason: "not readable"))
             }
             data = contents
         }

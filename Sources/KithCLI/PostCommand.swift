@@ -65,7 +65,7 @@ struct Log: AsyncParsableCommand {
             }
             let bounded = max(1, min(limit, 10_000))
             if let with {
-                guard feed == nil else { throw KithError.invalidInput("--with and --feed cannot be combined") }
+                guard feed == nil else { throw KithError.input(.invalid("--with and --feed cannot be combined")) }
                 let contact = try await account.resolveContact(with)
                 let conversation = try await account.conversation(with: contact.feedID, limit: bounded)
                 if global.json {

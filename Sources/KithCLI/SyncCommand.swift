@@ -49,7 +49,12 @@ struct SyncCommand: AsyncParsableCommand {
                 let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
                 let (host, port, once) = (host, port, once)
-                let listener = try await TCPSyncListener.bind(host: host, port: port)
+                let listener: TCPSyncListener
+                do throws(SyncTransportError) {
+                    listener = try await TCPSyncListener.bind(host: host, port: port)
+                } catch {
+                    throw KithError.sync(.transport(error))
+                }
                 Output.error("kith: listening on \(host):\(listener.port)")
                 // Concurrent handshakes under a deadline, bounded per source (docs/sync.md 10).
                 await agent.serve(listener: listener, sessionLimit: once ? 1 : nil, onEvent: { event in
@@ -86,9 +91,14 @@ struct SyncCommand: AsyncParsableCommand {
                 if let contact { record = try await account.resolveContact(contact) }
                 let agent = SyncAgent(account: account, blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
-                let link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
-                    try await TCPTransport.connect(host: host, port: port)
-                }, contact: record)
+                let link: SecureLink
+                do throws(SecureLinkError) {
+                    link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
+                        try await TCPTransport.connect(host: host, port: port)
+                    }, contact: record)
+                } catch {
+                    throw KithError.sync(.link(error))
+                }
                 let report = await SyncRun.session(link: link, agent: agent, json: json)
                 if !report.completed { throw ExitCode(1) }
             }
@@ -122,7 +132,7 @@ struct SyncCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await Output.run {
-                guard duration > 0, duration <= 86_400 else { throw KithError.invalidInput("--duration must be between 0 and 86400 seconds") }
+                guard duration > 0, duration <= 86_400 else { throw KithError.input(.invalid("--duration must be between 0 and 86400 seconds")) }
                 let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
                 let (duration, port, group, beaconPort, interface) = (duration, port, group, beaconPort, interface)
@@ -151,7 +161,7 @@ enum SyncRun {
     static func hostAndPort(_ address: String) throws -> (String, Int) {
         guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
               (1...65535).contains(port), colon != address.startIndex
-        else { throw KithError.invalidInput("expected HOST:PORT, got \(address)") }
+        else { throw KithError.input(.invalid("expected HOST:PORT, got \(address)")) }
         return (String(address[..<colon]), port)
     }
 

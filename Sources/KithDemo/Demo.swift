@@ -39,7 +39,7 @@ public enum Demo {
         let aliceHome = AccountHome(directory: directory.appendingPathComponent("alice"))
         let bobHome = AccountHome(directory: directory.appendingPathComponent("bob"))
         for home in [aliceHome, bobHome] where FileManager.default.fileExists(atPath: home.vaultURL.path) {
-            throw .invalidInput("\(home.directory.path) already holds an identity; pass an empty --home for the demo")
+            throw .vault(.vaultExists(path: home.vaultURL.path))
         }
 
         say("== 1. Two people create identities ==")

@@ -80,10 +80,10 @@ public final class NearbySync: Sendable {
     public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws(KithError) -> [Result] {
         let contacts = try await nearbyContacts()
         let listener: TCPSyncListener
-        do {
+        do throws(SyncTransportError) {
             listener = try await TCPSyncListener.bind(host: options.tcpHost, port: options.tcpPort)
         } catch {
-            throw .invalidInput("cannot listen for nearby contacts: \(error)")
+            throw .sync(.transport(error))
         }
         onEvent(.listening(port: listener.port))
         let advertised = UInt16(clamping: options.advertisedPort ?? listener.port)

@@ -22,8 +22,8 @@ import Testing
         await #expect {
             try await Account.open(home: home, passphrase: { "nope" })
         } throws: { error in
-            guard let error = error as? KithError, case .identity(.wrongPassphrase) = error else { return false }
-            return error.exitCode == 4
+            guard let error = error as? KithError, case .vault(.wrongPassphrase) = error else { return false }
+            return true
         }
         #expect(try Data(contentsOf: home.vaultURL) == vaultBefore)
     }
@@ -31,10 +31,18 @@ import Testing
     @Test func creatingTwiceIsRefusedAndMissingHomeIsClear() async throws {
         let home = temporaryHome()
         _ = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
-        await #expect(throws: KithError.self) { try await Account.create(home: home, scrypt: .testing, passphrase: { "p" }) }
+        await #expect {
+            try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
+        } throws: { error in
+            guard case .vault(.vaultExists)? = error as? KithError else { return false }
+            return true
+        }
         await #expect {
             try await Account.open(home: temporaryHome(), passphrase: { "p" })
-        } throws: { error in (error as? KithError)?.exitCode == 3 }
+        } throws: { error in
+            guard case .vault(.vaultMissing)? = error as? KithError else { return false }
+            return true
+        }
     }
 
     @Test func publicKeysAreReadableWithoutThePassphrase() async throws {
@@ -78,12 +86,21 @@ import Testing
         let peer = try Account.inMemory().feedID
         await #expect {
             try await alice.post("x", audience: .direct(peer))
-        } throws: { error in (error as? KithError)?.exitCode == 2 && "\(error)".contains("contact") }
+        } throws: { error in
+            guard case .contacts(.notAContact(let feed))? = error as? KithError else { return false }
+            return feed == peer && "\(error)".contains("contact")
+        }
         await #expect {
             try await alice.post("x", audience: .group(Base64URL.encode([UInt8](repeating: 7, count: 32))))
-        } throws: { error in (error as? KithError)?.exitCode == 6 }
+        } throws: { error in
+            guard case .notYetSupported? = error as? KithError else { return false }
+            return true
+        }
         await #expect {
             try await alice.post("x", audience: .unknown("future:x"))
-        } throws: { error in (error as? KithError)?.exitCode == 2 }
+        } throws: { error in
+            guard case .input? = error as? KithError else { return false }
+            return true
+        }
     }
 }

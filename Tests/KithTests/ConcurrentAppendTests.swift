@@ -14,7 +14,7 @@ import Testing
             switch try FeedEntry.parse(line) {
             case .envelope(let envelope): (envelope.sequence, envelope.messageID, envelope.previous)
             case .stub(let stub): (stub.sequence, stub.messageID, stub.previous)
-            case .foreign: throw KithError.invalidInput("unexpected later-version entry")
+            case .foreign: throw KithError.input(.invalid("unexpected later-version entry"))
             }
         }
     }

@@ -1,0 +1,28 @@
+import Kith
+import KithIdentity
+import KithStore
+
+/// The process exit codes of `kith` (documented in the README and `kith --help`): 0 success,
+/// 1 verification or import found invalid entries, 2 invalid input or arguments, 3 no identity
+/// in the home, 4 passphrase problem, 5 storage failure, 6 not yet supported, 64 usage.
+extension KithError {
+    /// The exit code for this error.
+    var exitCode: Int32 {
+        switch self {
+        case .identity(let error), .vault(let error): Self.exitCode(of: error)
+        case .store(let error):
+            if case .contactKeyConflict = error { 2 } else { 5 }
+        case .feed, .input, .contacts, .ratchet, .sync, .fileSystem: 2
+        case .notYetSupported: 6
+        }
+    }
+
+    private static func exitCode(of error: IdentityError) -> Int32 {
+        switch error {
+        case .vaultMissing: 3
+        case .wrongPassphrase, .passphraseUnavailable, .invalidPassphrase: 4
+        case .vaultExists, .invalidPublicKey, .invalidFeedID, .invalidSeedLength: 2
+        default: 5
+        }
+    }
+}
