@@ -68,8 +68,10 @@ extension Account {
     /// What this identity can read of an envelope (its own messages, its contacts' `contacts`
     /// messages), for ``ChainVerifier/init(identityKey:reader:)``: with it, a contact verifies
     /// a rotated feed past its key rotations, which a stranger cannot read.
-    public var contentReader: @Sendable (Envelope) -> [UInt8]? {
-        let decryptor = decryptor
+    ///
+    /// The contacts' keys are read from the store once, now; the returned function only decrypts.
+    public func contentReader() async -> @Sendable (Envelope) -> [UInt8]? {
+        let decryptor = await BlockingWork.run { () throws(Never) in self.decryptor }
         return { envelope in try? decryptor.decrypt(envelope) }
     }
 

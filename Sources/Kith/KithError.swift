@@ -56,11 +56,6 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A contact problem (shorthand for the most common facade error).
-    static func contact(_ error: ContactError) -> KithError { .contacts(error) }
-
-    /// Bad input described by `message`.
-    static func invalid(_ message: String) -> KithError { .input(.invalid(message)) }
 }
 
 /// A sync failure: the transport, the Noise link, or this device's sync source.

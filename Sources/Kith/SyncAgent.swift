@@ -100,7 +100,9 @@ public struct SyncAgent: Sendable {
             observer?(event)
         }
         let report = await SyncSession(link: link, source: source, clock: clock, options: options).run()
-        source.recordSession(report, peer: SyncPeer(staticKey: link.peerStaticKey))
+        let source = source
+        let peer = SyncPeer(staticKey: link.peerStaticKey)
+        await BlockingWork.run { () throws(Never) in source.recordSession(report, peer: peer) }
         // Direct messages that arrived are decrypted now (each exactly once; a failure here
         // leaves them for the next pass and does not undo the sync).
         _ = try? await account.processDirectMessages()

@@ -376,7 +376,7 @@ struct Blob: AsyncParsableCommand {
                 } catch let error as KithError {
                     throw error
                 } catch {
-                    throw KithError.input(.invalid("cannot write to \(directory): \(error.localizedDescription)"))
+                    throw KithError.fileSystem(path: directory, reason: error.localizedDescription)
                 }
             }
         }
@@ -419,7 +419,7 @@ struct Blob: AsyncParsableCommand {
                 let account = try await openAccount(global)
                 let data = try await account.attachment(of: id, index: index)
                 do { try Data(data).write(to: URL(fileURLWithPath: out)) } catch {
-                    throw KithError.input(.invalid("cannot write \(out): \(error.localizedDescription)"))
+                    throw KithError.fileSystem(path: out, reason: error.localizedDescription)
                 }
                 Output.line("Wrote \(data.count) bytes to \(out)")
             }
