@@ -71,7 +71,7 @@ public final class Account: Sendable {
     /// opened, sync progress, contacts added or removed, a contact's keys rotated.
     ///
     /// Every call returns a new subscription that sees every later event; a subscriber that falls
-    /// more than ``AccountEventHub/bufferSize`` events behind loses the oldest. The stream ends
+    /// more than 256 events behind loses the oldest. The stream ends
     /// when the task iterating it is cancelled or the account is released.
     public func events() -> AsyncStream<AccountEvent> { hub.subscribe() }
 
