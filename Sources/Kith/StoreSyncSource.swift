@@ -50,7 +50,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     /// every session; the other calls read it instead of the contacts table.
     private let sessions = Mutex<[SyncPeer: SessionView]>([:])
     /// Entries read per store call while gathering a feed's delta.
-    static let entryPage = 512
+    private let entryPage: Int
 
     /// What one session of a peer reads once.
     private struct SessionView: Sendable {
@@ -59,9 +59,15 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     }
 
     /// Wraps a store; `decryptor` lets ingest index the content this identity can read.
-    public init(store: FeedStore, decryptor: (any ContentDecryptor)? = nil) {
+    public convenience init(store: FeedStore, decryptor: (any ContentDecryptor)? = nil) {
+        self.init(store: store, decryptor: decryptor, entryPage: 512)
+    }
+
+    /// Wraps a store, reading a feed's delta `entryPage` entries per store call.
+    init(store: FeedStore, decryptor: (any ContentDecryptor)?, entryPage: Int) {
         self.store = store
         self.decryptor = decryptor
+        self.entryPage = max(1, entryPage)
     }
 
     /// The contact whose current `dh_key` is `staticKey`, if any (nil also when the store cannot
@@ -143,9 +149,9 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         do {
             var floor = haveSequence
             while true {
-                let page = try store.entries(of: feedID, above: floor, limit: Self.entryPage)
+                let page = try store.entries(of: feedID, above: floor, limit: entryPage)
                 entries += page
-                guard page.count == Self.entryPage, let last = page.last else { break }
+                guard page.count == entryPage, let last = page.last else { break }
                 floor = last.sequence
             }
             head = try store.peerHead(of: feedID)
