@@ -1,7 +1,7 @@
 extension SyncSessionState {
     /// What happened to a session: a record arrived, an effect the driver ran finished, or a
     /// task reached a point where the session's progress is to be decided.
-    enum Event: Hashable, Sendable {
+    enum Event: Sendable {
         /// The followed feeds were read: blinded id (as on the wire) → the feed it stands for.
         case opened(requests: [SyncFeedID: SyncFeedID])
         /// A record other than a message chunk arrived (``SyncFrame/chunk(_:)`` goes to the
@@ -60,8 +60,10 @@ extension SyncSessionState {
         case blobFailed(SyncBlobID)
         /// A blob chunk was rejected without ending the blob.
         case blobChunkRejected
-        /// A blob was queued for the peer (`bytes`: its size).
-        case blobSent(SyncBlobID, bytes: Int)
+        /// A blob is about to be queued for the peer (`bytes`: its size).
+        case blobSending(SyncBlobID, bytes: Int)
+        /// That blob was queued.
+        case blobSent
         /// One of the peer's wants was answered (blob or `blob missing`) and flushed.
         case peerWantServed
         /// The session's tasks ended.

@@ -182,9 +182,11 @@ struct SyncSessionState: Sendable {
         case .blobChunkRejected:
             report.chunksRejected += 1
             return []
-        case .blobSent(let id, let bytes):
-            report.blobsSent += 1
+        case .blobSending(let id, let bytes):
             return [.observe(.blobSent(id, bytes: bytes))]
+        case .blobSent:
+            report.blobsSent += 1
+            return []
         case .peerWantServed:
             peerWantsServed += 1
             return completion()
