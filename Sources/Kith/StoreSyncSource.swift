@@ -15,13 +15,18 @@ import Synchronization
 ///   asked for nothing and sent nothing.
 /// - **Requests.** Every followed feed (own feed first) with `have_seq` = the linked head, which
 ///   the store keeps contiguous from 0, plus the held ranges: signed entries pending ahead of a
-///   gap (``FeedStore/heldSequencesAhead(of:)``), so a resumed transfer never re-sends them.
+///   gap, so a resumed transfer never re-sends them. All feeds are read at once
+///   (``FeedStore/replicationStates()``: a fixed number of statements, whatever the feed count).
 /// - **Serving.** Every followed feed is shared with every contact (contacts relay each other's
 ///   feeds; content is end-to-end encrypted, so a relay stores what it cannot read opaque).
 ///   Entries above the peer's `have_seq`, newest first, leaving out what this peer acknowledged in
-///   this process; self-audience messages travel as stubs only (``FeedStore/export(feed:forPeer:)``).
-///   Priority (spec 8.5): the peer's own feed first, then `key_rotation`/`group_event`, then
-///   content, then `tombstone`/`profile_update`.
+///   this process; self-audience messages travel as stubs only. Only that delta is read
+///   (``FeedStore/entries(of:above:limit:)``, through the `(feed_id, sequence)` indexes).
+///   Priority (spec 8.5), from the envelope type recorded at ingest (no envelope is parsed): the
+///   peer's own feed first, then `key_rotation`/`group_event`, then content, then
+///   `tombstone`/`profile_update`.
+/// - **Per session.** The peer's contact record and the followed feeds are read once, when the
+///   session starts (``followedFeeds(for:)``, its first call), not on every call.
 /// - **Ingest.** One ``FeedStore/ingest(_:decryptor:)`` transaction per batch (the messages of
 ///   one sealed frame); `ok` when ``IngestOutcome/isAccepted`` (stored, pending ahead of a gap,
 ///   duplicate, stored for relay), `invalid` otherwise.
@@ -40,32 +45,57 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     private let store: FeedStore
     private let decryptor: (any ContentDecryptor)?
     private let acknowledged = Mutex<[SyncPeer: Set<SyncMessageID>]>([:])
+    /// Per peer, what its current session read once: the peer's contact record (nil: not a
+    /// contact) and the followed feeds. Refreshed by ``followedFeeds(for:)``, the first call of
+    /// every session; the other calls read it instead of the contacts table.
+    private let sessions = Mutex<[SyncPeer: SessionView]>([:])
+    /// Entries read per store call while gathering a feed's delta.
+    private let entryPage: Int
     /// Told what each ingest batch stored (the account's ``Account/events()``).
     private let onIngest: (@Sendable (_ entries: [[UInt8]], _ report: IngestReport) -> Void)?
 
-    /// Wraps a store; `decryptor` lets ingest index the content this identity can read.
-    public convenience init(store: FeedStore, decryptor: (any ContentDecryptor)? = nil) {
-        self.init(store: store, decryptor: decryptor, onIngest: nil)
+    /// What one session of a peer reads once.
+    private struct SessionView: Sendable {
+        var contact: ContactRecord?
+        var feeds: Set<FeedID>?
     }
 
-    init(store: FeedStore, decryptor: (any ContentDecryptor)?, onIngest: (@Sendable ([[UInt8]], IngestReport) -> Void)?) {
+    /// Wraps a store; `decryptor` lets ingest index the content this identity can read.
+    public convenience init(store: FeedStore, decryptor: (any ContentDecryptor)? = nil) {
+        self.init(store: store, decryptor: decryptor, entryPage: 512)
+    }
+
+    /// Wraps a store, reading a feed's delta `entryPage` entries per store call.
+    init(
+        store: FeedStore, decryptor: (any ContentDecryptor)?, entryPage: Int,
+        onIngest: (@Sendable ([[UInt8]], IngestReport) -> Void)? = nil
+    ) {
         self.store = store
         self.decryptor = decryptor
+        self.entryPage = max(1, entryPage)
         self.onIngest = onIngest
     }
 
     /// The contact whose current `dh_key` is `staticKey`, if any (nil also when the store cannot
     /// be read: the allow-list fails closed). Sync itself uses the throwing lookup.
     public func contact(staticKey: [UInt8]) -> ContactRecord? {
-        try? contact(staticKey: staticKey, during: .followedFeeds)
+        try? Self.lookUpContact(staticKey: staticKey, in: store, during: .followedFeeds)
     }
 
-    /// The contact whose current `dh_key` is `staticKey`; a store failure throws (it is not "no contact").
-    private func contact(staticKey: [UInt8], during operation: SyncSourceError.Operation) throws(SyncSourceError) -> ContactRecord? {
+    /// Reads the contact whose current `dh_key` is `staticKey`; a store failure throws (it is not "no contact").
+    private static func lookUpContact(staticKey: [UInt8], in store: FeedStore, during operation: SyncSourceError.Operation) throws(SyncSourceError) -> ContactRecord? {
         guard staticKey.count == 32 else { return nil }
-        let contacts = try Self.storeCall(operation) { () throws(StoreError) in try store.contacts() }
+        let contacts = try storeCall(operation) { () throws(StoreError) in try store.contacts() }
         let encoded = Base64URL.encode(staticKey)
         return contacts.first { $0.dhKey == encoded }
+    }
+
+    /// The peer's contact as its session read it (read now when no session of it started here).
+    private func sessionContact(_ peer: SyncPeer, during operation: SyncSourceError.Operation) throws(SyncSourceError) -> ContactRecord? {
+        if let view = sessions.withLock({ $0[peer] }) { return view.contact }
+        let contact = try Self.lookUpContact(staticKey: peer.staticKey, in: store, during: operation)
+        sessions.withLock { $0[peer, default: SessionView()].contact = contact }
+        return contact
     }
 
     /// Runs one store call, turning its ``StoreError`` into the ``SyncSourceError`` of `operation`.
@@ -82,62 +112,77 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         contact(staticKey: staticKey) != nil
     }
 
+    /// Starts a session's view of `peer`: reads its contact record and every followed feed once
+    /// (a fixed number of statements, whatever the number of feeds).
     public func followedFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedState] {
         try await BlockingWork.run { [self] () throws(SyncSourceError) in
-            guard try contact(staticKey: peer.staticKey, during: .followedFeeds) != nil else { return [] }
-            let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.followedFeeds() }
-            var states: [SyncFeedState] = []
-            for feed in feeds {
-                guard let id = try? SyncFeedID(bytes: feed.feedID.rawBytes) else { continue }
-                let held = feed.pendingCount > 0
-                    ? try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.heldSequencesAhead(of: feed.feedID) }
-                    : []
-                states.append(SyncFeedState(feedID: id, haveSequence: feed.head?.sequence, heldRanges: SyncHeldRanges.ranges(of: held)))
+            let contact = try Self.lookUpContact(staticKey: peer.staticKey, in: store, during: .followedFeeds)
+            guard contact != nil else {
+                sessions.withLock { $0[peer] = SessionView(contact: nil, feeds: []) }
+                return []
             }
-            return states
+            let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.replicationStates() }
+            sessions.withLock { $0[peer] = SessionView(contact: contact, feeds: Set(feeds.map(\.feedID))) }
+            return feeds.compactMap { feed in
+                guard let id = try? SyncFeedID(bytes: feed.feedID.rawBytes) else { return nil }
+                return SyncFeedState(feedID: id, haveSequence: feed.headSequence, heldRanges: SyncHeldRanges.ranges(of: feed.heldSequences))
+            }
         }
     }
 
     public func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedID] {
         try await BlockingWork.run { [self] () throws(SyncSourceError) in
-            guard try contact(staticKey: peer.staticKey, during: .followedFeeds) != nil else { return [] }
-            let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.followedFeeds() }
+            guard try sessionContact(peer, during: .followedFeeds) != nil else { return [] }
+            // Read fresh: feeds followed since the session started (a card received in it) are served too.
+            let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.replicationStates() }
+            sessions.withLock { $0[peer, default: SessionView()].feeds = Set(feeds.map(\.feedID)) }
             return feeds.compactMap { try? SyncFeedID(bytes: $0.feedID.rawBytes) }
         }
     }
 
     public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch? {
         try await BlockingWork.run { [self] () throws(SyncSourceError) -> SyncFeedBatch? in
-            guard let contact = try contact(staticKey: peer.staticKey, during: .outgoing),
+            guard let contact = try sessionContact(peer, during: .outgoing),
                   let feedID = try? FeedID(rawBytes: feed.bytes)
             else { return nil }
-            let followed = try Self.storeCall(.outgoing) { () throws(StoreError) in try store.followedFeeds() }
-            guard followed.contains(where: { $0.feedID == feedID }) else { return nil }
-            // A missing self stub withholds this feed and says so (not silently); other failures stop the session.
-            let entries: [[UInt8]]
+            let followed: Bool
+            if let feeds = sessions.withLock({ $0[peer]?.feeds }) {
+                followed = feeds.contains(feedID)
+            } else {
+                followed = try Self.storeCall(.outgoing) { () throws(StoreError) in try store.isFollowed(feedID) }
+            }
+            guard followed else { return nil }
+            // Only the delta above the peer's have_seq is read, a page at a time through the
+            // (feed_id, sequence) index. A missing self stub withholds this feed and says so (not
+            // silently); other failures stop the session.
+            var entries: [PeerEntry] = []
+            let head: UInt32?
             do throws(StoreError) {
-                entries = try store.export(feed: feedID, forPeer: true)
+                var floor = haveSequence
+                while true {
+                    let page = try store.entries(of: feedID, above: floor, limit: entryPage)
+                    entries += page
+                    guard page.count == entryPage, let last = page.last else { break }
+                    floor = last.sequence
+                }
+                head = try store.peerHead(of: feedID)
             } catch {
                 if case .missingSelfStub = error { throw SyncSourceError(.outgoing, reason: error.description, feedOnly: true) }
                 throw SyncSourceError(.outgoing, reason: error.description)
             }
-            guard !entries.isEmpty else { return nil }
+            guard let head else { return nil }
             let acked = acknowledged.withLock { $0[peer] ?? [] }
             let isPeersFeed = contact.feedID == feedID
-            // The linked part of a feed is contiguous from 0, so an entry's index is its sequence.
-            let first = haveSequence.map { Int($0) + 1 } ?? 0
             var envelopes: [SyncOutgoingEnvelope] = []
-            if first < entries.count {
-                for index in stride(from: entries.count - 1, through: first, by: -1) {
-                    let bytes = entries[index]
-                    guard !acked.contains(SyncMessageID(envelope: bytes)) else { continue }
-                    envelopes.append(SyncOutgoingEnvelope(
-                        sequence: UInt32(index), bytes: bytes,
-                        priority: isPeersFeed ? .peerOwnFeed : Self.priority(of: bytes)
-                    ))
-                }
+            envelopes.reserveCapacity(entries.count)
+            for entry in entries.reversed() {
+                guard acked.isEmpty || !acked.contains(SyncMessageID(envelope: entry.line)) else { continue }
+                envelopes.append(SyncOutgoingEnvelope(
+                    sequence: entry.sequence, bytes: entry.line,
+                    priority: isPeersFeed ? .peerOwnFeed : Self.priority(ofType: entry.type)
+                ))
             }
-            return SyncFeedBatch(latestSequence: UInt32(entries.count - 1), envelopes: envelopes)
+            return SyncFeedBatch(latestSequence: head, envelopes: envelopes)
         }
     }
 
@@ -154,7 +199,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
 
     public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async throws(SyncSourceError) -> [SyncIngestResult] {
         try await BlockingWork.run { [self] () throws(SyncSourceError) in
-            guard try contact(staticKey: peer.staticKey, during: .ingest) != nil else { return messages.map { _ in .invalid } }
+            guard try sessionContact(peer, during: .ingest) != nil else { return messages.map { _ in .invalid } }
             // A failed transaction stored nothing and throws: the session stops without acknowledging.
             let report = try Self.storeCall(.ingest) { () throws(StoreError) in
                 try store.ingest(messages.map(\.envelope), decryptor: decryptor)
@@ -179,21 +224,21 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
 
     public func wantedBlobs(from peer: SyncPeer) async -> [SyncBlobID] {
         await BlockingWork.run { [self] () throws(Never) in
-            guard isContact(staticKey: peer.staticKey), let hashes = try? store.missingReferencedBlobs() else { return [] }
+            guard (try? sessionContact(peer, during: .followedFeeds)) != nil, let hashes = try? store.missingReferencedBlobs() else { return [] }
             return hashes.compactMap(SyncBlobID.init(contentHash:))
         }
     }
 
     public func blob(_ id: SyncBlobID, for peer: SyncPeer) async -> [UInt8]? {
         await BlockingWork.run { [self] () throws(Never) in
-            guard isContact(staticKey: peer.staticKey) else { return nil }
+            guard (try? sessionContact(peer, during: .followedFeeds)) != nil else { return nil }
             return try? store.blob(id.description)
         }
     }
 
     public func storeBlob(_ blob: [UInt8], id: SyncBlobID, from peer: SyncPeer) async -> Bool {
         await BlockingWork.run { [self] () throws(Never) in
-            guard isContact(staticKey: peer.staticKey), SyncBlobID(blob: blob) == id else { return false }
+            guard (try? sessionContact(peer, during: .ingest)) != nil, SyncBlobID(blob: blob) == id else { return false }
             return (try? store.putBlob(blob)) != nil
         }
     }
@@ -214,13 +259,12 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         try? store.syncPeerRecord(peerKey: Base64URL.encode(peer.staticKey))
     }
 
-    /// The spec 8.5 class of an envelope from its `type` (stubs and unparsable entries: content).
-    static func priority(of entry: [UInt8]) -> SyncPriority {
-        guard let envelope = try? Envelope.parseV1(entry) else { return .content }
-        switch envelope.type {
-        case "key_rotation", "group_event": return .keyMaterial
-        case "tombstone", "profile_update": return .lowUrgency
-        default: return .content
+    /// The spec 8.5 class of an entry from the envelope `type` recorded at ingest (stubs: content).
+    static func priority(ofType type: String?) -> SyncPriority {
+        switch type {
+        case "key_rotation", "group_event": .keyMaterial
+        case "tombstone", "profile_update": .lowUrgency
+        default: .content
         }
     }
 }
@@ -234,7 +278,7 @@ extension Account {
     /// stubs: ``SyncAgent/run(link:clock:observer:)`` signs any missing ones first (see
     /// ``signMissingSelfStubs()``).
     public func makeSyncSource() -> StoreSyncSource {
-        StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store)) { [weak self] entries, report in
+        StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store), entryPage: 512) { [weak self] entries, report in
             self?.announceSynced(entries, report: report)
         }
     }

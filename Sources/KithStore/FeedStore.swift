@@ -59,14 +59,31 @@ public final class FeedStore: Sendable {
 
     /// Every followed feed with its head and state.
     public func followedFeeds() throws(StoreError) -> [FollowedFeed] {
+        // One statement for every feed: each head and pending count is an index probe.
         try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT feed_id, is_local, forked FROM feeds ORDER BY is_local DESC, feed_id")
-            return try rows.compactMap { row -> FollowedFeed? in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT f.feed_id, f.is_local, f.forked,
+                        (SELECT sequence FROM messages WHERE feed_id = f.feed_id ORDER BY sequence DESC LIMIT 1) AS message_seq,
+                        (SELECT message_id FROM messages WHERE feed_id = f.feed_id ORDER BY sequence DESC LIMIT 1) AS message_id,
+                        (SELECT sequence FROM message_stubs WHERE feed_id = f.feed_id ORDER BY sequence DESC LIMIT 1) AS stub_seq,
+                        (SELECT message_id FROM message_stubs WHERE feed_id = f.feed_id ORDER BY sequence DESC LIMIT 1) AS stub_id,
+                        (SELECT COUNT(*) FROM pending_entries WHERE feed_id = f.feed_id) AS pending
+                    FROM feeds f ORDER BY f.is_local DESC, f.feed_id
+                    """
+            )
+            return rows.compactMap { row -> FollowedFeed? in
                 guard let feedID = try? FeedID(row["feed_id"] as String) else { return nil }
-                let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending_entries WHERE feed_id = ?", arguments: [feedID.string]) ?? 0
+                var head: FeedHead?
+                for (sequence, id) in [(row["message_seq"] as Int64?, row["message_id"] as String?), (row["stub_seq"] as Int64?, row["stub_id"] as String?)] {
+                    guard let sequence, let id, let messageID = try? MessageID(id),
+                          head.map({ Int64($0.sequence) < sequence }) ?? true else { continue }
+                    head = FeedHead(sequence: UInt32(clamping: sequence), messageID: messageID)
+                }
                 return FollowedFeed(
                     feedID: feedID, isLocal: (row["is_local"] as Int64) != 0, isForked: (row["forked"] as Int64) != 0,
-                    head: try Self.head(db, feedID.string), pendingCount: pending
+                    head: head, pendingCount: Int(row["pending"] as Int64)
                 )
             }
         }

@@ -1,4 +1,4 @@
-import Kith
+@testable import Kith
 import KithFeed
 import KithIdentity
 @testable import KithStore
@@ -109,6 +109,47 @@ struct StoreSyncSourceTests {
         #expect(state.map(\.haveSequence).sorted { ($0 ?? 0) < ($1 ?? 0) } == [4, 11])
         let (fresh, freshBob) = try await sync(pair.alice, StoreSyncSource(store: pair.aliceStore), pair.bob, StoreSyncSource(store: pair.bobStore))
         #expect(fresh.completed && fresh.messagesSent == 0 && freshBob.messagesSent == 0)
+    }
+
+    @Test("outgoing reads only the delta above have_seq, newest first, with the priority of its recorded type")
+    func deltaAbove() async throws {
+        let pair = try MetPair()
+        let chain = try MetPair.chain(40, identity: pair.alice)
+        _ = try pair.aliceStore.ingest(chain.map(\.canonicalBytes))
+        let source = StoreSyncSource(store: pair.aliceStore, decryptor: nil, entryPage: 16)
+        let bob = SyncPeer(staticKey: Array(pair.bob.dhKey.publicKey.rawRepresentation))
+        let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
+        _ = try await source.followedFeeds(for: bob)
+        let batch = try #require(try await source.outgoing(feed: feed, above: 36, for: bob))
+        #expect(batch.latestSequence == 39)
+        #expect(batch.envelopes.map(\.sequence) == [39, 38, 37])
+        #expect(batch.envelopes.map(\.bytes) == [chain[39], chain[38], chain[37]].map(\.canonicalBytes))
+        #expect(batch.envelopes.allSatisfy { $0.priority == .content })
+        // Longer than a page of the store read: still every entry, newest first.
+        let all = try #require(try await source.outgoing(feed: feed, above: nil, for: bob))
+        #expect(all.envelopes.map(\.sequence) == Array((0..<40).reversed()).map(UInt32.init))
+        #expect(try await source.outgoing(feed: feed, above: 39, for: bob)?.envelopes.isEmpty == true)
+        #expect(StoreSyncSource.priority(ofType: "key_rotation") == .keyMaterial)
+        #expect(StoreSyncSource.priority(ofType: "group_event") == .keyMaterial)
+        #expect(StoreSyncSource.priority(ofType: "tombstone") == .lowUrgency)
+        #expect(StoreSyncSource.priority(ofType: "profile_update") == .lowUrgency)
+        #expect(StoreSyncSource.priority(ofType: "post") == .content && StoreSyncSource.priority(ofType: nil) == .content)
+    }
+
+    @Test("the contact set is read when a session starts: a removed contact is refused from the next session on")
+    func contactReadPerSession() async throws {
+        let pair = try MetPair()
+        _ = try pair.aliceStore.ingest(try MetPair.chain(3, identity: pair.alice).map(\.canonicalBytes))
+        let source = StoreSyncSource(store: pair.aliceStore)
+        let bob = SyncPeer(staticKey: Array(pair.bob.dhKey.publicKey.rawRepresentation))
+        let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
+        #expect(try await source.followedFeeds(for: bob).count == 2)
+        try await pair.aliceStore.database.write { try $0.execute(sql: "DELETE FROM contacts") }
+        // Within the session, the contact read at its start holds.
+        #expect(try await source.outgoing(feed: feed, above: nil, for: bob)?.envelopes.count == 3)
+        // The next session reads the contacts again.
+        #expect(try await source.followedFeeds(for: bob).isEmpty)
+        #expect(try await source.outgoing(feed: feed, above: nil, for: bob) == nil)
     }
 
     @Test("an interrupted session resumes and completes the chain")

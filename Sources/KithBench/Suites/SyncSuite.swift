@@ -23,7 +23,9 @@ import Darwin
 /// - `sync.resume_resent_messages`: messages re-sent after a cut, by a restarted sender (held ranges: 0);
 /// - `sync.blob_air_bytes_vs_blob`: bytes on the air of a session that moves one 100 KB blob, over its size;
 /// - `sync.receiver_cpu_us_per_message`: process CPU time of the receiving side (transport,
-///   opening, reassembly, hashing, ingest, acks) per message, with the sender's frames queued beforehand.
+///   opening, reassembly, hashing, ingest, acks) per message, with the sender's frames queued beforehand;
+/// - `sync.store_*`: the store side of a session serving a 10-message delta from a
+///   10,000-message feed (``SyncStoreAccess``).
 enum SyncSuite: BenchSuite {
     static let name = "sync"
 
@@ -55,6 +57,7 @@ enum SyncSuite: BenchSuite {
             samples.append(try await receiverCPU(feed: feed, contents: contents))
         }
         report(BenchFigure(name: "sync.receiver_cpu_us_per_message", value: samples.min() ?? 0, unit: "us"))
+        try await SyncStoreAccess.run(report: report)
     }
 
     // MARK: Sessions
@@ -220,7 +223,7 @@ enum SyncSuite: BenchSuite {
     // MARK: Helpers
 
     /// User + system CPU time of this process.
-    private static func processCPUSeconds() -> Double {
+    static func processCPUSeconds() -> Double {
         var usage = rusage()
         #if canImport(Glibc)
         getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -16,61 +16,28 @@
 ///
 /// A side closes the link once both phases are complete on its side. Interrupted sessions resume
 /// exactly: the next session's requests carry the contiguous `have_seq` plus the held ranges.
+///
+/// Every decision (what a record means, what is a violation, when to ingest, acknowledge, serve,
+/// start the blob phase or complete) is taken by ``SyncSessionState``, a pure value this actor
+/// drives: its three tasks (receive loop, send task, blob server) report events and run the
+/// actions the state returns.
 public actor SyncSession {
     private let link: SecureLink
     private let source: any SyncFeedSource
     private let clock: any SyncClock
     private let peer: SyncPeer
     private let options: SyncSessionOptions
-    private let heldRangesNegotiated: Bool
-    private let blobsNegotiated: Bool
     private var reassembler: MessageReassembler
     private var blobReassembler: MessageReassembler
-    private var report = SyncSessionReport()
     /// Blinds feed ids on this link's wire (section 9b); requests, held ranges and offers carry
     /// blinded ids only.
     private let blinding: SyncFeedBlinding
-    /// This side's requests: blinded id (as on the wire) → the followed feed it stands for.
-    private var requestedFeedsByWireID: [SyncFeedID: SyncFeedID] = [:]
-    /// The blinded ids this side requested (offers are checked against them).
-    private var requestedFeeds: Set<SyncFeedID> = []
-    private var offeredFeeds: Set<SyncFeedID> = []
-    /// Messages still expected per offered feed (what the peer's offer announced, minus what
-    /// arrived); a message for any other feed is a violation (``SyncSessionViolation/unofferedMessage``).
-    private var offeredRemaining: [SyncFeedID: Int] = [:]
-    /// The feed of every message this side sent, to count the peer's refusals per feed.
-    private var sentFeeds: [SyncMessageID: SyncFeedID] = [:]
-    /// True once the exchange ran to its end (``SyncSessionReport/completed`` also needs the peer
-    /// to have refused nothing).
-    private var exchangeEnded = false
-    private var peerRequests: [SyncFeedID: UInt32?] = [:]
-    private var peerHeld: [SyncFeedID: [ClosedRange<UInt32>]] = [:]
-    private var peerDone = false
-    private var allServed = false
-    private var messagesOffered = 0
-    private var messagesExpected = 0
-    private var messagesCompleted = 0
-    private var finished = false
-    private var acksBuffered = false
-    /// Set when sending failed (the link dropped): received frames are still read and ingested,
-    /// but nothing more is sent.
-    private var sendingBroken = false
-    private var received: [ReceivedMessage] = []
-    private var linkFailure: SecureLinkError?
+    /// The decisions and the report.
+    private var state: SyncSessionState
+    /// The peer's requests, collected by the send task until the stream ends.
+    private var collectedRequests: [SyncRequest] = []
     private var requests: AsyncStream<SyncRequest>.Continuation?
-    private var requestsOpen = true
-    /// True once the peer's `done` handed the send task its requests (with declared send work).
-    private var serveDeclared = false
-    // Blob phase.
-    private var blobPhase = BlobPhase.notStarted
-    private var wantsOutstanding: Set<SyncBlobID> = []
-    private var wantsAsked: Set<SyncBlobID> = []
-    private var peerBlobsDone = false
-    private var peerWantsReceived = 0
-    private var peerWantsServed = 0
     private var blobWants: AsyncStream<SyncBlobWant>.Continuation?
-
-    private enum BlobPhase { case notStarted, sendingWants, wantsSent }
 
     /// Creates a session; `clock` drives reassembly timeouts.
     public init(
@@ -87,8 +54,11 @@ public actor SyncSession {
         self.peer = SyncPeer(staticKey: link.peerStaticKey)
         self.blinding = SyncFeedBlinding(link: link)
         let capabilities = link.negotiated.capabilities
-        self.heldRangesNegotiated = capabilities.contains(.heldRanges)
-        self.blobsNegotiated = capabilities.contains(.blobs)
+        self.state = SyncSessionState(configuration: SyncSessionState.Configuration(
+            heldRanges: capabilities.contains(.heldRanges),
+            blobs: capabilities.contains(.blobs),
+            maximumBlobLength: options.maximumBlobLength
+        ))
         self.reassembler = MessageReassembler(
             limits: limits,
             compressionNegotiated: capabilities.contains(.zstdEnvelopes),
@@ -115,12 +85,12 @@ public actor SyncSession {
         do {
             feeds = try await source.followedFeeds(for: peer)
         } catch {
-            await failLocally(error)
-            return report
+            await apply(.localFailure(error))
+            return state.report
         }
-        for feed in feeds { requestedFeedsByWireID[blinding.blind(feed.feedID)] = feed.feedID }
-        requestedFeeds = Set(requestedFeedsByWireID.keys)
-        report.requestsSent = requestedFeeds.count
+        var requested: [SyncFeedID: SyncFeedID] = [:]
+        for feed in feeds { requested[blinding.blind(feed.feedID)] = feed.feedID }
+        await apply(.opened(requests: requested))
         // The opening is sent by the send task while the receive task already reads.
         await link.sendingBegan()
         await withTaskGroup(of: Void.self) { group in
@@ -129,46 +99,114 @@ public actor SyncSession {
             group.addTask { await self.blobServeLoop(wantStream) }
         }
         await link.close()
-        if !exchangeEnded, report.violation == nil, report.localFailure == nil { report.interruption = linkFailure ?? .closed }
-        return report
+        await apply(.ended)
+        return state.report
+    }
+
+    // MARK: Driving the state
+
+    /// Hands `event` to the state and runs the actions it returns, in order.
+    private func apply(_ event: SyncSessionState.Event) async {
+        for action in state.handle(event) { await perform(action) }
+    }
+
+    private func perform(_ action: SyncSessionState.Action) async {
+        switch action {
+        case .forwardRequest(let request):
+            requests?.yield(request)
+        case .declareServing:
+            await link.sendingBegan()
+        case .endRequests:
+            requests?.finish()
+        case .forwardBlobWant(let want):
+            await link.sendingBegan()
+            if case .enqueued = blobWants?.yield(want) {} else { await link.sendingEnded() }
+        case .observe(let event):
+            options.observer?(event)
+        case .recordAcknowledgement(let ack):
+            do {
+                try await source.acknowledged(ack.messageID, status: ack.status, by: peer)
+            } catch {
+                return await apply(.localFailure(error))
+            }
+            await apply(.acknowledgementRecorded(ack))
+        case .reassemble(let chunk):
+            await reassemble(chunk)
+        case .reassembleBlob(let chunk, let id):
+            await reassembleBlob(chunk, id: id)
+        case .enqueue(let frames):
+            await sendSafely { () async throws(SecureLinkError) in try await self.link.enqueue(frames) }
+        case .flush:
+            await sendSafely { () async throws(SecureLinkError) in try await self.link.flush() }
+        case .ingest(let batch):
+            let results: [SyncIngestResult]
+            do {
+                results = try await source.ingest(batch, from: peer)
+            } catch {
+                // Nothing of the batch is acknowledged: the peer keeps it and sends it again later.
+                return await apply(.localFailure(error))
+            }
+            await apply(.ingested(batch, results))
+        case .serve:
+            do {
+                try await serve(collectedRequests)
+            } catch {
+                await apply(.sendFailed(error))
+            }
+        case .endSendWork:
+            await link.sendingEnded()
+        case .chooseBlobWants:
+            await apply(.blobWantsChosen(await chooseBlobWants()))
+        case .sendBlobWants(let frames):
+            do {
+                try await link.send(frames)
+                await apply(.blobWantsSent(error: nil))
+            } catch {
+                await apply(.blobWantsSent(error: error))
+            }
+        case .finishStreams:
+            requests?.finish()
+            blobWants?.finish()
+        case .closeLink:
+            await link.close()
+        }
+    }
+
+    /// Runs a send from the receive path; a failure stops sending for the rest of the session but
+    /// lets the receive loop drain what the transport already delivered.
+    private func sendSafely(_ body: () async throws(SecureLinkError) -> Void) async {
+        guard !state.sendingBroken else { return }
+        do {
+            try await body()
+        } catch {
+            await apply(.receivePathSendFailed(error))
+        }
     }
 
     // MARK: Sending
 
     private func sendLoop(_ stream: AsyncStream<SyncRequest>, feeds: [SyncFeedState]) async {
         var opening: [SyncFrame] = []
-        if !requestedFeeds.isEmpty {
+        if !state.requestedFeedsByWireID.isEmpty {
             var sent: Set<SyncFeedID> = []
             for feed in feeds {
                 let wireID = blinding.blind(feed.feedID)
                 guard sent.insert(wireID).inserted else { continue }
                 opening.append(.request(SyncRequest(feedID: wireID, haveSequence: feed.wireHaveSequence)))
-                if heldRangesNegotiated { opening += heldRecords(for: feed, wireID: wireID) }
+                if state.configuration.heldRanges { opening += heldRecords(for: feed, wireID: wireID) }
             }
         }
         opening.append(.done)
         do {
             try await link.send(opening)
         } catch {
-            record(error)
-            finishStreams()
+            await apply(.sendFailed(error))
         }
         await link.sendingEnded()
-        var pending: [SyncRequest] = []
-        for await request in stream { pending.append(request) }
-        // Set (with the declaration) by the receive task when the peer's `done` ended the stream.
-        let serving = serveDeclared
-        if serving, !finished, linkFailure == nil {
-            do {
-                try await serve(pending)
-            } catch {
-                record(error)
-                finishStreams()
-            }
-        }
-        allServed = true
-        await checkCompletion()
-        if serving { await link.sendingEnded() }
+        for await request in stream { collectedRequests.append(request) }
+        // Serves when the peer's `done` ended the stream (with the declaration) and nothing stopped.
+        await apply(.requestStreamEnded)
+        await apply(.servingEnded)
     }
 
     /// The held-ranges records of one request: only ranges above `have_seq`, at most the highest
@@ -205,7 +243,7 @@ public actor SyncSession {
         do {
             for feed in try await source.servableFeeds(for: peer) { servable[blinding.blind(feed)] = feed }
         } catch {
-            return await failLocally(error)
+            return await apply(.localFailure(error))
         }
         for request in pending {
             let have: UInt32? = request.wantsEntireFeed ? nil : request.haveSequence
@@ -220,17 +258,17 @@ public actor SyncSession {
             } catch where error.feedOnly {
                 // This feed cannot be served (for example a self message without its stub): it
                 // is offered empty and reported, the rest of the session goes on.
-                report.feedsWithheld[feed] = error.reason
+                await apply(.feedWithheld(feed, reason: error.reason))
                 batch = nil
             } catch {
                 // Offering nothing would tell the peer this side holds nothing: stop instead.
-                return await failLocally(error)
+                return await apply(.localFailure(error))
             }
-            let held = peerHeld[request.feedID] ?? []
+            let held = state.peerHeldRanges(request.feedID)
             var count: UInt32 = 0
             for envelope in batch?.envelopes ?? [] where (1...SyncLimits.maximumMessageLength).contains(envelope.bytes.count) {
                 if Self.contains(held, envelope.sequence) {
-                    report.messagesSkippedAsHeld += 1
+                    await apply(.skippedAsHeld)
                     continue
                 }
                 queued.append((envelope.priority, queued.count, feed, envelope.bytes))
@@ -242,7 +280,7 @@ public actor SyncSession {
                 messageCount: count
             )))
         }
-        messagesOffered += queued.count
+        await apply(.offered(count: queued.count))
         // Offers and chunks share sealed frames; only full sealed frames leave until the final flush.
         if !offers.isEmpty { try await link.enqueue(offers) }
         queued.sort { ($0.priority, $0.order) < ($1.priority, $1.order) }
@@ -255,10 +293,9 @@ public actor SyncSession {
             guard let chunks = try? MessageFragmenter.chunks(messageID: id, body: body, chunkDataLength: link.layout.chunkDataLength) else {
                 continue
             }
-            sentFeeds[id] = message.feed
-            options.observer?(.messageSent(id, feed: message.feed, bytes: message.envelope.count))
+            await apply(.messageSending(id, feed: message.feed, bytes: message.envelope.count))
             try await link.enqueue(chunks.map(SyncFrame.chunk))
-            report.messagesSent += 1
+            await apply(.messageSent)
         }
         try await link.flush()
     }
@@ -287,11 +324,9 @@ public actor SyncSession {
                 do {
                     try await serveBlob(want)
                     try await link.flush()
-                    peerWantsServed += 1
-                    await checkCompletion()
+                    await apply(.peerWantServed)
                 } catch {
-                    record(error)
-                    finishStreams()
+                    await apply(.sendFailed(error))
                     broken = true
                 }
             }
@@ -313,305 +348,84 @@ public actor SyncSession {
             try await link.enqueue([.blobMissing(want.blobID)])
             return
         }
-        options.observer?(.blobSent(want.blobID, bytes: blob.count))
+        await apply(.blobSending(want.blobID, bytes: blob.count))
         for chunk in chunks { try await link.enqueue([.blobChunk(chunk)]) }
-        report.blobsSent += 1
+        await apply(.blobSent)
     }
 
-    /// Starts this side's blob phase once everything the peer offered has arrived: one want per
-    /// missing blob, then `blobs done`.
-    private func startBlobPhase() async {
-        guard blobPhase == .notStarted else { return }
-        blobPhase = .sendingWants
+    /// The blobs this side wants from the peer: missing ones, deduplicated, at most
+    /// ``SyncLimits/maximumBlobWantsPerSession``.
+    private func chooseBlobWants() async -> [SyncBlobID] {
+        guard let blobSource = options.blobSource, options.maximumBlobLength > 0 else { return [] }
         var wants: [SyncBlobID] = []
-        if let blobSource = options.blobSource, options.maximumBlobLength > 0 {
-            var seen: Set<SyncBlobID> = []
-            for id in await blobSource.wantedBlobs(from: peer) where seen.insert(id).inserted {
-                wants.append(id)
-                if wants.count == SyncLimits.maximumBlobWantsPerSession { break }
-            }
+        var seen: Set<SyncBlobID> = []
+        for id in await blobSource.wantedBlobs(from: peer) where seen.insert(id).inserted {
+            wants.append(id)
+            if wants.count == SyncLimits.maximumBlobWantsPerSession { break }
         }
-        wantsAsked = Set(wants)
-        wantsOutstanding = wantsAsked
-        report.blobsWanted = wants.count
-        let maximum = UInt32(clamping: options.maximumBlobLength)
-        var frames = wants.map { SyncFrame.blobWant(SyncBlobWant(blobID: $0, maximumBytes: maximum)) }
-        frames.append(.blobsDone)
-        do { try await link.send(frames) } catch { record(error) }
-        blobPhase = .wantsSent
+        return wants
     }
 
-    private func receiveBlobChunk(_ chunk: SyncChunk) async {
-        guard let id = try? SyncBlobID(bytes: chunk.messageID.bytes), wantsAsked.contains(id) else {
-            return violate(.unexpectedBlobRecord)
-        }
-        // Fragments of a blob already resolved (dropped as too large, or answered) are ignored.
-        guard wantsOutstanding.contains(id) else { return }
+    private func reassembleBlob(_ chunk: SyncChunk, id: SyncBlobID) async {
         let now = await clock.now()
         let complete: ReceivedMessage
         do {
             guard let message = try blobReassembler.accept(chunk, now: now) else { return }
             complete = message
         } catch {
-            report.chunksRejected += 1
             switch error {
             case .messageTooLarge, .hashMismatch, .tooManyChunks, .totalChunksMismatch:
                 blobReassembler.drop(chunk.messageID)
-                resolveWant(id)
-                options.observer?(.blobUnavailable(id))
+                await apply(.blobFailed(id))
             default:
-                break
+                await apply(.blobChunkRejected)
             }
             return
         }
         let stored = await options.blobSource?.storeBlob(complete.envelope, id: id, from: peer) ?? false
-        if stored {
-            report.blobsReceived += 1
-            report.blobBytesReceived += complete.envelope.count
-        }
-        resolveWant(id)
-        options.observer?(.blobReceived(id, bytes: complete.envelope.count, stored: stored))
-    }
-
-    private func resolveWant(_ id: SyncBlobID) {
-        wantsOutstanding.remove(id)
+        await apply(.blobCompleted(id, bytes: complete.envelope.count, stored: stored))
     }
 
     // MARK: Receiving
 
     private func receiveLoop() async {
-        while !finished {
+        while !state.finished {
             let frame: SyncFrame
             do {
                 frame = try await link.receive()
             } catch {
                 // Complete messages are still stored (their acks are lost; the next session's
                 // have_seq and held ranges cover them). Partial messages and blobs are dropped.
-                await ingestReceived()
-                record(error)
-                finishStreams()
+                await apply(.drain)
+                await apply(.receiveFailed(error))
                 return
             }
-            await handle(frame)
-            // Acks wait in the link's buffer until every record of the sealed frame that
-            // carried this one was handled, so one sealed frame answers a whole batch.
+            await apply(.received(frame))
             // Messages are ingested (one transaction) and acknowledged (one sealed frame) per
             // batch: once every record of the sealed frame that completed them was handled.
-            if await !link.hasPendingRecords || received.count >= SyncLimits.maximumIngestBatch {
-                await ingestReceived()
-            }
-            if acksBuffered, await !link.hasPendingRecords {
-                acksBuffered = false
-                await sendSafely { () async throws(SecureLinkError) in try await self.link.flush() }
-            }
-            await checkCompletion()
+            await apply(.batchBoundary(pendingRecords: await link.hasPendingRecords))
+            // Acks wait in the link's buffer until every record of the sealed frame that
+            // carried this one was handled, so one sealed frame answers a whole batch.
+            await apply(.acknowledgementsMayFlush(pendingRecords: await link.hasPendingRecords))
+            await apply(.frameDone)
         }
     }
 
-    /// Runs a send from the receive path; a failure stops sending for the rest of the session but
-    /// lets the receive loop drain what the transport already delivered.
-    private func sendSafely(_ body: () async throws(SecureLinkError) -> Void) async {
-        guard !sendingBroken else { return }
-        do {
-            try await body()
-        } catch {
-            sendingBroken = true
-            record(error)
-        }
-    }
-
-    private func handle(_ frame: SyncFrame) async {
-        switch frame {
-        case .request(let request):
-            guard !peerDone, report.requestsReceived < SyncLimits.maximumRequestsPerSession else {
-                return violate(.unexpectedRequest)
-            }
-            report.requestsReceived += 1
-            peerRequests[request.feedID] = request.wantsEntireFeed ? UInt32?.none : request.haveSequence
-            requests?.yield(request)
-        case .held(let held):
-            acceptHeld(held)
-        case .done:
-            guard !peerDone else { return violate(.unexpectedDone) }
-            peerDone = true
-            // The send task serves once the stream ends: declare its work before ending it.
-            if requestsOpen {
-                requestsOpen = false
-                serveDeclared = true
-                await link.sendingBegan()
-            }
-            requests?.finish()
-        case .offer(let offer):
-            guard requestedFeeds.contains(offer.feedID), !offeredFeeds.contains(offer.feedID) else {
-                return violate(.unexpectedOffer)
-            }
-            offeredFeeds.insert(offer.feedID)
-            // Requested, so known: the observer and the per-feed count see the real feed id.
-            let feed = requestedFeedsByWireID[offer.feedID] ?? offer.feedID
-            offeredRemaining[feed] = Int(offer.messageCount)
-            messagesExpected += Int(offer.messageCount)
-            options.observer?(.offerReceived(SyncOffer(feedID: feed, haveSequence: offer.haveSequence, messageCount: offer.messageCount)))
-        case .ack(let ack):
-            report.acknowledgementsReceived += 1
-            if ack.status != .ok {
-                report.messagesRefusedByPeer += 1
-                if let feed = sentFeeds[ack.messageID] { report.refusedByFeed[feed, default: 0] += 1 }
-            }
-            do {
-                try await source.acknowledged(ack.messageID, status: ack.status, by: peer)
-            } catch {
-                return await failLocally(error)
-            }
-            options.observer?(.acknowledged(ack))
-        case .chunk(let chunk):
-            await receive(chunk)
-        case .blobWant(let want):
-            guard blobsNegotiated, !peerBlobsDone, peerWantsReceived < SyncLimits.maximumBlobWantsPerSession else {
-                return violate(.unexpectedBlobRecord)
-            }
-            peerWantsReceived += 1
-            await link.sendingBegan()
-            if case .enqueued = blobWants?.yield(want) {} else { await link.sendingEnded() }
-        case .blobsDone:
-            guard blobsNegotiated, !peerBlobsDone else { return violate(.unexpectedBlobRecord) }
-            peerBlobsDone = true
-        case .blobChunk(let chunk):
-            guard blobsNegotiated else { return violate(.unexpectedBlobRecord) }
-            await receiveBlobChunk(chunk)
-        case .blobMissing(let id):
-            guard blobsNegotiated, wantsAsked.contains(id) else { return violate(.unexpectedBlobRecord) }
-            if wantsOutstanding.contains(id) {
-                resolveWant(id)
-                options.observer?(.blobUnavailable(id))
-            }
-        }
-    }
-
-    /// Records the peer's held ranges for a feed it requested (before its `done`, above its
-    /// `have_seq`, ascending across records, bounded).
-    private func acceptHeld(_ held: SyncHeldRanges) {
-        guard heldRangesNegotiated, !peerDone, let have = peerRequests[held.feedID] else {
-            return violate(.unexpectedHeldRanges)
-        }
-        var known = peerHeld[held.feedID] ?? []
-        guard known.count + held.ranges.count <= SyncLimits.maximumHeldRangesPerFeed,
-              let first = held.ranges.first,
-              have.map({ first.lowerBound > $0 }) ?? true,
-              known.last.map({ first.lowerBound > $0.upperBound &+ 1 }) ?? true
-        else { return violate(.unexpectedHeldRanges) }
-        known += held.ranges
-        peerHeld[held.feedID] = known
-    }
-
-    private func receive(_ chunk: SyncChunk) async {
+    private func reassemble(_ chunk: SyncChunk) async {
         let now = await clock.now()
         let message: ReceivedMessage
         do {
             guard let complete = try reassembler.accept(chunk, now: now) else { return }
             message = complete
         } catch {
-            report.chunksRejected += 1
             switch error {
             case .hashMismatch(let id), .invalidBody(let id, _):
-                report.messagesInvalid += 1
-                messagesCompleted += 1
-                await sendSafely { () async throws(SecureLinkError) in try await self.link.enqueue([.ack(SyncAck(messageID: id, status: .invalid))]) }
-                acksBuffered = true
+                await apply(.messageUnreadable(id))
             default:
-                break
+                await apply(.chunkRejected)
             }
             return
         }
-        // Only messages of a feed the peer offered, and no more than it announced (section 9).
-        guard let feed = source.feedID(of: message.envelope), let remaining = offeredRemaining[feed], remaining > 0 else {
-            return violate(.unofferedMessage)
-        }
-        offeredRemaining[feed] = remaining - 1
-        received.append(message)
-    }
-
-    /// Ingests the messages completed since the last call as one batch and buffers their acks.
-    private func ingestReceived() async {
-        guard !received.isEmpty else { return }
-        let batch = received
-        received = []
-        let results: [SyncIngestResult]
-        do {
-            results = try await source.ingest(batch, from: peer)
-        } catch {
-            // Nothing of the batch is acknowledged: the peer keeps it and sends it again later.
-            return await failLocally(error)
-        }
-        var acks: [SyncFrame] = []
-        for (index, message) in batch.enumerated() {
-            let result = index < results.count ? results[index] : .invalid
-            let status: SyncAck.Status
-            switch result {
-            case .accepted:
-                report.messagesAccepted += 1
-                status = .ok
-            case .duplicate:
-                report.messagesDuplicate += 1
-                status = .ok
-            case .invalid:
-                report.messagesInvalid += 1
-                status = .invalid
-            }
-            messagesCompleted += 1
-            options.observer?(.messageReceived(message, result))
-            acks.append(.ack(SyncAck(messageID: message.messageID, status: status)))
-        }
-        await sendSafely { () async throws(SecureLinkError) in try await self.link.enqueue(acks) }
-        acksBuffered = true
-    }
-
-    // MARK: Completion
-
-    private func checkCompletion() async {
-        guard !finished,
-              peerDone, allServed,
-              report.acknowledgementsReceived >= messagesOffered,
-              offeredFeeds.count == requestedFeeds.count,
-              messagesCompleted >= messagesExpected
-        else { return }
-        if blobsNegotiated {
-            if blobPhase == .notStarted {
-                await startBlobPhase()
-                guard !finished else { return }
-            }
-            guard blobPhase == .wantsSent, wantsOutstanding.isEmpty, peerBlobsDone, peerWantsServed >= peerWantsReceived else { return }
-        }
-        guard !finished else { return }
-        exchangeEnded = true
-        report.completed = report.messagesRefusedByPeer == 0
-        finished = true
-        finishStreams()
-        await link.close()
-    }
-
-    private func finishStreams() {
-        requestsOpen = false
-        requests?.finish()
-        blobWants?.finish()
-    }
-
-    private func record(_ error: SecureLinkError) {
-        if linkFailure == nil { linkFailure = error }
-    }
-
-    /// Stops the session on a local store failure: nothing more is acknowledged, offered or
-    /// ingested, and the link is closed (the peer sees a clean close and keeps its data).
-    private func failLocally(_ error: SyncSourceError) async {
-        if report.localFailure == nil { report.localFailure = error }
-        received = []
-        finished = true
-        finishStreams()
-        await link.close()
-    }
-
-    private func violate(_ violation: SyncSessionViolation) {
-        if report.violation == nil { report.violation = violation }
-        finished = true
-        finishStreams()
+        await apply(.messageCompleted(message, feed: source.feedID(of: message.envelope)))
     }
 }

@@ -1,5 +1,5 @@
 /// Progress of a ``SyncSession``, reported to ``SyncSessionOptions/observer`` as it happens.
-public enum SyncSessionEvent: Sendable {
+public enum SyncSessionEvent: Hashable, Sendable {
     /// The peer offered `messageCount` messages of a feed (what this side will receive); the
     /// offer carries the real feed id (the wire carries it blinded, docs/sync.md 9b).
     case offerReceived(SyncOffer)
