@@ -164,7 +164,7 @@ extension Account {
         guard (1...RatchetConstants.maxOneTimePrekeys).contains(count) else {
             throw .invalidInput("a prekey batch has 1...\(RatchetConstants.maxOneTimePrekeys) keys")
         }
-        let peer = try ratchetFeedID(record.feedID)
+        let peer = record.feedID
         let limit = RatchetConstants.maxOneTimePrekeys
         let issued: (batch: OneTimePrekeyBatch?, held: Int)
         do {
@@ -200,7 +200,7 @@ extension Account {
         let handover = try PrekeyHandover(text: text, issuerKey: key)
         guard handover.issuer == record.feedID else { throw .invalidInput("this prekey handover was issued by \(handover.issuer), not \(record.shownName)") }
         guard handover.recipient == feedID else { throw .invalidInput("this prekey handover is for \(handover.recipient), not for this identity") }
-        let peer = try ratchetFeedID(record.feedID)
+        let peer = record.feedID
         do {
             try store.withDirectState { access in try access.ratchet.addPeerPrekeys(handover.batch, forPeer: peer) }
         } catch {
@@ -254,10 +254,6 @@ extension Account {
         do { return try DirectSessions(local: local, previous: previous) } catch { throw Self.directError(error) }
     }
 
-    /// A contact's feed id as the ratchet's stores key it.
-    func ratchetFeedID(_ feed: KithIdentity.FeedID) throws(KithError) -> KithRatchet.FeedID {
-        do { return try KithRatchet.FeedID(feed.string) } catch { throw Self.directError(error) }
-    }
 
     func peerIdentity(_ record: ContactRecord) throws(KithError) -> PeerIdentity {
         do {
