@@ -9,7 +9,7 @@ import PackageDescription
 ///     KithEd25519              strict RFC 8032 Ed25519 rules (keys, signature encodings)
 ///     KithIdentity             seed, derived keys, key vault
 ///     KithFeed                 envelopes, content types, validation
-///     KithRatchet              hybrid X3DH + ML-KEM-768 + Double Ratchet (store protocols, DirectSessions)
+///     KithRatchet              hybrid X3DH + ML-KEM-768 + Double Ratchet (store protocols, DirectSessions); keyed by KithIdentity's FeedID
 ///     KithStore                SQLite (GRDB): messages, chains, pending, forks; implements KithRatchet's stores
 ///     KithMLS                  RFC 9420 core (depends on swift-crypto only)
 ///     KithMLSConformance       RFC 9420 vector runners (tests and kith-vectors only)
@@ -109,6 +109,7 @@ let package = Package(
             dependencies: [
                 "KithCanonical",
                 "KithEd25519",
+                "KithIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -254,7 +255,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithRatchetTests",
-            dependencies: ["KithTestSupport", 
+            dependencies: ["KithTestSupport", "KithIdentity",
                 "KithRatchet",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

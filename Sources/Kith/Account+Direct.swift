@@ -24,7 +24,7 @@ extension Account {
 
     /// Sends text to one contact.
     @discardableResult
-    public func sendDirect(_ text: String, to contact: KithIdentity.FeedID) async throws(KithError) -> Envelope {
+    public func sendDirect(_ text: String, to contact: FeedID) async throws(KithError) -> Envelope {
         try await sendDirect(.post(Post(body: text)), to: contact)
     }
 
@@ -36,11 +36,11 @@ extension Account {
     /// to this contact run low (below 10 % of the last batch, or none were handed yet), a fresh
     /// batch follows in a `prekey_batch` message.
     @discardableResult
-    public func sendDirect(_ content: Content, to contact: KithIdentity.FeedID) async throws(KithError) -> Envelope {
+    public func sendDirect(_ content: Content, to contact: FeedID) async throws(KithError) -> Envelope {
         try await BlockingWork.run { () throws(KithError) in try self.sendDirectBlocking(content, to: contact) }
     }
 
-    func sendDirectBlocking(_ content: Content, to contact: KithIdentity.FeedID) throws(KithError) -> Envelope {
+    func sendDirectBlocking(_ content: Content, to contact: FeedID) throws(KithError) -> Envelope {
         let plaintext: [UInt8]
         do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
         var refill = true
@@ -50,7 +50,7 @@ extension Account {
 
     /// Sends validated content plaintext of `type` to one contact (the path behind
     /// ``sendDirect(_:to:)`` and posts with attachments).
-    func sendDirectBlocking(plaintext: [UInt8], type: String, to contact: KithIdentity.FeedID, refill: Bool = true) throws(KithError) -> Envelope {
+    func sendDirectBlocking(plaintext: [UInt8], type: String, to contact: FeedID, refill: Bool = true) throws(KithError) -> Envelope {
         let record = try contactRecordBlocking(contact)
         // An unverified contact's keys are a claim, not the feed's keys (docs section 11.1):
         // nothing is encrypted to them until the feed's rotation entries prove them.
@@ -150,7 +150,7 @@ extension Account {
     // MARK: Reading
 
     /// The direct conversation with a contact, oldest first.
-    public func conversation(with contact: KithIdentity.FeedID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
+    public func conversation(with contact: FeedID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
         try await BlockingWork.run { () throws(KithError) in
             let record = try self.contactRecordBlocking(contact)
             do throws(StoreError) { return try self.store.conversation(between: self.feedID, and: record.feedID, limit: limit) } catch { throw .store(error) }
@@ -174,26 +174,26 @@ extension Account {
     }
 
     /// The pool with one contact.
-    public func prekeyPool(with peer: KithIdentity.FeedID) async throws(KithError) -> PrekeyPoolRecord? {
+    public func prekeyPool(with peer: FeedID) async throws(KithError) -> PrekeyPoolRecord? {
         try await BlockingWork.run { () throws(KithError) in try self.prekeyPoolBlocking(with: peer) }
     }
 
-    func prekeyPoolBlocking(with peer: KithIdentity.FeedID) throws(KithError) -> PrekeyPoolRecord? {
+    func prekeyPoolBlocking(with peer: FeedID) throws(KithError) -> PrekeyPoolRecord? {
         do { return try store.prekeyPools().first { $0.peer == peer } } catch { throw .store(error) }
     }
 
     /// Generates `count` one-time prekeys for a contact (private halves sealed in SQLite) and
     /// returns the public batch to hand over.
-    public func issuePrekeys(for contact: KithIdentity.FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> OneTimePrekeyBatch {
+    public func issuePrekeys(for contact: FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> OneTimePrekeyBatch {
         try await BlockingWork.run { () throws(KithError) in try self.issuePrekeysBlocking(for: contact, count: count) }
     }
 
-    func issuePrekeysBlocking(for contact: KithIdentity.FeedID, count: Int) throws(KithError) -> OneTimePrekeyBatch {
+    func issuePrekeysBlocking(for contact: FeedID, count: Int) throws(KithError) -> OneTimePrekeyBatch {
         let record = try contactRecordBlocking(contact)
         guard (1...RatchetConstants.maxOneTimePrekeys).contains(count) else {
             throw .input(.invalid("a prekey batch has 1...\(RatchetConstants.maxOneTimePrekeys) keys"))
         }
-        let peer = try ratchetFeedID(record.feedID)
+        let peer = record.feedID
         let limit = RatchetConstants.maxOneTimePrekeys
         let issued: (batch: OneTimePrekeyBatch?, held: Int) = try withRatchetState { access throws(RatchetError) in
             let status = try access.ratchet.status(forPeer: peer)
@@ -207,7 +207,7 @@ extension Account {
     }
 
     /// A signed handover of `count` fresh one-time prekeys for a contact, to give them in person.
-    public func prekeyHandover(for contact: KithIdentity.FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> PrekeyHandover {
+    public func prekeyHandover(for contact: FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> PrekeyHandover {
         try await BlockingWork.run { () throws(KithError) in
             let record = try self.contactRecordBlocking(contact)
             let batch = try self.issuePrekeysBlocking(for: record.feedID, count: count)
@@ -219,7 +219,7 @@ extension Account {
     ///
     /// - Returns: how many keys were added.
     @discardableResult
-    public func importPrekeyHandover(_ text: String, from contact: KithIdentity.FeedID) async throws(KithError) -> Int {
+    public func importPrekeyHandover(_ text: String, from contact: FeedID) async throws(KithError) -> Int {
         try await BlockingWork.run { () throws(KithError) in try self.importPrekeyHandoverBlocking(text, from: try self.contactRecordBlocking(contact)) }
     }
 
@@ -233,7 +233,7 @@ extension Account {
         let handover = try PrekeyHandover(text: text, issuerKey: key)
         guard handover.issuer == record.feedID else { throw .input(.prekeyHandover("issued by \(handover.issuer), not \(record.shownName)")) }
         guard handover.recipient == feedID else { throw .input(.prekeyHandover("meant for \(handover.recipient), not for this identity")) }
-        let peer = try ratchetFeedID(record.feedID)
+        let peer = record.feedID
         try withRatchetState { access throws(RatchetError) in try access.ratchet.addPeerPrekeys(handover.batch, forPeer: peer) }
         return handover.batch.entries.count
     }
@@ -241,11 +241,11 @@ extension Account {
     /// Sends a contact `count` fresh one-time prekeys over the direct session, in `prekey_batch`
     /// messages of at most ``FeedLimits/maxPrekeysPerMessage`` keys.
     @discardableResult
-    public func sendPrekeys(to contact: KithIdentity.FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> [Envelope] {
+    public func sendPrekeys(to contact: FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> [Envelope] {
         try await BlockingWork.run { () throws(KithError) in try self.sendPrekeysBlocking(to: contact, count: count) }
     }
 
-    func sendPrekeysBlocking(to contact: KithIdentity.FeedID, count: Int) throws(KithError) -> [Envelope] {
+    func sendPrekeysBlocking(to contact: FeedID, count: Int) throws(KithError) -> [Envelope] {
         let batch = try issuePrekeysBlocking(for: contact, count: count)
         var envelopes: [Envelope] = []
         var start = 0
@@ -288,10 +288,6 @@ extension Account {
         do throws(RatchetError) { return try DirectSessions(local: local, previous: previous) } catch { throw .ratchet(error) }
     }
 
-    /// A contact's feed id as the ratchet's stores key it.
-    func ratchetFeedID(_ feed: KithIdentity.FeedID) throws(KithError) -> KithRatchet.FeedID {
-        do throws(RatchetError) { return try KithRatchet.FeedID(feed.string) } catch { throw .ratchet(error) }
-    }
 
     func peerIdentity(_ record: ContactRecord) throws(KithError) -> PeerIdentity {
         let identityKey: [UInt8]

@@ -31,6 +31,11 @@ public struct FeedID: Sendable, Hashable, Comparable, CustomStringConvertible, C
         string = text
     }
 
+    /// Derives the feed id of raw Ed25519 public key bytes (32 bytes): base64url(SHA-256(key)).
+    public init(ed25519PublicKey raw: [UInt8]) {
+        string = Base64URL.encode(SHA256.hash(data: raw))
+    }
+
     /// Wraps raw SHA-256 bytes (from the sync wire).
     public init(rawBytes: [UInt8]) throws(IdentityError) {
         guard rawBytes.count == 32 else { throw .invalidFeedID("\(rawBytes.count) raw bytes", reason: "a feed id is 32 bytes") }

@@ -1,4 +1,5 @@
 import KithCanonical
+import KithIdentity
 
 /// The envelope fields a direct message is bound to: the author's feed_id, the envelope sequence
 /// and the audience string. They feed the nonce and the associated data, so a ciphertext cannot be
@@ -15,7 +16,7 @@ public struct DirectMessageContext: Sendable, Equatable {
     ///
     /// - Throws: ``RatchetError/invalidFeedID(_:)`` or ``RatchetError/audienceTooLong(_:)``.
     public init(feedID: String, sequence: UInt64, audience: String) throws(RatchetError) {
-        try FeedID.validate(feedID)
+        _ = try FeedID.parsed(feedID)
         let audienceLength = audience.utf8.count
         guard audienceLength <= RatchetConstants.maxAudienceLength else { throw .audienceTooLong(audienceLength) }
         self.feedID = feedID
@@ -26,7 +27,7 @@ public struct DirectMessageContext: Sendable, Equatable {
     /// The context of the direct message `feedID` sends to `peerFeedID` at `sequence`
     /// (audience `direct:{peerFeedID}`).
     public static func direct(from feedID: String, to peerFeedID: String, sequence: UInt64) throws(RatchetError) -> DirectMessageContext {
-        try FeedID.validate(peerFeedID)
+        _ = try FeedID.parsed(peerFeedID)
         return try DirectMessageContext(feedID: feedID, sequence: sequence, audience: "direct:" + peerFeedID)
     }
 

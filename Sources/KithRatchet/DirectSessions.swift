@@ -1,3 +1,5 @@
+import KithIdentity
+
 /// The direct-message session layer: picks or starts the session with a contact for sending
 /// (taking one of the contact's one-time prekeys for a new session) and opens received messages
 /// (session lookup, prekey messages, consuming the one-time prekey once, saving the advanced

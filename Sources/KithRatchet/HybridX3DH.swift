@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 
 /// The hybrid X3DH + ML-KEM-768 handshake of feed spec section 4.1.
 ///

@@ -1,3 +1,4 @@
+import KithIdentity
 import Synchronization
 
 /// A ``PeerPrekeyStore`` kept in memory (tests, and a model for the SQLite-backed store).

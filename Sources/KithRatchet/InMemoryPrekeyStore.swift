@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 import Synchronization
 
 /// A ``PrekeyStore`` kept in memory (tests, and a model for the SQLite-backed store).

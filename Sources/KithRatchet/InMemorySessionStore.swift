@@ -1,3 +1,4 @@
+import KithIdentity
 import Synchronization
 
 /// A ``SessionStore`` in memory (tests); keeps the encoded form so tests exercise the codec.

@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 
 /// The local user's long-term keys as the ratchet needs them (handed over by the key vault).
 public struct LocalIdentityKeys: Sendable {
@@ -11,7 +12,10 @@ public struct LocalIdentityKeys: Sendable {
     /// The identity key converted to X25519 (see ``EdwardsToMontgomery``).
     public let identityDHKey: Curve25519.KeyAgreement.PrivateKey
     /// The local feed_id.
-    public let feedID: String
+    /// The feed id (the hash of the original identity key, unchanged by rotations).
+    public let feed: FeedID
+    /// The feed id's text.
+    public var feedID: String { feed.string }
 
     /// Bundles the keys and derives the X25519 form of the identity key.
     ///
@@ -28,15 +32,12 @@ public struct LocalIdentityKeys: Sendable {
         self.pqKey = pqKey
         self.identityDHKey = try EdwardsToMontgomery.keyAgreementKey(from: identityKey)
         if let feedID {
-            try FeedID.validate(feedID)
-            self.feedID = feedID
+            self.feed = try FeedID.parsed(feedID)
         } else {
-            self.feedID = FeedID.of(ed25519PublicKey: Array(identityKey.publicKey.rawRepresentation))
+            self.feed = FeedID(ed25519PublicKey: Array(identityKey.publicKey.rawRepresentation))
         }
     }
 
-    /// The local feed_id as a typed value.
-    public var feed: FeedID { FeedID(validated: feedID) }
 
     /// The public half other users store in their contact record.
     public var peerIdentity: PeerIdentity {

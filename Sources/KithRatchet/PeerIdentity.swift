@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 
 /// A contact's long-term public keys relevant to direct messages, validated once.
 public struct PeerIdentity: Sendable, Equatable {
@@ -8,8 +9,10 @@ public struct PeerIdentity: Sendable, Equatable {
     public let identityDHKey: [UInt8]
     /// The ML-KEM-768 pq_key (1184 bytes).
     public let pqKey: [UInt8]
-    /// The contact's feed_id.
-    public let feedID: String
+    /// The contact's feed id (the key of its sessions and prekeys).
+    public let feed: FeedID
+    /// The contact's feed id as text.
+    public var feedID: String { feed.string }
 
     /// Validates the keys: the identity key must convert to X25519 (canonical, prime order) and
     /// the pq key must be a valid ML-KEM-768 encapsulation key.
@@ -25,15 +28,12 @@ public struct PeerIdentity: Sendable, Equatable {
         self.identityKey = identityKey
         self.pqKey = pqKey
         if let feedID {
-            try FeedID.validate(feedID)
-            self.feedID = feedID
+            self.feed = try FeedID.parsed(feedID)
         } else {
-            self.feedID = FeedID.of(ed25519PublicKey: identityKey)
+            self.feed = FeedID(ed25519PublicKey: identityKey)
         }
     }
 
-    /// The contact's feed_id as a typed value (the key of its sessions and prekeys).
-    public var feed: FeedID { FeedID(validated: feedID) }
 
     /// The ML-KEM public key object.
     func pqPublicKey() throws(RatchetError) -> MLKEM768.PublicKey {

@@ -1,3 +1,5 @@
+import KithIdentity
+
 /// The public one-time prekeys contacts handed this identity (in person or in a `prekey_batch`
 /// message): an initiator takes one per new session and never uses it again.
 ///

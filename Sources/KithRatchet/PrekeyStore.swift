@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 
 /// The private one-time prekeys this identity handed its contacts, one pool per contact, with
 /// consume-once semantics.

@@ -1,3 +1,5 @@
+import KithIdentity
+
 /// Why a direct-message operation failed. Every case leaves the session state unchanged.
 public enum RatchetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An Ed25519 public key is not a canonical encoding of a curve point.

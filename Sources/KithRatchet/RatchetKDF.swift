@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 
 /// The key-derivation functions of the hybrid X3DH and the Double Ratchet.
 public enum RatchetKDF {

@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 
 /// One Double Ratchet session with one contact: a value type the caller persists after every
 /// successful operation (see ``RatchetSessionCodec``).

@@ -1,4 +1,5 @@
 import KithCanonical
+import KithIdentity
 
 /// The versioned, bounded binary form of a ``RatchetSession`` (stored encrypted in `dr_sessions`).
 ///
@@ -132,8 +133,7 @@ public enum RatchetSessionCodec {
 
     private static func readFeedID(_ reader: inout ByteReader) throws -> String {
         let feedID = String(decoding: try reader.readBytes(RatchetConstants.feedIDLength), as: UTF8.self)
-        try FeedID.validate(feedID)
-        return feedID
+        return try FeedID.parsed(feedID).string
     }
 }
 

@@ -1,3 +1,5 @@
+import KithIdentity
+
 /// Where the ``SessionRecord`` with each contact is kept between operations.
 ///
 /// An implementation is scoped to one transaction of its storage: everything written through it

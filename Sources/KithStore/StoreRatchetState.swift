@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import KithIdentity
 import KithRatchet
 
 /// KithRatchet's ``SessionStore``, ``PrekeyStore`` and ``PeerPrekeyStore`` on the SQLite tables

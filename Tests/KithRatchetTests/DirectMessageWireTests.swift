@@ -1,4 +1,5 @@
 import KithCanonical
+import KithIdentity
 import KithRatchet
 import Testing
 
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func associatedDataLayout() throws {
-        let feedID = FeedID.of(ed25519PublicKey: [UInt8](repeating: 2, count: 32))
+        let feedID = FeedID(ed25519PublicKey: [UInt8](repeating: 2, count: 32)).string
         let context = try DirectMessageContext(feedID: feedID, sequence: 258, audience: "direct:x")
         let ad = context.associatedData(headerBytes: [0xAA])
         #expect(ad.count == 1 + 43 + 8 + 2 + 8)

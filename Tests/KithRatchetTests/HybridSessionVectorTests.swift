@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KithIdentity
 import KithRatchet
 import KithTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 import KithRatchet
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
 
     @Test func invalidFeedIDsAndAudiencesAreRejected() {
         #expect(throws: RatchetError.invalidFeedID("short")) { try DirectMessageContext(feedID: "short", sequence: 1, audience: "x") }
-        let valid = FeedID.of(ed25519PublicKey: [UInt8](repeating: 1, count: 32))
+        let valid = FeedID(ed25519PublicKey: [UInt8](repeating: 1, count: 32)).string
         #expect(throws: RatchetError.audienceTooLong(256)) {
             try DirectMessageContext(feedID: valid, sequence: 1, audience: String(repeating: "a", count: 256))
         }

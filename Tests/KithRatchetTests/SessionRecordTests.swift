@@ -1,5 +1,6 @@
 import Crypto
 import KithCanonical
+import KithIdentity
 import Testing
 @testable import KithRatchet
 
@@ -34,7 +35,7 @@ import Testing
 
     @Test func archivedSessionsKeepReceivingAfterLosingTheTieBreak() throws {
         let alice = try Self.keys(1), bob = try Self.keys(2)
-        let (low, high) = FeedID.precedes(alice.feedID, bob.feedID) ? (alice, bob) : (bob, alice)
+        let (low, high) = (alice.feed < bob.feed) ? (alice, bob) : (bob, alice)
         let lowRecord = SessionRecord(current: try Self.session(low, to: high))
         let highSession = try Self.session(high, to: low)
         // The higher side sends two messages of its (losing) initial chain.

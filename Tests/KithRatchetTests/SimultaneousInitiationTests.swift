@@ -1,3 +1,4 @@
+import KithIdentity
 import KithRatchet
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
 
         // Exactly one side yields.
         #expect(aliceSession.yieldsToIncomingInitiation != bobSession.yieldsToIncomingInitiation)
-        let aliceIsLower = FeedID.precedes(alice.feedID, bob.feedID)
+        let aliceIsLower = (alice.feed < bob.feed)
         #expect(aliceSession.yieldsToIncomingInitiation == !aliceIsLower)
 
         // Each side receives the other's prekey message, which its own session refuses.

@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 import KithRatchet
 import Synchronization
 

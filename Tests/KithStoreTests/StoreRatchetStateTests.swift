@@ -14,14 +14,14 @@ import Testing
 
     /// Bob's store with Alice as a contact and 5 one-time prekeys handed to her; Alice's session
     /// layer and in-memory stores holding that batch.
-    static func setup() throws -> (store: FeedStore, alice: KithRatchet.FeedID, bob: DirectSessions, aliceSide: DirectSessions,
+    static func setup() throws -> (store: FeedStore, alice: FeedID, bob: DirectSessions, aliceSide: DirectSessions,
                                     aliceSessions: InMemorySessionStore, alicePrekeys: InMemoryPeerPrekeyStore) {
         let store = try ContactStoreTests.localStore(S.bob)
         try ContactStoreTests.add(S.alice, to: store)
-        let alice = try KithRatchet.FeedID(S.alice.feedID.string)
+        let alice = try FeedID(S.alice.feedID.string)
         let batch = try store.withDirectState { access in try access.ratchet.generateOneTimePrekeys(count: 5, forPeer: alice) }
         let alicePrekeys = InMemoryPeerPrekeyStore()
-        try alicePrekeys.addPeerPrekeys(batch, forPeer: try KithRatchet.FeedID(S.bob.feedID.string))
+        try alicePrekeys.addPeerPrekeys(batch, forPeer: try FeedID(S.bob.feedID.string))
         return (store, alice, try DirectSessions(local: keys(S.bob)), try DirectSessions(local: keys(S.alice)), InMemorySessionStore(), alicePrekeys)
     }
 
@@ -106,7 +106,7 @@ import Testing
 
     @Test func storageFailuresAreTyped() throws {
         let (store, _, _, _, _, _) = try Self.setup()
-        let stranger = KithRatchet.FeedID(ed25519PublicKey: [UInt8](repeating: 9, count: 32))
+        let stranger = FeedID(ed25519PublicKey: [UInt8](repeating: 9, count: 32))
         let record = SessionRecord(current: try RatchetSession.initiate(
             local: try Self.keys(S.bob),
             bundle: try PrekeyBundle(peer: try Self.keys(S.alice).peerIdentity, signedPrekey: Array(S.alice.dhKey.publicKey.rawRepresentation), oneTimePrekey: nil)
