@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "kith", targets: ["KithCLI"]),
         .executable(name: "kith-bench", targets: ["KithBench"]),
         .executable(name: "kith-vectors", targets: ["KithVectors"]),
+        .executable(name: "kith-example", targets: ["KithExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
@@ -195,6 +196,13 @@ let package = Package(
                 "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The documentation's getting-started program: public API only (no @testable), built and run in CI.
+        .executableTarget(
+            name: "KithExample",
+            dependencies: ["Kith", "KithFeed", "KithSync"],
+            path: "Examples/GettingStarted",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

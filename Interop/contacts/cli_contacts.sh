@@ -33,7 +33,8 @@ bob_contacts=$("$kith" contacts --home "$work/b")
 "$kith" blob export --home "$work/a" "$work/blobs" > /dev/null
 "$kith" blob import --home "$work/b" "$work/blobs"/* > /dev/null
 id=$("$kith" log --home "$work/b" --json | python3 -c 'import json,sys; print([m["message_id"] for m in json.load(sys.stdin) if m["type"] == "post"][0])')
-"$kith" blob get --home "$work/b" "$id" --out "$work/got.txt" > /dev/null
+# A message id may begin with "-": put it after "--" (README).
+"$kith" blob get --home "$work/b" --out "$work/got.txt" -- "$id" > /dev/null
 cmp -s "$work/file.txt" "$work/got.txt" || fail "attachment differs"
 
 "$kith" feed import --home "$work/c" --key "$key" "$work/a.jsonl" > /dev/null
