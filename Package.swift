@@ -155,6 +155,12 @@ let package = Package(
             name: "KithTestSupport",
             swiftSettings: swiftSettings
         ),
+        // Facade-level test fixtures (accounts that met), shared by KithTests and KithNearbyTests.
+        .target(
+            name: "KithAccountFixtures",
+            dependencies: ["Kith", "KithIdentity"],
+            swiftSettings: swiftSettings
+        ),
         // LAN discovery (UDP multicast beacons) and nearby sync: out of the app library, so an app
         // that uses its platform's own transports does not link it.
         .target(
@@ -227,7 +233,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithNearbyTests",
-            dependencies: ["KithNearby", "Kith", "KithSync", "KithStore", "KithIdentity", "KithTestSupport"],
+            dependencies: ["KithNearby", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithIdentity", "KithTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -284,7 +290,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithTests",
-            dependencies: ["KithTestSupport", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet"],
+            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet"],
             swiftSettings: swiftSettings
         ),
     ]

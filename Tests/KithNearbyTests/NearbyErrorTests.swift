@@ -1,3 +1,4 @@
+import KithAccountFixtures
 import KithSync
 import Testing
 @testable import KithNearby
@@ -7,7 +8,7 @@ import Testing
 struct NearbyErrorTests {
     @Test("a TCP port already in use is a sync transport error, not invalid input")
     func bindOnAUsedPortIsASyncError() async throws {
-        let (alice, _) = try await NearbyFixtures.met()
+        let (alice, _) = try await MetAccounts.met()
         let taken = try await TCPSyncListener.bind(host: "127.0.0.1", port: 0)
         let options = NearbyOptions(tcpHost: "127.0.0.1", tcpPort: taken.port, duration: 1, beaconInterval: 0.1)
         await #expect {

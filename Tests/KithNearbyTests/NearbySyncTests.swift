@@ -1,6 +1,7 @@
 import KithFeed
 import KithSync
 import Synchronization
+import KithAccountFixtures
 import Testing
 @testable import KithNearby
 @testable import Kith
@@ -13,8 +14,8 @@ private func options(dialGrace: Double? = nil) -> NearbyOptions {
 struct NearbySyncTests {
     @Test("two contacts find each other, sync once, and a stranger on the LAN is ignored")
     func discoverAndSync() async throws {
-        let (alice, bob) = try await NearbyFixtures.met()
-        let carol = try NearbyFixtures.account(0xC0)
+        let (alice, bob) = try await MetAccounts.met()
+        let carol = try MetAccounts.account(0xC0)
         let alicePost = try await alice.post("from alice", audience: .contacts)
         let bobPost = try await bob.post("from bob", audience: .contacts)
         let network = InMemoryNearbyNetwork()
@@ -42,7 +43,7 @@ struct NearbySyncTests {
 
     @Test("when both sides dial at once, one link survives and the feeds still sync exactly once")
     func simultaneousDial() async throws {
-        let (alice, bob) = try await NearbyFixtures.met()
+        let (alice, bob) = try await MetAccounts.met()
         for index in 0..<10 { try await alice.post("a\(index)", audience: .contacts); try await bob.post("b\(index)", audience: .contacts) }
         let network = InMemoryNearbyNetwork()
         // dialGrace 0: the higher key dials at once too, so both links race.
@@ -66,7 +67,7 @@ struct NearbySyncTests {
 struct NearbyMulticastTests {
     @Test("two contacts find each other through loopback multicast and sync")
     func loopbackMulticast() async throws {
-        let (alice, bob) = try await NearbyFixtures.met()
+        let (alice, bob) = try await MetAccounts.met()
         let post = try await alice.post("over multicast", audience: .contacts)
         let port = Int.random(in: 40_000...49_000)
         let aliceDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")

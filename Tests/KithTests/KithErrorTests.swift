@@ -94,7 +94,7 @@ import Testing
 
     @Test func badInputIsAnInputError() async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
-        await #expect {
+        #expect {
             try FeedLineReader.open(path: "/nonexistent/kith/feed.jsonl")
         } throws: { error in
             guard case .input(.file(let path, _))? = error as? KithError else { return false }

@@ -1,4 +1,5 @@
 import Foundation
+import KithAccountFixtures
 import KithFeed
 import KithIdentity
 import KithSync
@@ -7,20 +8,12 @@ import Synchronization
 
 /// Two in-memory accounts that exchanged cards, and a way to sync them over the simulated radio.
 enum SyncPair {
-    static let now: Int64 = 1_790_000_000
+    static let now = MetAccounts.now
 
-    static func account(_ byte: UInt8) throws -> Account {
-        try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: byte, count: 32)), clock: { now })
-    }
+    static func account(_ byte: UInt8) throws -> Account { try MetAccounts.account(byte) }
 
     /// Alice and Bob, contacts of each other.
-    static func met() async throws -> (Account, Account) {
-        let alice = try account(0xA1)
-        let bob = try account(0xB0)
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
-        return (alice, bob)
-    }
+    static func met() async throws -> (Account, Account) { try await MetAccounts.met() }
 
     /// What one session did on each side, plus the message ids Alice queued for sending.
     struct Outcome {
