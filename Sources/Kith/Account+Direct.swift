@@ -110,8 +110,11 @@ extension Account {
         do {
             report = try store.openDirectMessages(to: feedID) { envelope, access in
                 guard let keys = try access.contactKeys(peer: envelope.feedID.string) else { return nil }
+                // The identity key in force when the message was written (a rotation may have
+                // been ingested in the same batch); the current ML-KEM key for what follows.
+                let identityKey = try access.identityKey(of: envelope.feedID.string, at: envelope.sequence) ?? keys.identityKey
                 let peer = try PeerIdentity(
-                    identityKey: try Base64URL.decode(keys.identityKey, expectedLength: 32),
+                    identityKey: try Base64URL.decode(identityKey, expectedLength: 32),
                     pqKey: try Base64URL.decode(keys.pqKey, expectedLength: RatchetConstants.mlkemPublicKeySize),
                     feedID: envelope.feedID.string
                 )

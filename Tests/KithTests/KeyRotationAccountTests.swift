@@ -85,6 +85,21 @@ import Testing
         #expect(try await bob.directFailures().isEmpty)
     }
 
+    /// The first direct message, written before a rotation, arrives in the same import as the
+    /// rotation: it is opened with the keys in force when it was written.
+    @Test func aDirectMessageBeforeARotationOpensWhenBothArriveTogether() async throws {
+        let (alice, bob) = try await ContactsAccountTests.pair()
+        try await alice.sendDirect("before", to: bob.feedID)
+        try await alice.rotateKeys()
+        try await alice.sendDirect("after", to: bob.feedID)
+        try await Self.deliver(alice, to: bob, contact: alice.feedID)
+        let texts = try await bob.conversation(with: alice.feedID).compactMap { message -> String? in
+            if case .post(let post)? = message.content { return post.body } else { return nil }
+        }
+        #expect(texts == ["before", "after"])
+        #expect(try await bob.directFailures().isEmpty)
+    }
+
     @Test func theReasonsAreTheSpecsReasons() {
         // Unknown reasons cannot be expressed any more; the enum is exactly the spec's list.
         #expect(KeyRotationReason.allCases.map(\.rawValue).sorted() == KeyRotation.reasons.sorted())
