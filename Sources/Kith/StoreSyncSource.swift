@@ -77,9 +77,10 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     }
 
     /// The contact whose current `dh_key` is `staticKey`, if any (nil also when the store cannot
-    /// be read: the allow-list fails closed). Sync itself uses the throwing lookup.
-    public func contact(staticKey: [UInt8]) -> ContactRecord? {
-        try? Self.lookUpContact(staticKey: staticKey, in: store, during: .followedFeeds)
+    /// be read: the allow-list fails closed). Sync itself uses the throwing lookup. The read runs
+    /// off the cooperative pool.
+    public func contact(staticKey: [UInt8]) async -> ContactRecord? {
+        await BlockingWork.run { [store] () throws(Never) in try? Self.lookUpContact(staticKey: staticKey, in: store, during: .followedFeeds) }
     }
 
     /// Reads the contact whose current `dh_key` is `staticKey`; a store failure throws (it is not "no contact").
@@ -108,8 +109,8 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     }
 
     /// The allow-list of a ``SecureLink``: true when `staticKey` is a contact's `dh_key`.
-    public func isContact(staticKey: [UInt8]) -> Bool {
-        contact(staticKey: staticKey) != nil
+    public func isContact(staticKey: [UInt8]) async -> Bool {
+        await contact(staticKey: staticKey) != nil
     }
 
     /// Starts a session's view of `peer`: reads its contact record and every followed feed once
@@ -244,7 +245,11 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     }
 
     /// Adds a finished session to the peer's persisted record (`sync_peer_state`).
-    public func recordSession(_ report: SyncSessionReport, peer: SyncPeer) {
+    public func recordSession(_ report: SyncSessionReport, peer: SyncPeer) async {
+        await BlockingWork.run { [store] () throws(Never) in self.recordSessionNow(report, peer: peer, in: store) }
+    }
+
+    private func recordSessionNow(_ report: SyncSessionReport, peer: SyncPeer, in store: FeedStore) {
         try? store.recordSyncSession(
             peerKey: Base64URL.encode(peer.staticKey),
             outcome: SyncSessionOutcome(
@@ -255,8 +260,8 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     }
 
     /// The persisted record of a peer, if it ever synced with this device.
-    public func peerRecord(_ peer: SyncPeer) -> SyncPeerRecord? {
-        try? store.syncPeerRecord(peerKey: Base64URL.encode(peer.staticKey))
+    public func peerRecord(_ peer: SyncPeer) async -> SyncPeerRecord? {
+        await BlockingWork.run { [store] () throws(Never) in try? store.syncPeerRecord(peerKey: Base64URL.encode(peer.staticKey)) }
     }
 
     /// The spec 8.5 class of an entry from the envelope `type` recorded at ingest (stubs: content).

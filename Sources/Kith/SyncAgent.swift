@@ -34,7 +34,7 @@ public struct SyncAgent: Sendable {
         var capabilities = SyncCapabilities.supported
         if !blobs { capabilities.remove(.blobs) }
         return SecureLinkConfiguration(localStatic: account.identity.dhKey, hello: SyncHello(capabilities: capabilities)) {
-            source.isContact(staticKey: $0)
+            await source.isContact(staticKey: $0)
         }
     }
 
@@ -102,7 +102,7 @@ public struct SyncAgent: Sendable {
         let report = await SyncSession(link: link, source: source, clock: clock, options: options).run()
         let source = source
         let peer = SyncPeer(staticKey: link.peerStaticKey)
-        await BlockingWork.run { () throws(Never) in source.recordSession(report, peer: peer) }
+        await source.recordSession(report, peer: peer)
         // Direct messages that arrived are decrypted now (each exactly once; a failure here
         // leaves them for the next pass and does not undo the sync).
         _ = try? await account.processDirectMessages()

@@ -89,14 +89,14 @@ extension Demo {
         async let bobSide: SyncSessionReport? = {
             guard let link = try? await SecureLink.accept(
                 over: peripheral,
-                configuration: SecureLinkConfiguration(localStatic: bobKey, hello: demoHello) { bobSource.isContact(staticKey: $0) }
+                configuration: SecureLinkConfiguration(localStatic: bobKey, hello: demoHello) { await bobSource.isContact(staticKey: $0) }
             ) else { return nil }
             return await SyncSession(link: link, source: bobSource, clock: peripheral).run()
         }()
         var aliceReport = SyncSessionReport()
         if let link = try? await SecureLink.connect(
             over: central,
-            configuration: SecureLinkConfiguration(localStatic: alice.identity.dhKey, hello: demoHello) { aliceSource.isContact(staticKey: $0) },
+            configuration: SecureLinkConfiguration(localStatic: alice.identity.dhKey, hello: demoHello) { await aliceSource.isContact(staticKey: $0) },
             responderStaticKey: Array(bob.identity.dhKey.publicKey.rawRepresentation)
         ) {
             aliceReport = await SyncSession(link: link, source: aliceSource, clock: central).run()

@@ -199,7 +199,7 @@ public final class NearbySync: Sendable {
         }, onEvent: { event in
             onEvent(.connectFailed(nil, "\(event)"))
         }) else { return }
-        guard let record = agent.source.contact(staticKey: link.peerStaticKey) else {
+        guard let record = await agent.source.contact(staticKey: link.peerStaticKey) else {
             await link.close()
             return
         }

@@ -62,13 +62,13 @@ private func sync(
     async let bobReport: SyncSessionReport = {
         let link = try await SecureLink.accept(
             over: peripheral,
-            configuration: SecureLinkConfiguration(localStatic: bob.dhKey) { bobSource.isContact(staticKey: $0) }
+            configuration: SecureLinkConfiguration(localStatic: bob.dhKey) { await bobSource.isContact(staticKey: $0) }
         )
         return await SyncSession(link: link, source: bobSource, clock: peripheral).run()
     }()
     let link = try await SecureLink.connect(
         over: central,
-        configuration: SecureLinkConfiguration(localStatic: alice.dhKey) { aliceSource.isContact(staticKey: $0) },
+        configuration: SecureLinkConfiguration(localStatic: alice.dhKey) { await aliceSource.isContact(staticKey: $0) },
         responderStaticKey: Array(bob.dhKey.publicKey.rawRepresentation)
     )
     let aliceReport = await SyncSession(link: link, source: aliceSource, clock: central).run()
@@ -175,8 +175,8 @@ struct StoreSyncSourceTests {
         let mallory = try Identity(seed: try Seed(bytes: [UInt8](repeating: 0x66, count: 32)))
         let aliceSource = StoreSyncSource(store: pair.aliceStore)
         let stranger = SyncPeer(staticKey: Array(mallory.dhKey.publicKey.rawRepresentation))
-        #expect(!aliceSource.isContact(staticKey: stranger.staticKey))
-        #expect(aliceSource.isContact(staticKey: Array(pair.bob.dhKey.publicKey.rawRepresentation)))
+        #expect(!(await aliceSource.isContact(staticKey: stranger.staticKey)))
+        #expect(await aliceSource.isContact(staticKey: Array(pair.bob.dhKey.publicKey.rawRepresentation)))
         #expect(try await aliceSource.followedFeeds(for: stranger).isEmpty)
         let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
         #expect(try await aliceSource.outgoing(feed: feed, above: nil, for: stranger) == nil)
@@ -231,7 +231,7 @@ private func syncRefused(_ initiator: Identity, _ source: StoreSyncSource, _ res
         do {
             _ = try await SecureLink.accept(
                 over: peripheral,
-                configuration: SecureLinkConfiguration(localStatic: responder.dhKey) { responderSource.isContact(staticKey: $0) }
+                configuration: SecureLinkConfiguration(localStatic: responder.dhKey) { await responderSource.isContact(staticKey: $0) }
             )
             return nil
         } catch let error as SecureLinkError {

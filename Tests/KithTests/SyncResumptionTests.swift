@@ -69,7 +69,7 @@ struct SyncResumptionTests {
         try await alice.post("hello", audience: .contacts)
         _ = await SyncPair.session(alice, bob)
         let agent = SyncAgent(account: bob)
-        let record = try #require(agent.source.peerRecord(SyncPeer(staticKey: Array(alice.identity.dhKey.publicKey.rawRepresentation))))
+        let record = try #require(await agent.source.peerRecord(SyncPeer(staticKey: Array(alice.identity.dhKey.publicKey.rawRepresentation))))
         #expect(record.sessions == 1)
         #expect(record.lastCompletedAt != nil)
         #expect(record.messagesReceived >= 1)

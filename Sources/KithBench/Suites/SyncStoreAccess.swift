@@ -108,13 +108,13 @@ enum SyncStoreAccess {
         async let bobReport: SyncSessionReport = {
             let link = try await SecureLink.accept(
                 over: peripheral,
-                configuration: SecureLinkConfiguration(localStatic: bob.dhKey) { bobSource.isContact(staticKey: $0) }
+                configuration: SecureLinkConfiguration(localStatic: bob.dhKey) { await bobSource.isContact(staticKey: $0) }
             )
             return await SyncSession(link: link, source: bobSource, clock: peripheral).run()
         }()
         let link = try await SecureLink.connect(
             over: central,
-            configuration: SecureLinkConfiguration(localStatic: alice.dhKey) { aliceSource.isContact(staticKey: $0) },
+            configuration: SecureLinkConfiguration(localStatic: alice.dhKey) { await aliceSource.isContact(staticKey: $0) },
             responderStaticKey: Array(bob.dhKey.publicKey.rawRepresentation)
         )
         let aliceReport = await SyncSession(link: link, source: aliceSource, clock: central).run()
