@@ -234,8 +234,8 @@ extension Account {
             throw .contacts(.damagedRecord(record.feedID, reason: error.description))
         }
         let handover = try PrekeyHandover(text: text, issuerKey: key)
-        guard handover.issuer == record.feedID else { throw .input(.prekeyHandover("issued by \(handover.issuer), not \(record.shownName)")) }
-        guard handover.recipient == feedID else { throw .input(.prekeyHandover("meant for \(handover.recipient), not for this identity")) }
+        guard handover.issuer == record.feedID else { throw .input(.prekeyHandover(.wrongIssuer(handover.issuer))) }
+        guard handover.recipient == feedID else { throw .input(.prekeyHandover(.wrongRecipient(handover.recipient))) }
         let peer = record.feedID
         try withRatchetState { access throws(RatchetError) in try access.ratchet.addPeerPrekeys(handover.batch, forPeer: peer) }
         return handover.batch.entries.count

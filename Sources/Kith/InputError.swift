@@ -5,7 +5,7 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A value breaks a rule; the message names it.
     case invalid(String)
     /// A prekey handover is malformed, or was not issued by or for whom it claims.
-    case prekeyHandover(String)
+    case prekeyHandover(PrekeyHandoverError)
 
     public var description: String {
         switch self {

@@ -50,26 +50,51 @@ public struct PrekeyHandover: Sendable, Equatable {
     /// - Throws: ``KithError/input(_:)`` with ``InputError/prekeyHandover(_:)`` naming the broken rule (size, version, batch,
     ///   signature).
     public init(text: String, issuerKey: Curve25519.Signing.PublicKey) throws(KithError) {
-        guard text.utf8.count <= (Self.maxBytes + 2) / 3 * 4 else { throw .input(.prekeyHandover("larger than \(Self.maxBytes) bytes")) }
-        guard let bytes = try? Base64URL.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw .input(.prekeyHandover("not base64url text")) }
-        var reader = ByteReader(bytes)
-        do {
-            guard try reader.readUInt8() == Self.version else { throw KithError.input(.prekeyHandover("unknown version")) }
-            issuer = try KithIdentity.FeedID(rawBytes: try reader.readBytes(32))
-            recipient = try KithIdentity.FeedID(rawBytes: try reader.readBytes(32))
-            guard reader.remaining >= 3 + 36 + 64 else { throw KithError.input(.prekeyHandover("truncated")) }
-            let batchBytes = try reader.readBytes(reader.remaining - 64)
-            let signature = try reader.readBytes(64)
-            guard issuerKey.isValidStrictSignature(signature, for: Self.label + Array(bytes.dropLast(64))) else {
-                throw KithError.input(.prekeyHandover("the signature does not verify with the contact's identity key"))
-            }
-            batch = try OneTimePrekeyBatch.decode(batchBytes)
-        } catch let error as KithError {
-            throw error
+        do throws(PrekeyHandoverError) {
+            (issuer, recipient, batch, encoded) = try Self.parse(text, issuerKey: issuerKey)
         } catch {
-            throw .input(.prekeyHandover("malformed: \(error)"))
+            throw .input(.prekeyHandover(error))
         }
-        encoded = bytes
+    }
+
+    /// Reads and verifies a handover through a bounded cursor; every failure is typed.
+    private static func parse(
+        _ text: String, issuerKey: Curve25519.Signing.PublicKey
+    ) throws(PrekeyHandoverError) -> (KithIdentity.FeedID, KithIdentity.FeedID, OneTimePrekeyBatch, [UInt8]) {
+        guard text.utf8.count <= (maxBytes + 2) / 3 * 4 else { throw .tooLarge(maximumBytes: maxBytes) }
+        guard let bytes = try? Base64URL.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw .notBase64URL }
+        // version (1) | issuer (32) | recipient (32) | batch (at least 3 + 36) | signature (64)
+        guard bytes.count >= 1 + 32 + 32 + 3 + 36 + 64 else { throw .missingBatch }
+        var reader = ByteReader(bytes)
+        let version: UInt8
+        let issuerBytes: [UInt8]
+        let recipientBytes: [UInt8]
+        let batchBytes: [UInt8]
+        let signature: [UInt8]
+        do throws(ByteReaderError) {
+            version = try reader.readUInt8()
+            issuerBytes = try reader.readBytes(32)
+            recipientBytes = try reader.readBytes(32)
+            batchBytes = try reader.readBytes(reader.remaining - 64)
+            signature = try reader.readBytes(64)
+        } catch {
+            throw .truncated(error)
+        }
+        guard version == Self.version else { throw .unknownVersion(version) }
+        let issuer: KithIdentity.FeedID
+        let recipient: KithIdentity.FeedID
+        do throws(IdentityError) {
+            issuer = try KithIdentity.FeedID(rawBytes: issuerBytes)
+            recipient = try KithIdentity.FeedID(rawBytes: recipientBytes)
+        } catch {
+            throw .invalidFeedID(error)
+        }
+        guard issuerKey.isValidStrictSignature(signature, for: label + Array(bytes.dropLast(64))) else { throw .badSignature }
+        do throws(RatchetError) {
+            return (issuer, recipient, try OneTimePrekeyBatch.decode(batchBytes), bytes)
+        } catch {
+            throw .invalidBatch(error)
+        }
     }
 
     private init(issuer: KithIdentity.FeedID, recipient: KithIdentity.FeedID, batch: OneTimePrekeyBatch, encoded: [UInt8]) {

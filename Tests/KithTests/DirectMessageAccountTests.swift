@@ -93,17 +93,25 @@ import Testing
         try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
         try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         let handover = try await bob.prekeyHandover(for: alice.feedID, count: 3)
+        func reason(_ error: any Error) -> PrekeyHandoverError? {
+            if case .input(.prekeyHandover(let reason))? = error as? KithError { reason } else { nil }
+        }
         // Claimed to come from Carol: signature does not verify with her key.
-        await #expect(throws: KithError.self) { try await alice.importPrekeyHandover(handover.text, from: carol.feedID) }
+        await #expect { try await alice.importPrekeyHandover(handover.text, from: carol.feedID) } throws: { reason($0) == .badSignature }
         // Tampered, truncated, not base64url.
         var tampered = handover.encoded
         tampered[70] ^= 0x01
-        await #expect(throws: KithError.self) { try await alice.importPrekeyHandover(Base64URL.encode(tampered), from: bob.feedID) }
-        await #expect(throws: KithError.self) { try await alice.importPrekeyHandover(Base64URL.encode(Array(handover.encoded.prefix(100))), from: bob.feedID) }
-        await #expect(throws: KithError.self) { try await alice.importPrekeyHandover("not a handover!", from: bob.feedID) }
+        await #expect { try await alice.importPrekeyHandover(Base64URL.encode(tampered), from: bob.feedID) } throws: { reason($0) == .badSignature }
+        await #expect {
+            try await alice.importPrekeyHandover(Base64URL.encode(Array(handover.encoded.prefix(100))), from: bob.feedID)
+        } throws: { reason($0) == .missingBatch }
+        await #expect { try await alice.importPrekeyHandover("not a handover!", from: bob.feedID) } throws: { reason($0) == .notBase64URL }
+        var version = handover.encoded
+        version[0] = 9
+        await #expect { try await alice.importPrekeyHandover(Base64URL.encode(version), from: bob.feedID) } throws: { reason($0) == .unknownVersion(9) }
         // Meant for someone else.
         let forCarol = try await alice.prekeyHandover(for: carol.feedID, count: 2)
-        await #expect(throws: KithError.self) { try await bob.importPrekeyHandover(forCarol.text, from: alice.feedID) }
+        await #expect { try await bob.importPrekeyHandover(forCarol.text, from: alice.feedID) } throws: { reason($0) == .wrongRecipient(carol.feedID) }
         await #expect(throws: KithError.self) { try await bob.prekeyHandover(for: alice.feedID, count: 0) }
         await #expect(throws: KithError.self) { try await bob.prekeyHandover(for: alice.feedID, count: RatchetConstants.maxOneTimePrekeys + 1) }
         #expect(try await alice.prekeyPool(with: bob.feedID)?.held == 0)
