@@ -28,6 +28,7 @@ extension Account {
     /// Verifies a card (signature, feed id, age) and adds its holder as a contact.
     ///
     /// - Parameters:
+    ///   - cardText: the card as text (base64url, as a QR code or NFC carries it).
     ///   - name: a local name for the contact (used by commands that take a contact).
     ///   - maxAge: the oldest card accepted, in seconds.
     @discardableResult
@@ -46,9 +47,9 @@ extension Account {
     ///
     /// The card is checked against the feed's verified key chain (docs/FEED-FORMAT.md 11.1): a
     /// card claiming a feed already relied on with another key throws
-    /// ``KithError/store(_:)`` with ``StoreError/contactKeyConflict(feed:cardKey:chainKey:)``
+    /// ``KithError/store(_:)`` with `StoreError.contactKeyConflict(feed:cardKey:chainKey:)`
     /// (exit code 2) and changes nothing; a rotated identity met for the first time is stored with
-    /// ``ContactRecord/keyIsVerified`` false until its rotation entries are held.
+    /// `ContactRecord.keyIsVerified` false until its rotation entries are held.
     @discardableResult
     public func addContact(card: ContactCard, name: String? = nil) async throws(KithError) -> ContactRecord {
         try await BlockingWork.run { () throws(KithError) in try self.addContactBlocking(card: card, name: name) }
@@ -93,7 +94,7 @@ extension Account {
     }
 
     /// A contact by feed id, local name or display name: the lookup behind a UI's search field
-    /// or a command-line argument. Every other method takes the contact's ``FeedID``.
+    /// or a command-line argument. Every other method takes the contact's `FeedID`.
     public func resolveContact(_ text: String) async throws(KithError) -> ContactRecord {
         try await BlockingWork.run { () throws(KithError) in try self.resolveContactBlocking(text) }
     }

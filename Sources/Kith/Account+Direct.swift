@@ -49,7 +49,7 @@ extension Account {
     }
 
     /// Sends validated content plaintext of `type` to one contact (the path behind
-    /// ``sendDirect(_:to:)`` and posts with attachments).
+    /// `sendDirect(_:to:)` and posts with attachments).
     func sendDirectBlocking(plaintext: [UInt8], type: String, to contact: FeedID, refill: Bool = true) throws(KithError) -> Envelope {
         let record = try contactRecordBlocking(contact)
         // An unverified contact's keys are a claim, not the feed's keys (docs section 11.1):
@@ -242,7 +242,7 @@ extension Account {
     }
 
     /// Sends a contact `count` fresh one-time prekeys over the direct session, in `prekey_batch`
-    /// messages of at most ``FeedLimits/maxPrekeysPerMessage`` keys.
+    /// messages of at most `FeedLimits.maxPrekeysPerMessage` keys.
     @discardableResult
     public func sendPrekeys(to contact: FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> [Envelope] {
         try await BlockingWork.run { () throws(KithError) in try self.sendPrekeysBlocking(to: contact, count: count) }
@@ -308,7 +308,7 @@ extension Account {
         }
     }
 
-    /// Runs ratchet-state work in one write transaction of the store; a ``RatchetError`` of
+    /// Runs ratchet-state work in one write transaction of the store; a `RatchetError` of
     /// `body` surfaces as ``KithError/ratchet(_:)``, a store failure as ``KithError/store(_:)``.
     @discardableResult
     func withRatchetState<T>(_ body: (DirectSessionAccess) throws(RatchetError) -> T) throws(KithError) -> T {
@@ -329,7 +329,7 @@ extension Account {
 
 extension PrekeyPoolRecord {
     /// True when the contact holds fewer than 10 % of the last batch handed to them (the
-    /// ratchet's low-water rule, ``PrekeyPoolStatus/isBelowLowWater``), or none was handed yet:
+    /// ratchet's low-water rule, `PrekeyPoolStatus.isBelowLowWater`), or none was handed yet:
     /// time to refill at the next chance.
     public var needsRefill: Bool {
         lastBatchSize == 0 || PrekeyPoolStatus(remaining: handedRemaining, lastBatchSize: lastBatchSize).isBelowLowWater

@@ -8,7 +8,7 @@ extension Account {
     /// Imports a feed file into the store, restricted to **one feed**: the feed of `identityKey`,
     /// or, without a key, the followed feed that the file's first entry names.
     ///
-    /// Lines are read and committed in transactions of ``FeedStore/streamingBatchSize`` as they
+    /// Lines are read and committed in transactions of `FeedStore.streamingBatchSize` as they
     /// come, so memory does not grow with the file. Every line of another feed is refused with
     /// `feed_id_mismatch` and nothing of it is stored; an oversized line is refused as
     /// `too_large` without being held. If storage fails, the error is thrown and the batches
@@ -66,7 +66,7 @@ extension Account {
     }
 
     /// What this identity can read of an envelope (its own messages, its contacts' `contacts`
-    /// messages), for ``ChainVerifier/init(identityKey:reader:)``: with it, a contact verifies
+    /// messages), for `ChainVerifier.init(identityKey:reader:)`: with it, a contact verifies
     /// a rotated feed past its key rotations, which a stranger cannot read.
     ///
     /// The contacts' keys are read from the store once, now; the returned function only decrypts.

@@ -169,7 +169,7 @@ public final class Account: Sendable {
     /// Appends a message with the given content to the account's feed.
     ///
     /// `self` and `contacts` messages are sealed here; `direct:` messages go through the
-    /// account's Double Ratchet session with that contact (see ``sendDirect(_:to:)``).
+    /// account's Double Ratchet session with that contact (see `sendDirect(_:to:)`).
     @discardableResult
     public func publish(_ content: Content, audience: Audience) async throws(KithError) -> Envelope {
         try await BlockingWork.run { () throws(KithError) in try self.publishBlocking(content, audience: audience) }
@@ -194,7 +194,7 @@ public final class Account: Sendable {
     }
 
     /// The one path that writes to the account's feed: in one write transaction of the store
-    /// (``FeedStore/appendOwn(feed:_:)``) it takes the next sequence, seals with `seal(slot)`,
+    /// (`FeedStore.appendOwn(feed:_:)`) it takes the next sequence, seals with `seal(slot)`,
     /// signs, and stores the envelope with its plaintext (sealed at rest) and, for a self message,
     /// its signed stub. The sequence is assigned under SQLite's write lock, so concurrent callers —
     /// other threads, other `Account`s or other processes on the same home — never sign the same
@@ -324,7 +324,7 @@ public final class Account: Sendable {
 
     /// Imports exported lines of a feed verified by `identityKey` (followed from now on).
     ///
-    /// The lines are ingested in transactions of ``FeedStore/streamingBatchSize``, each durable
+    /// The lines are ingested in transactions of `FeedStore.streamingBatchSize`, each durable
     /// once `progress` reports it; if one fails, the error is thrown and the reported ones stay.
     public func importFeed(
         lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }

@@ -13,7 +13,7 @@ public enum AccountEvent: Sendable {
     case messagesStored(feed: FeedID, messages: [MessageID])
     /// Direct messages addressed to this account were decrypted.
     case directMessagesOpened([MessageID])
-    /// A sync session made progress (see ``SyncSessionEvent``).
+    /// A sync session made progress (see `SyncSessionEvent`).
     case syncProgress(SyncSessionEvent)
     /// A verified key rotation of a contact's (or a followed) feed was stored: their current keys
     /// changed.

@@ -16,7 +16,7 @@ public struct FeedFileRejections: Sendable {
         public let line: Int
         /// The entry's sequence, when it could be read.
         public let sequence: UInt32?
-        /// Stable reason code (``FeedError/code``, or `fork`).
+        /// Stable reason code (`FeedError.code`, or `fork`).
         public let code: String
         /// Human explanation (may contain text from the file: escape it before printing).
         public let message: String

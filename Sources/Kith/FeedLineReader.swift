@@ -10,7 +10,7 @@ import KithFeed
 /// `maxLineLength` is yielded without its bytes, with its length, so the caller rejects it as
 /// `too_large` without ever holding it.
 public struct FeedLineReader: Sequence, IteratorProtocol, Sendable {
-    /// The longest line kept: an envelope's limit (``FeedLimits/maxEnvelopeBytes``).
+    /// The longest line kept: an envelope's limit (`FeedLimits.maxEnvelopeBytes`).
     public let maxLineLength: Int
     /// The input's size in bytes when it is a regular file (for progress), else nil.
     public let totalBytes: Int?

@@ -1,7 +1,7 @@
 import KithFeed
 
 /// Why the account's keys are rotated: the `reason` of the `key_rotation` message (spec 5.5;
-/// the raw values are ``KeyRotation/reasons``).
+/// the raw values are `KeyRotation.reasons`).
 public enum KeyRotationReason: String, Sendable, CaseIterable {
     /// The regular contacts key rotation (every ``Account/keyRotationInterval``).
     case scheduledRotation = "scheduled_rotation"

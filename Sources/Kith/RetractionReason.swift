@@ -1,7 +1,7 @@
 import KithFeed
 
 /// Why a message is retracted: the `reason` of its tombstone (spec 5.7; the raw values are
-/// ``Tombstone/reasons``).
+/// `Tombstone.reasons`).
 public enum RetractionReason: String, Sendable, CaseIterable {
     /// The author takes it back.
     case retracted

@@ -6,38 +6,38 @@ import KithStore
 import KithSync
 import Synchronization
 
-/// The SQLite store (``FeedStore``) as a ``SyncFeedSource``: what a ``SyncSession`` requests,
+/// The SQLite store (`FeedStore`) as a `SyncFeedSource`: what a `SyncSession` requests,
 /// serves and ingests on this device.
 ///
 /// - **Who is served.** Only contacts. A contact's Noise static key is their X25519 `dh_key`
-///   (the public key on their contact card, spec 2.1), so the allow-list of a ``SecureLink`` is
+///   (the public key on their contact card, spec 2.1), so the allow-list of a `SecureLink` is
 ///   ``isContact(staticKey:)``. A peer whose static key is no contact's current `dh_key` is
 ///   asked for nothing and sent nothing.
 /// - **Requests.** Every followed feed (own feed first) with `have_seq` = the linked head, which
 ///   the store keeps contiguous from 0, plus the held ranges: signed entries pending ahead of a
 ///   gap, so a resumed transfer never re-sends them. All feeds are read at once
-///   (``FeedStore/replicationStates()``: a fixed number of statements, whatever the feed count).
+///   (`FeedStore.replicationStates()`: a fixed number of statements, whatever the feed count).
 /// - **Serving.** Every followed feed is shared with every contact (contacts relay each other's
 ///   feeds; content is end-to-end encrypted, so a relay stores what it cannot read opaque).
 ///   Entries above the peer's `have_seq`, newest first, leaving out what this peer acknowledged in
 ///   this process; self-audience messages travel as stubs only. Only that delta is read
-///   (``FeedStore/entries(of:above:limit:)``, through the `(feed_id, sequence)` indexes).
+///   (`FeedStore.entries(of:above:limit:)`, through the `(feed_id, sequence)` indexes).
 ///   Priority (spec 8.5), from the envelope type recorded at ingest (no envelope is parsed): the
 ///   peer's own feed first, then `key_rotation`/`group_event`, then content, then
 ///   `tombstone`/`profile_update`.
 /// - **Per session.** The peer's contact record and the followed feeds are read once, when the
 ///   session starts (``followedFeeds(for:)``, its first call), not on every call.
-/// - **Ingest.** One ``FeedStore/ingest(_:decryptor:)`` transaction per batch (the messages of
-///   one sealed frame); `ok` when ``IngestOutcome/isAccepted`` (stored, pending ahead of a gap,
+/// - **Ingest.** One `FeedStore.ingest(_:decryptor:)` transaction per batch (the messages of
+///   one sealed frame); `ok` when `IngestOutcome.isAccepted` (stored, pending ahead of a gap,
 ///   duplicate, stored for relay), `invalid` otherwise.
-/// - **Failures.** Every store failure throws ``SyncSourceError`` (the session stops and reports
+/// - **Failures.** Every store failure throws `SyncSourceError` (the session stops and reports
 ///   it); it is never read as "no contacts", "nothing to offer" or "invalid". A feed that holds a
 ///   self message without its signed stub cannot be served in peer form: it is withheld and
-///   reported (``SyncSourceError/feedOnly``, ``SyncSessionReport/feedsWithheld``).
+///   reported (`SyncSourceError.feedOnly`, `SyncSessionReport.feedsWithheld`).
 ///
-/// - **Blobs** (``SyncBlobSource``): wants the blobs referenced by readable content but not held
-///   (``FeedStore/missingReferencedBlobs()``); serves held blobs to contacts; stores a received
-///   blob (already verified against its hash) with ``FeedStore/putBlob(_:mimeType:limits:nowMillis:)``.
+/// - **Blobs** (`SyncBlobSource`): wants the blobs referenced by readable content but not held
+///   (`FeedStore.missingReferencedBlobs()`); serves held blobs to contacts; stores a received
+///   blob (already verified against its hash) with `FeedStore.putBlob(_:mimeType:limits:nowMillis:)`.
 ///
 /// Acknowledgements are remembered per peer for the lifetime of this object only; a new
 /// process relies on the peer's `have_seq` and held ranges instead, which are exact.
@@ -99,7 +99,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         return contact
     }
 
-    /// Runs one store call, turning its ``StoreError`` into the ``SyncSourceError`` of `operation`.
+    /// Runs one store call, turning its `StoreError` into the `SyncSourceError` of `operation`.
     private static func storeCall<T>(_ operation: SyncSourceError.Operation, _ body: () throws(StoreError) -> T) throws(SyncSourceError) -> T {
         do {
             return try body()
@@ -108,7 +108,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         }
     }
 
-    /// The allow-list of a ``SecureLink``: true when `staticKey` is a contact's `dh_key`.
+    /// The allow-list of a `SecureLink`: true when `staticKey` is a contact's `dh_key`.
     public func isContact(staticKey: [UInt8]) async -> Bool {
         await contact(staticKey: staticKey) != nil
     }
@@ -276,7 +276,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
 
 extension Account {
     /// This account's store as a sync source, decrypting what this identity can read on ingest.
-    /// Use it with `identity.dhKey` as the ``SecureLinkConfiguration/localStatic`` key and
+    /// Use it with `identity.dhKey` as the `SecureLinkConfiguration.localStatic` key and
     /// ``StoreSyncSource/isContact(staticKey:)`` as the allow-list.
     ///
     /// What its ingest stores is announced on ``events()``. Self messages replicate as signed

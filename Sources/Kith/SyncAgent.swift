@@ -66,6 +66,8 @@ public struct SyncAgent: Sendable {
     /// handshakes under a deadline, bounded per source, so a slow or flooding client cannot keep a
     /// contact out (docs/sync.md, section 10).
     /// - Parameters:
+    ///   - listener: the bound TCP listener whose connections are served.
+    ///   - server: the limits (handshake deadline, pending handshakes per source, concurrent sessions).
     ///   - sessionLimit: stop (close the listener) after this many sessions; nil: until it closes.
     ///   - onEvent: told about every connection that did not become a session.
     ///   - session: runs a session over an authenticated link; by default ``run(link:clock:observer:)``.
