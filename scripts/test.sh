@@ -25,13 +25,13 @@ if [ "$status" -ne 0 ]; then
 fi
 
 echo "== documentation (DocC) =="
-# The embedder's documentation must build (Sources/Kith/Kith.docc); warnings are counted, not fatal.
-if ! swift package generate-documentation --target Kith --output-path .build/Kith.doccarchive > .build/docs.log 2>&1; then
+# The embedder's documentation must build without warnings (Sources/Kith/Kith.docc).
+if ! swift package generate-documentation --target Kith --warnings-as-errors --output-path .build/Kith.doccarchive > .build/docs.log 2>&1; then
   tail -20 .build/docs.log
   echo "documentation build failed (full log: .build/docs.log)" >&2
   exit 1
 fi
-echo "documentation built: .build/Kith.doccarchive ($(grep -c 'warning:' .build/docs.log || true) warnings, see .build/docs.log)"
+echo "documentation built without warnings: .build/Kith.doccarchive"
 
 echo "== interop and CLI checks =="
 Interop/run.sh

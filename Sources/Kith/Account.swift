@@ -212,43 +212,34 @@ public final class Account: Sendable {
     ) throws(KithError) -> Envelope {
         var written: Envelope?
         var replaced: KeyState?
-        // What sealing or signing threw, kept typed (the store's append rethrows it untyped).
-        var failure: KithError?
-        do {
-            _ = try store.appendOwn(feed: feedID) { slot in
-                do throws(KithError) {
-                    let unsigned = UnsignedEnvelope(
-                        sequence: slot.sequence, timestamp: clock(), previous: slot.previous, type: type, audience: audience, content: try seal(slot)
-                    )
-                    let signer = identity
-                    let envelope: Envelope
-                    let stub: SelfStub?
-                    do throws(FeedError) {
-                        envelope = try Envelope.sign(unsigned, with: signer)
-                        stub = audience == .selfOnly ? try SelfStub.sign(envelope, with: signer) : nil
-                    } catch {
-                        throw .feed(error)
-                    }
-                    written = envelope
-                    let entry = OwnAppendEntry(
-                        entry: envelope.canonicalBytes, decryptor: KnownPlaintextDecryptor(messageID: envelope.messageID, plaintext: plaintext),
-                        selfStub: stub
-                    )
-                    if let rotation { replaced = keyState.withLock { state in defer { state = rotation }; return state } }
-                    return entry
+        do throws(OwnAppendError<KithError>) {
+            _ = try store.appendOwn(feed: feedID) { (slot: OwnAppendSlot) throws(KithError) -> OwnAppendEntry in
+                let unsigned = UnsignedEnvelope(
+                    sequence: slot.sequence, timestamp: clock(), previous: slot.previous, type: type, audience: audience, content: try seal(slot)
+                )
+                let signer = identity
+                let envelope: Envelope
+                let stub: SelfStub?
+                do throws(FeedError) {
+                    envelope = try Envelope.sign(unsigned, with: signer)
+                    stub = audience == .selfOnly ? try SelfStub.sign(envelope, with: signer) : nil
                 } catch {
-                    failure = error
-                    throw error
+                    throw .feed(error)
                 }
+                written = envelope
+                let entry = OwnAppendEntry(
+                    entry: envelope.canonicalBytes, decryptor: KnownPlaintextDecryptor(messageID: envelope.messageID, plaintext: plaintext),
+                    selfStub: stub
+                )
+                if let rotation { replaced = keyState.withLock { state in defer { state = rotation }; return state } }
+                return entry
             }
         } catch {
             if let replaced { keyState.withLock { $0 = replaced } }
-            if let failure { throw failure }
             switch error {
-            case StoreError.feed(let error): throw .feed(error)
-            case let error as StoreError: throw .store(error)
-            // Anything else came from the store's transaction itself.
-            default: throw .store(.database("\(error)"))
+            case .entry(let failure): throw failure
+            case .store(.feed(let error)): throw .feed(error)
+            case .store(let error): throw .store(error)
             }
         }
         guard let written else { throw .store(.database("the entry was not written")) }

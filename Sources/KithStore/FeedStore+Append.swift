@@ -45,9 +45,14 @@ extension FeedStore {
     ///
     /// `make` runs while the write lock is held: it must not call back into this store (use the
     /// slot's ``OwnAppendSlot/directState`` for direct-message state) and should be quick.
-    public func appendOwn(feed: FeedID, _ make: (OwnAppendSlot) throws -> OwnAppendEntry) throws -> IngestReport {
+    public func appendOwn<Failure: Error>(
+        feed: FeedID, _ make: (OwnAppendSlot) throws(Failure) -> OwnAppendEntry
+    ) throws(OwnAppendError<Failure>) -> IngestReport {
+        // What `make` threw, kept typed: GRDB's transaction closures rethrow untyped.
+        var failure: Failure?
+        let written: IngestReport
         do {
-            return try database.writeWithoutTransaction { db in
+            written = try database.writeWithoutTransaction { db in
                 var report = IngestReport()
                 try db.inTransaction(.immediate) {
                     let head = try Self.head(db, feed.string)
@@ -55,7 +60,13 @@ extension FeedStore {
                         sequence: head.map { $0.sequence + 1 } ?? 0, previous: head?.messageID,
                         directState: DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis())
                     )
-                    let made = try make(slot)
+                    let made: OwnAppendEntry
+                    do throws(Failure) {
+                        made = try make(slot)
+                    } catch {
+                        failure = error
+                        return .rollback
+                    }
                     report = try IngestSession.run(in: db, store: self, decryptor: made.decryptor, expecting: 1) { session in
                         try session.ingest(contentsOf: try session.prepare([made.entry][...]))
                     }
@@ -70,8 +81,22 @@ extension FeedStore {
                 }
                 return report
             }
-        } catch let error as DatabaseError {
-            throw StoreError.database("\(error)")
+        } catch {
+            if let failure { throw .entry(failure) }
+            if let error = error as? StoreError { throw .store(error) }
+            // The transaction's own failure: SQLite (GRDB's DatabaseError) or ingest.
+            throw .store(.database("\(error)"))
         }
+        if let failure { throw .entry(failure) }
+        return written
     }
+}
+
+/// Why ``FeedStore/appendOwn(feed:_:)`` wrote nothing: the caller's entry builder failed (its
+/// own typed error), or the store did.
+public enum OwnAppendError<Failure: Error>: Error {
+    /// The entry builder threw; the transaction was rolled back.
+    case entry(Failure)
+    /// The store failed (a rule of the chain, or SQLite); nothing was written.
+    case store(StoreError)
 }
