@@ -133,6 +133,7 @@ let package = Package(
             name: "KithSync",
             dependencies: [
                 "KithCanonical",
+                "KithIdentity",
                 // libzstd is a system library where the platform has one; elsewhere compression is negotiated away.
                 .target(name: "CZstd", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -283,6 +284,7 @@ let package = Package(
         .testTarget(
             name: "KithSyncTests",
             dependencies: ["KithTestSupport", 
+                "KithIdentity",
                 "KithSync",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

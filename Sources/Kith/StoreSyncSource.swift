@@ -124,28 +124,25 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
             }
             let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.replicationStates() }
             sessions.withLock { $0[peer] = SessionView(contact: contact, feeds: Set(feeds.map(\.feedID))) }
-            return feeds.compactMap { feed in
-                guard let id = try? SyncFeedID(bytes: feed.feedID.rawBytes) else { return nil }
-                return SyncFeedState(feedID: id, haveSequence: feed.headSequence, heldRanges: SyncHeldRanges.ranges(of: feed.heldSequences))
+            return feeds.map { feed in
+                SyncFeedState(feedID: feed.feedID, haveSequence: feed.headSequence, heldRanges: SyncHeldRanges.ranges(of: feed.heldSequences))
             }
         }
     }
 
-    public func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedID] {
+    public func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [FeedID] {
         try await BlockingWork.run { [self] () throws(SyncSourceError) in
             guard try sessionContact(peer, during: .followedFeeds) != nil else { return [] }
             // Read fresh: feeds followed since the session started (a card received in it) are served too.
             let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.replicationStates() }
             sessions.withLock { $0[peer, default: SessionView()].feeds = Set(feeds.map(\.feedID)) }
-            return feeds.compactMap { try? SyncFeedID(bytes: $0.feedID.rawBytes) }
+            return feeds.map(\.feedID)
         }
     }
 
-    public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch? {
+    public func outgoing(feed feedID: FeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch? {
         try await BlockingWork.run { [self] () throws(SyncSourceError) -> SyncFeedBatch? in
-            guard let contact = try sessionContact(peer, during: .outgoing),
-                  let feedID = try? FeedID(rawBytes: feed.bytes)
-            else { return nil }
+            guard let contact = try sessionContact(peer, during: .outgoing) else { return nil }
             let followed: Bool
             if let feeds = sessions.withLock({ $0[peer]?.feeds }) {
                 followed = feeds.contains(feedID)
@@ -187,7 +184,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         }
     }
 
-    public func feedID(of envelope: [UInt8]) -> SyncFeedID? {
+    public func feedID(of envelope: [UInt8]) -> FeedID? {
         let feedID: FeedID?
         switch try? FeedEntry.parse(envelope) {
         case .envelope(let parsed): feedID = parsed.feedID
@@ -195,7 +192,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         case .foreign(let foreign): feedID = foreign.feedID
         case nil: feedID = nil
         }
-        return feedID.flatMap { try? SyncFeedID(bytes: $0.rawBytes) }
+        return feedID
     }
 
     public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async throws(SyncSourceError) -> [SyncIngestResult] {

@@ -53,10 +53,10 @@ final class SyncProgress: Sendable {
     private func handle(_ event: SyncSessionEvent) {
         state.withLock { state in
             switch event {
-            case .offerReceived(let offer):
-                state.feeds[Self.name(offer.feedID.bytes), default: Counts()].expected += Int(offer.messageCount)
+            case .offerReceived(let feed, _, let messageCount):
+                state.feeds[Self.name(feed), default: Counts()].expected += Int(messageCount)
             case .messageSent(let id, let feed, let bytes):
-                let name = Self.name(feed.bytes)
+                let name = Self.name(feed)
                 state.sending[id] = (name, bytes)
                 state.feeds[name, default: Counts()].queued += 1
             case .messageReceived(let message, let result):
@@ -126,8 +126,8 @@ final class SyncProgress: Sendable {
         var feeds = snapshot.feeds
         var refused: [String: Int] = [:]
         for (feed, count) in report.refusedByFeed {
-            refused[Self.name(feed.bytes), default: 0] += count
-            if feeds[Self.name(feed.bytes)] == nil { feeds[Self.name(feed.bytes)] = Counts() }
+            refused[Self.name(feed), default: 0] += count
+            if feeds[Self.name(feed)] == nil { feeds[Self.name(feed)] = Counts() }
         }
         if json {
             var object = JSONObject()
@@ -166,7 +166,7 @@ final class SyncProgress: Sendable {
         }
         Output.line("Synced with \(TerminalText.escaped(peer)): \(Self.status(report))")
         for (feed, reason) in report.feedsWithheld.sorted(by: { $0.key.description < $1.key.description }) {
-            Output.line("  \(Self.name(feed.bytes))  not served to the peer: \(reason)")
+            Output.line("  \(Self.name(feed))  not served to the peer: \(reason)")
         }
         for name in feeds.keys.sorted() {
             let counts = feeds[name] ?? Counts()
@@ -195,8 +195,8 @@ final class SyncProgress: Sendable {
     }
 
     /// The first 8 characters of a feed id (as `kith` prints feeds elsewhere).
-    static func name(_ raw: [UInt8]) -> String {
-        (try? FeedID(rawBytes: raw)).map { String($0.string.prefix(8)) } ?? "unknown"
+    static func name(_ feed: FeedID) -> String {
+        String(feed.string.prefix(8))
     }
 
     static func name(of entry: FeedEntry) -> String {

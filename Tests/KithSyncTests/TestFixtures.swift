@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 import KithSync
 
 /// Shared helpers for the KithSync tests.
@@ -6,8 +7,13 @@ enum Fixtures {
     /// 32 bytes `start, start+1, ...` (mod 256).
     static func bytes32(_ start: UInt8) -> [UInt8] { (0..<32).map { start &+ UInt8($0) } }
 
-    static func feedID(_ start: UInt8) throws -> SyncFeedID {
-        try SyncFeedID(bytes: bytes32(start))
+    static func feedID(_ start: UInt8) throws -> FeedID {
+        try FeedID(rawBytes: bytes32(start))
+    }
+
+    /// A wire feed tag (the 32-byte slot of requests, offers and held ranges).
+    static func feedTag(_ start: UInt8) throws -> SyncFeedTag {
+        try SyncFeedTag(bytes: bytes32(start))
     }
 
     static func messageID(_ start: UInt8) throws -> SyncMessageID {
@@ -40,7 +46,7 @@ enum Fixtures {
 
     /// Alice holding messages `0..<count` of `feed` (bytes from `content`) and Bob holding none;
     /// both follow the feed.
-    static func sources(sharing feed: SyncFeedID, count: UInt32, content: (UInt32) -> [UInt8]) async -> (alice: InMemoryFeedSource, bob: InMemoryFeedSource) {
+    static func sources(sharing feed: FeedID, count: UInt32, content: (UInt32) -> [UInt8]) async -> (alice: InMemoryFeedSource, bob: InMemoryFeedSource) {
         let alice = InMemoryFeedSource()
         let bob = InMemoryFeedSource()
         for sequence in 0..<count { await alice.append(feed: feed, sequence: sequence, content: content(sequence)) }

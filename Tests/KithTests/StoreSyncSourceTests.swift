@@ -118,7 +118,7 @@ struct StoreSyncSourceTests {
         _ = try pair.aliceStore.ingest(chain.map(\.canonicalBytes))
         let source = StoreSyncSource(store: pair.aliceStore, decryptor: nil, entryPage: 16)
         let bob = SyncPeer(staticKey: Array(pair.bob.dhKey.publicKey.rawRepresentation))
-        let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
+        let feed = pair.alice.feedID
         _ = try await source.followedFeeds(for: bob)
         let batch = try #require(try await source.outgoing(feed: feed, above: 36, for: bob))
         #expect(batch.latestSequence == 39)
@@ -142,7 +142,7 @@ struct StoreSyncSourceTests {
         _ = try pair.aliceStore.ingest(try MetPair.chain(3, identity: pair.alice).map(\.canonicalBytes))
         let source = StoreSyncSource(store: pair.aliceStore)
         let bob = SyncPeer(staticKey: Array(pair.bob.dhKey.publicKey.rawRepresentation))
-        let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
+        let feed = pair.alice.feedID
         #expect(try await source.followedFeeds(for: bob).count == 2)
         try await pair.aliceStore.database.write { try $0.execute(sql: "DELETE FROM contacts") }
         // Within the session, the contact read at its start holds.
@@ -178,7 +178,7 @@ struct StoreSyncSourceTests {
         #expect(!(await aliceSource.isContact(staticKey: stranger.staticKey)))
         #expect(await aliceSource.isContact(staticKey: Array(pair.bob.dhKey.publicKey.rawRepresentation)))
         #expect(try await aliceSource.followedFeeds(for: stranger).isEmpty)
-        let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
+        let feed = pair.alice.feedID
         #expect(try await aliceSource.outgoing(feed: feed, above: nil, for: stranger) == nil)
 
         let malloryStore = try MetPair.store(for: mallory)
@@ -212,7 +212,7 @@ struct StoreSyncSourceTests {
         let bobSource = StoreSyncSource(store: pair.bobStore)
         let alice = SyncPeer(staticKey: Array(pair.alice.dhKey.publicKey.rawRepresentation))
         let good = try MetPair.chain(1, identity: pair.alice)[0].canonicalBytes
-        let feed = try SyncFeedID(bytes: pair.alice.feedID.rawBytes)
+        let feed = pair.alice.feedID
         #expect(bobSource.feedID(of: good) == feed)
         try await pair.bobStore.database.write { try $0.execute(sql: "DROP TABLE messages") }
         await #expect(throws: SyncSourceError.self) {

@@ -33,7 +33,7 @@ enum SyncStoreAccess {
         _ = try aliceStore.ingest(streaming: chain)
         _ = try bobStore.ingest(streaming: chain.prefix(feedLength - delta))
 
-        let feed = try SyncFeedID(bytes: alice.feedID.rawBytes)
+        let feed = alice.feedID
         let bobPeer = SyncPeer(staticKey: Array(bob.dhKey.publicKey.rawRepresentation))
         let have = UInt32(feedLength - delta - 1)
         var serve: [Double] = []

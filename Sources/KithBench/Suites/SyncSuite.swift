@@ -1,6 +1,7 @@
 import Crypto
 import Dispatch
 import Kith
+import KithIdentity
 import KithSync
 import Synchronization
 #if canImport(Glibc)
@@ -36,7 +37,7 @@ enum SyncSuite: BenchSuite {
 
     static func run(report: (BenchFigure) -> Void) async throws {
         var generator = SplitMix64(seed: 1)
-        let feed = try SyncFeedID(bytes: [UInt8](repeating: 0xA0, count: 32))
+        let feed = try FeedID(rawBytes: [UInt8](repeating: 0xA0, count: 32))
         let contents = (0..<postCount).map { envelopeLikeJSON(sequence: $0, generator: &generator) }
 
         let plain = try await syncPosts(feed: feed, contents: contents, capabilities: [])
@@ -73,7 +74,7 @@ enum SyncSuite: BenchSuite {
     }
 
     /// Alice holds 1,000 posts of one feed, Bob none; both follow it. One session, XX handshake.
-    private static func syncPosts(feed: SyncFeedID, contents: [[UInt8]], capabilities: SyncCapabilities) async throws -> SessionOutcome {
+    private static func syncPosts(feed: FeedID, contents: [[UInt8]], capabilities: SyncCapabilities) async throws -> SessionOutcome {
         let alice = InMemoryFeedSource()
         let bob = InMemoryFeedSource()
         var envelopeBytes = 0
@@ -97,8 +98,8 @@ enum SyncSuite: BenchSuite {
 
     /// After a full sync, Alice writes one post; the next session (IK: they are contacts) carries it.
     /// Both follow two feeds (Alice's and Bob's), as contacts do.
-    private static func deltaSession(feed: SyncFeedID, contents: [[UInt8]], capabilities: SyncCapabilities = []) async throws -> Int {
-        let bobFeed = try SyncFeedID(bytes: [UInt8](repeating: 0xB0, count: 32))
+    private static func deltaSession(feed: FeedID, contents: [[UInt8]], capabilities: SyncCapabilities = []) async throws -> Int {
+        let bobFeed = try FeedID(rawBytes: [UInt8](repeating: 0xB0, count: 32))
         let alice = InMemoryFeedSource()
         let bob = InMemoryFeedSource()
         for (sequence, content) in contents.enumerated() {
@@ -149,7 +150,7 @@ enum SyncSuite: BenchSuite {
 
     /// 200 posts; the first session is cut after 60 KB on the air; the sender then restarts
     /// (forgets acknowledgements) and resumes. Returns how many messages Bob received twice.
-    private static func resumedResends(feed: SyncFeedID, contents: [[UInt8]]) async throws -> Int {
+    private static func resumedResends(feed: FeedID, contents: [[UInt8]]) async throws -> Int {
         let alice = InMemoryFeedSource()
         let bob = InMemoryFeedSource()
         for (sequence, content) in contents.enumerated() { await alice.append(feed: feed, sequence: UInt32(sequence), content: content) }
@@ -184,7 +185,7 @@ enum SyncSuite: BenchSuite {
 
     /// Queues everything the sender would send (request, done, offer, 1,000 messages) on the link
     /// first, then times Bob's whole session alone: its CPU time is the receiving side's.
-    private static func receiverCPU(feed: SyncFeedID, contents: [[UInt8]]) async throws -> Double {
+    private static func receiverCPU(feed: FeedID, contents: [[UInt8]]) async throws -> Double {
         let bob = InMemoryFeedSource()
         await bob.follow(feed)
         let aliceKey = Curve25519.KeyAgreement.PrivateKey()
@@ -201,9 +202,9 @@ enum SyncSuite: BenchSuite {
         let bobLink = try await accepted
         // Alice holds the whole feed, so Bob has nothing to send back.
         // Feed ids travel blinded under the link's key (docs/sync.md 9b).
-        let wireFeed = SyncFeedBlinding(link: alice).blind(feed)
-        try await alice.enqueue([.request(SyncRequest(feedID: wireFeed, haveSequence: UInt32(contents.count - 1))), .done])
-        try await alice.enqueue([.offer(SyncOffer(feedID: wireFeed, haveSequence: UInt32(contents.count - 1), messageCount: UInt32(contents.count)))])
+        let feedTag = SyncFeedBlinding(link: alice).blind(feed)
+        try await alice.enqueue([.request(SyncRequest(feedTag: feedTag, haveSequence: UInt32(contents.count - 1))), .done])
+        try await alice.enqueue([.offer(SyncOffer(feedTag: feedTag, haveSequence: UInt32(contents.count - 1), messageCount: UInt32(contents.count)))])
         for (sequence, content) in contents.enumerated().reversed() {
             let envelope = InMemoryFeedSource.envelope(feed: feed, sequence: UInt32(sequence), content: content)
             let body = MessageBody.encode(envelope: envelope, compressionNegotiated: false)

@@ -1,4 +1,5 @@
 import KithCanonical
+import KithIdentity
 
 /// An in-memory ``SyncFeedSource`` for tests and benchmarks.
 ///
@@ -7,46 +8,46 @@ import KithCanonical
 /// with every peer. For tests it can be made to fail (``failOn(_:)``: every call of an operation
 /// throws ``SyncSourceError``) or to refuse what it receives (``setRefusesIngest(_:)``).
 public actor InMemoryFeedSource: SyncFeedSource {
-    private var feeds: [SyncFeedID: [UInt32: [UInt8]]] = [:]
-    private var followed: [SyncFeedID] = []
+    private var feeds: [FeedID: [UInt32: [UInt8]]] = [:]
+    private var followed: [FeedID] = []
     private var acknowledgements: [SyncPeer: Set<SyncMessageID>] = [:]
-    private var priorities: [SyncFeedID: [UInt32: SyncPriority]] = [:]
+    private var priorities: [FeedID: [UInt32: SyncPriority]] = [:]
     private var failing: Set<SyncSourceError.Operation> = []
     private var refusesIngest = false
-    private var withheld: Set<SyncFeedID> = []
+    private var withheld: Set<FeedID> = []
     /// Envelopes ingested, in arrival order (for tests of newest-first delivery).
-    public private(set) var ingestLog: [(feed: SyncFeedID, sequence: UInt32)] = []
+    public private(set) var ingestLog: [(feed: FeedID, sequence: UInt32)] = []
 
     /// Creates an empty store.
     public init() {}
 
     /// Builds a toy envelope.
-    public static func envelope(feed: SyncFeedID, sequence: UInt32, content: [UInt8]) -> [UInt8] {
+    public static func envelope(feed: FeedID, sequence: UInt32, content: [UInt8]) -> [UInt8] {
         var writer = ByteWriter(capacity: 36 + content.count)
-        writer.write(bytes: feed.bytes)
+        writer.write(bytes: feed.rawBytes)
         writer.write(sequence)
         writer.write(bytes: content)
         return writer.bytes
     }
 
     /// Follows a feed (it will be requested from peers).
-    public func follow(_ feed: SyncFeedID) {
+    public func follow(_ feed: FeedID) {
         if !followed.contains(feed) { followed.append(feed) }
     }
 
     /// Stores an envelope directly (for authoring or seeding) with its scheduling class.
-    public func append(feed: SyncFeedID, sequence: UInt32, content: [UInt8], priority: SyncPriority = .content) {
+    public func append(feed: FeedID, sequence: UInt32, content: [UInt8], priority: SyncPriority = .content) {
         feeds[feed, default: [:]][sequence] = Self.envelope(feed: feed, sequence: sequence, content: content)
         priorities[feed, default: [:]][sequence] = priority
     }
 
     /// Sequences held of a feed, ascending.
-    public func sequences(of feed: SyncFeedID) -> [UInt32] {
+    public func sequences(of feed: FeedID) -> [UInt32] {
         (feeds[feed] ?? [:]).keys.sorted()
     }
 
     /// Highest sequence held contiguously from 0.
-    public func contiguousSequence(of feed: SyncFeedID) -> UInt32? {
+    public func contiguousSequence(of feed: FeedID) -> UInt32? {
         guard let held = feeds[feed] else { return nil }
         var next: UInt32 = 0
         while held[next] != nil { next += 1 }
@@ -60,7 +61,7 @@ public actor InMemoryFeedSource: SyncFeedSource {
     public func setDeclaresHeldRanges(_ value: Bool) { declaresHeldRanges = value }
 
     /// The message ids of held envelopes of `feed` at `sequences` (for tests).
-    public func outgoingIDs(feed: SyncFeedID, sequences: Set<UInt32>) -> [SyncMessageID] {
+    public func outgoingIDs(feed: FeedID, sequences: Set<UInt32>) -> [SyncMessageID] {
         sequences.compactMap { feeds[feed]?[$0] }.map { SyncMessageID(envelope: $0) }
     }
 
@@ -74,7 +75,7 @@ public actor InMemoryFeedSource: SyncFeedSource {
 
     /// Makes ``outgoing(feed:above:for:)`` of `feed` throw a ``SyncSourceError/feedOnly`` error,
     /// as a store holding a self message without its stub does.
-    public func withhold(_ feed: SyncFeedID) { withheld.insert(feed) }
+    public func withhold(_ feed: FeedID) { withheld.insert(feed) }
 
     /// Makes ingest refuse (verdict ``SyncIngestResult/invalid``) every message, as a store
     /// whose pending capacity is full does.
@@ -93,12 +94,12 @@ public actor InMemoryFeedSource: SyncFeedSource {
         }
     }
 
-    public func servableFeeds(for peer: SyncPeer) throws(SyncSourceError) -> [SyncFeedID] {
+    public func servableFeeds(for peer: SyncPeer) throws(SyncSourceError) -> [FeedID] {
         try check(.followedFeeds)
-        return followed + feeds.keys.filter { !followed.contains($0) }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        return followed + feeds.keys.filter { !followed.contains($0) }.sorted { $0.rawBytes.lexicographicallyPrecedes($1.rawBytes) }
     }
 
-    public func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) throws(SyncSourceError) -> SyncFeedBatch? {
+    public func outgoing(feed: FeedID, above haveSequence: UInt32?, for peer: SyncPeer) throws(SyncSourceError) -> SyncFeedBatch? {
         try check(.outgoing)
         if withheld.contains(feed) { throw SyncSourceError(.outgoing, reason: "injected unservable feed", feedOnly: true) }
         guard let held = feeds[feed], !held.isEmpty else { return nil }
@@ -111,9 +112,9 @@ public actor InMemoryFeedSource: SyncFeedSource {
         return SyncFeedBatch(latestSequence: held.keys.max(), envelopes: envelopes)
     }
 
-    public nonisolated func feedID(of envelope: [UInt8]) -> SyncFeedID? {
+    public nonisolated func feedID(of envelope: [UInt8]) -> FeedID? {
         guard envelope.count >= SyncLimits.idLength else { return nil }
-        return try? SyncFeedID(bytes: Array(envelope.prefix(SyncLimits.idLength)))
+        return try? FeedID(rawBytes: Array(envelope.prefix(SyncLimits.idLength)))
     }
 
     public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) throws(SyncSourceError) -> [SyncIngestResult] {
@@ -125,7 +126,7 @@ public actor InMemoryFeedSource: SyncFeedSource {
     private func ingest(_ envelope: [UInt8]) -> SyncIngestResult {
         var reader = ByteReader(envelope)
         guard let feedBytes = try? reader.readBytes(SyncLimits.idLength),
-              let feed = try? SyncFeedID(bytes: feedBytes),
+              let feed = try? FeedID(rawBytes: feedBytes),
               let sequence = try? reader.readUInt32(),
               let first = reader.readRemaining().first,
               first != 0xFF,

@@ -1,13 +1,14 @@
 import Crypto
+import KithIdentity
 
 /// Blinds feed ids on the wire of one ``SecureLink`` (docs/sync.md, section 9b), so a request
 /// tells the peer only which of the feeds *it* can name this side follows.
 ///
 /// `key = HKDF-SHA256(ikm: handshake hash, salt: empty, info: "kith-sync/1 feed blinding", 32)`;
-/// `blinded(feed) = HMAC-SHA256(key, feed_id[32])`, 32 bytes like a feed id, so the spec 8.3
-/// structures keep their sizes. The handshake hash differs on every link (fresh ephemeral keys),
-/// so the same feed gives unrelated blinded ids on two links and a blinded id cannot be carried
-/// from one session to another.
+/// `tag(feed) = HMAC-SHA256(key, feed_id[32])` (a ``SyncFeedTag``), 32 bytes like a feed id's raw
+/// form, so the spec 8.3 structures keep their sizes. The handshake hash differs on every link
+/// (fresh ephemeral keys), so the same feed gives unrelated tags on two links and a tag cannot be
+/// carried from one session to another.
 public struct SyncFeedBlinding: Sendable {
     private let key: SymmetricKey
 
@@ -25,8 +26,8 @@ public struct SyncFeedBlinding: Sendable {
         self.init(handshakeHash: link.handshakeHash)
     }
 
-    /// The id that stands for `feed` in this link's requests, held ranges and offers.
-    public func blind(_ feed: SyncFeedID) -> SyncFeedID {
-        SyncFeedID(exactly: Array(HMAC<SHA256>.authenticationCode(for: feed.bytes, using: key)))
+    /// The tag that stands for `feed` in this link's requests, held ranges and offers.
+    public func blind(_ feed: FeedID) -> SyncFeedTag {
+        SyncFeedTag(exactly: Array(HMAC<SHA256>.authenticationCode(for: feed.rawBytes, using: key)))
     }
 }

@@ -1,3 +1,5 @@
+import KithIdentity
+
 /// What a ``SyncSession`` needs from the local store. ``InMemoryFeedSource`` is the reference used
 /// in tests and benchmarks; `StoreSyncSource` (module `Kith`) is the SQLite one.
 ///
@@ -10,16 +12,16 @@ public protocol SyncFeedSource: Sendable {
 
     /// The feeds this device may offer `peer` (those ``outgoing(feed:above:for:)`` can answer),
     /// so the session can match the peer's blinded requests against them (docs/sync.md, 9b).
-    func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedID]
+    func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [FeedID]
 
     /// What this device can send `peer` for `feed` above `haveSequence` (nil: the peer has nothing),
     /// newest first, leaving out messages the peer already acknowledged. Nil when the feed is
     /// unknown here or not shared with this peer.
-    func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch?
+    func outgoing(feed: FeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch?
 
     /// The feed a received envelope belongs to, read from its bytes; nil when it names none.
     /// The session uses it to accept messages only for feeds the peer offered.
-    func feedID(of envelope: [UInt8]) -> SyncFeedID?
+    func feedID(of envelope: [UInt8]) -> FeedID?
 
     /// Verifies and stores a batch of messages received from `peer` (the messages of one sealed
     /// frame), ideally in one transaction; returns one verdict per message, in order. Throws when

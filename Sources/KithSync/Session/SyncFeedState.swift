@@ -1,7 +1,9 @@
+import KithIdentity
+
 /// A followed feed and how much of it is held.
 public struct SyncFeedState: Hashable, Sendable {
     /// The feed.
-    public var feedID: SyncFeedID
+    public var feedID: FeedID
     /// Highest sequence held contiguously from 0; nil when nothing is held.
     public var haveSequence: UInt32?
 
@@ -10,7 +12,7 @@ public struct SyncFeedState: Hashable, Sendable {
     public var heldRanges: [ClosedRange<UInt32>]
 
     /// Creates a feed state.
-    public init(feedID: SyncFeedID, haveSequence: UInt32?, heldRanges: [ClosedRange<UInt32>] = []) {
+    public init(feedID: FeedID, haveSequence: UInt32?, heldRanges: [ClosedRange<UInt32>] = []) {
         self.feedID = feedID
         self.haveSequence = haveSequence
         self.heldRanges = heldRanges

@@ -1,3 +1,5 @@
+import KithIdentity
+
 /// One sync exchange over an established ``SecureLink`` (spec 8.2), symmetric for both sides.
 ///
 /// Feed ids on this wire are blinded per link (``SyncFeedBlinding``, docs/sync.md 9b).
@@ -88,7 +90,7 @@ public actor SyncSession {
             await apply(.localFailure(error))
             return state.report
         }
-        var requested: [SyncFeedID: SyncFeedID] = [:]
+        var requested: [SyncFeedTag: FeedID] = [:]
         for feed in feeds { requested[blinding.blind(feed.feedID)] = feed.feedID }
         await apply(.opened(requests: requested))
         // The opening is sent by the send task while the receive task already reads.
@@ -187,13 +189,13 @@ public actor SyncSession {
 
     private func sendLoop(_ stream: AsyncStream<SyncRequest>, feeds: [SyncFeedState]) async {
         var opening: [SyncFrame] = []
-        if !state.requestedFeedsByWireID.isEmpty {
-            var sent: Set<SyncFeedID> = []
+        if !state.requestedFeedsByTag.isEmpty {
+            var sent: Set<SyncFeedTag> = []
             for feed in feeds {
-                let wireID = blinding.blind(feed.feedID)
-                guard sent.insert(wireID).inserted else { continue }
-                opening.append(.request(SyncRequest(feedID: wireID, haveSequence: feed.wireHaveSequence)))
-                if state.configuration.heldRanges { opening += heldRecords(for: feed, wireID: wireID) }
+                let tag = blinding.blind(feed.feedID)
+                guard sent.insert(tag).inserted else { continue }
+                opening.append(.request(SyncRequest(feedTag: tag, haveSequence: feed.wireHaveSequence)))
+                if state.configuration.heldRanges { opening += heldRecords(for: feed, tag: tag) }
             }
         }
         opening.append(.done)
@@ -211,7 +213,7 @@ public actor SyncSession {
 
     /// The held-ranges records of one request: only ranges above `have_seq`, at most the highest
     /// ``SyncLimits/maximumHeldRangesPerFeed`` of them.
-    private func heldRecords(for feed: SyncFeedState, wireID: SyncFeedID) -> [SyncFrame] {
+    private func heldRecords(for feed: SyncFeedState, tag: SyncFeedTag) -> [SyncFrame] {
         let floor = feed.haveSequence
         var ranges: [ClosedRange<UInt32>] = []
         for range in feed.heldRanges where range.upperBound != SyncLimits.haveNothing {
@@ -229,7 +231,7 @@ public actor SyncSession {
             }
         }
         let kept = Array(merged.suffix(SyncLimits.maximumHeldRangesPerFeed))
-        return SyncHeldRanges.records(feedID: wireID, ranges: kept, plaintextCapacity: link.layout.plaintextCapacity).map(SyncFrame.held)
+        return SyncHeldRanges.records(feedTag: tag, ranges: kept, plaintextCapacity: link.layout.plaintextCapacity).map(SyncFrame.held)
     }
 
     /// Answers every request with one offer, then sends all offered messages by priority class
@@ -237,9 +239,9 @@ public actor SyncSession {
     /// fragmented only when their turn comes, so memory stays proportional to one message.
     private func serve(_ pending: [SyncRequest]) async throws(SecureLinkError) {
         var offers: [SyncFrame] = []
-        var queued: [(priority: SyncPriority, order: Int, feed: SyncFeedID, envelope: [UInt8])] = []
+        var queued: [(priority: SyncPriority, order: Int, feed: FeedID, envelope: [UInt8])] = []
         // The peer's requests name blinded ids: match them against the feeds this side can serve.
-        var servable: [SyncFeedID: SyncFeedID] = [:]
+        var servable: [SyncFeedTag: FeedID] = [:]
         do {
             for feed in try await source.servableFeeds(for: peer) { servable[blinding.blind(feed)] = feed }
         } catch {
@@ -249,8 +251,8 @@ public actor SyncSession {
             let have: UInt32? = request.wantsEntireFeed ? nil : request.haveSequence
             let batch: SyncFeedBatch?
             // A blinded id matching none of them is a feed this side cannot name: offered empty.
-            guard let feed = servable[request.feedID] else {
-                offers.append(.offer(SyncOffer(feedID: request.feedID, haveSequence: SyncLimits.haveNothing, messageCount: 0)))
+            guard let feed = servable[request.feedTag] else {
+                offers.append(.offer(SyncOffer(feedTag: request.feedTag, haveSequence: SyncLimits.haveNothing, messageCount: 0)))
                 continue
             }
             do {
@@ -264,7 +266,7 @@ public actor SyncSession {
                 // Offering nothing would tell the peer this side holds nothing: stop instead.
                 return await apply(.localFailure(error))
             }
-            let held = state.peerHeldRanges(request.feedID)
+            let held = state.peerHeldRanges(request.feedTag)
             var count: UInt32 = 0
             for envelope in batch?.envelopes ?? [] where (1...SyncLimits.maximumMessageLength).contains(envelope.bytes.count) {
                 if Self.contains(held, envelope.sequence) {
@@ -275,7 +277,7 @@ public actor SyncSession {
                 count += 1
             }
             offers.append(.offer(SyncOffer(
-                feedID: request.feedID,
+                feedTag: request.feedTag,
                 haveSequence: batch?.latestSequence ?? SyncLimits.haveNothing,
                 messageCount: count
             )))

@@ -1,10 +1,13 @@
+import KithIdentity
+
 /// Progress of a ``SyncSession``, reported to ``SyncSessionOptions/observer`` as it happens.
 public enum SyncSessionEvent: Hashable, Sendable {
-    /// The peer offered `messageCount` messages of a feed (what this side will receive); the
-    /// offer carries the real feed id (the wire carries it blinded, docs/sync.md 9b).
-    case offerReceived(SyncOffer)
+    /// The peer offered `messageCount` messages of `feed` (what this side will receive), holding
+    /// up to `haveSequence` (0xFFFFFFFF: nothing). The event names the real feed; the wire
+    /// carried its per-link ``SyncFeedTag`` (docs/sync.md 9b).
+    case offerReceived(feed: FeedID, haveSequence: UInt32, messageCount: UInt32)
     /// This side queued a message of `feed` for sending (`bytes`: envelope size).
-    case messageSent(SyncMessageID, feed: SyncFeedID, bytes: Int)
+    case messageSent(SyncMessageID, feed: FeedID, bytes: Int)
     /// A message arrived, was verified against its id and ingested with this verdict.
     case messageReceived(ReceivedMessage, SyncIngestResult)
     /// The peer acknowledged a message this side sent.

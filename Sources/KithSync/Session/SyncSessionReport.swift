@@ -1,3 +1,5 @@
+import KithIdentity
+
 /// What one ``SyncSession`` achieved.
 public struct SyncSessionReport: Equatable, Sendable {
     /// True when the exchange ran to its end (both sides served every request, every message was
@@ -10,7 +12,7 @@ public struct SyncSessionReport: Equatable, Sendable {
     public var localFailure: SyncSourceError?
     /// Feeds this side could not serve as stored (offered empty), with the reason; see
     /// ``SyncSourceError/feedOnly``.
-    public var feedsWithheld: [SyncFeedID: String] = [:]
+    public var feedsWithheld: [FeedID: String] = [:]
     /// A protocol rule the peer broke, if any (the session then ends).
     public var violation: SyncSessionViolation?
     /// Requests this side sent.
@@ -25,7 +27,7 @@ public struct SyncSessionReport: Equatable, Sendable {
     /// verification, or refused by its store, for example a full pending capacity).
     public var messagesRefusedByPeer = 0
     /// ``messagesRefusedByPeer`` per feed.
-    public var refusedByFeed: [SyncFeedID: Int] = [:]
+    public var refusedByFeed: [FeedID: Int] = [:]
     /// Messages received, verified and stored.
     public var messagesAccepted = 0
     /// Messages received that were already held.

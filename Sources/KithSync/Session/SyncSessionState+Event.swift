@@ -1,14 +1,15 @@
+import KithIdentity
 extension SyncSessionState {
     /// What happened to a session: a record arrived, an effect the driver ran finished, or a
     /// task reached a point where the session's progress is to be decided.
     enum Event: Sendable {
         /// The followed feeds were read: blinded id (as on the wire) → the feed it stands for.
-        case opened(requests: [SyncFeedID: SyncFeedID])
+        case opened(requests: [SyncFeedTag: FeedID])
         /// A record other than a message chunk arrived (``SyncFrame/chunk(_:)`` goes to the
         /// reassembler, whose outcome is reported as ``messageCompleted(_:feed:)`` and friends).
         case received(SyncFrame)
         /// A message was reassembled and verified against its id; `feed` is the feed its bytes name.
-        case messageCompleted(ReceivedMessage, feed: SyncFeedID?)
+        case messageCompleted(ReceivedMessage, feed: FeedID?)
         /// A message failed its hash or its body was invalid: it is acknowledged `invalid`.
         case messageUnreadable(SyncMessageID)
         /// A chunk was rejected without ending a message (limits, duplicates).
@@ -38,13 +39,13 @@ extension SyncSessionState {
         /// The request stream ended (the peer's `done`, or the session stopping).
         case requestStreamEnded
         /// A requested feed could not be served and was offered empty.
-        case feedWithheld(SyncFeedID, reason: String)
+        case feedWithheld(FeedID, reason: String)
         /// An envelope was not offered because the peer declared it held.
         case skippedAsHeld
         /// The offers were queued, announcing `count` messages in all.
         case offered(count: Int)
         /// A message of `feed` is about to be queued (`bytes`: envelope size).
-        case messageSending(SyncMessageID, feed: SyncFeedID, bytes: Int)
+        case messageSending(SyncMessageID, feed: FeedID, bytes: Int)
         /// That message was queued.
         case messageSent
         /// The send task finished serving (or had nothing to serve).

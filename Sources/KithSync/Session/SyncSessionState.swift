@@ -1,3 +1,5 @@
+import KithIdentity
+
 /// The decisions of a ``SyncSession`` as a pure value: every record received, every effect
 /// finished and every task checkpoint is an ``Event``; ``handle(_:)`` updates the state (and the
 /// report) and returns the ``Action``s the session runs, in order. No I/O, no clock, no tasks:
@@ -45,14 +47,14 @@ struct SyncSessionState: Sendable {
     private(set) var received: [ReceivedMessage] = []
     /// The blob phase.
     private(set) var blobPhase = BlobPhase.notStarted
-    /// This side's requests: blinded id (as on the wire) → the followed feed it stands for.
-    private(set) var requestedFeedsByWireID: [SyncFeedID: SyncFeedID] = [:]
-    private var offeredFeeds: Set<SyncFeedID> = []
+    /// This side's requests: feed tag (as on the wire) → the followed feed it stands for.
+    private(set) var requestedFeedsByTag: [SyncFeedTag: FeedID] = [:]
+    private var offeredFeeds: Set<SyncFeedTag> = []
     /// Messages still expected per offered (real) feed.
-    private var offeredRemaining: [SyncFeedID: Int] = [:]
-    private var sentFeeds: [SyncMessageID: SyncFeedID] = [:]
-    private var peerRequests: [SyncFeedID: UInt32?] = [:]
-    private var peerHeld: [SyncFeedID: [ClosedRange<UInt32>]] = [:]
+    private var offeredRemaining: [FeedID: Int] = [:]
+    private var sentFeeds: [SyncMessageID: FeedID] = [:]
+    private var peerRequests: [SyncFeedTag: UInt32?] = [:]
+    private var peerHeld: [SyncFeedTag: [ClosedRange<UInt32>]] = [:]
     private var peerDone = false
     private var allServed = false
     private var messagesOffered = 0
@@ -75,17 +77,17 @@ struct SyncSessionState: Sendable {
         self.configuration = configuration
     }
 
-    /// The held ranges the peer declared for a feed it requested (blinded id), ascending.
-    func peerHeldRanges(_ wireID: SyncFeedID) -> [ClosedRange<UInt32>] { peerHeld[wireID] ?? [] }
+    /// The held ranges the peer declared for a feed it requested (by its tag), ascending.
+    func peerHeldRanges(_ tag: SyncFeedTag) -> [ClosedRange<UInt32>] { peerHeld[tag] ?? [] }
 
-    /// The blinded ids this side requested.
-    var requestedFeeds: Dictionary<SyncFeedID, SyncFeedID>.Keys { requestedFeedsByWireID.keys }
+    /// The feed tags this side requested.
+    var requestedFeeds: Dictionary<SyncFeedTag, FeedID>.Keys { requestedFeedsByTag.keys }
 
     /// Applies `event` and returns what the session does next, in order.
     mutating func handle(_ event: Event) -> [Action] {
         switch event {
         case .opened(let requests):
-            requestedFeedsByWireID = requests
+            requestedFeedsByTag = requests
             report.requestsSent = requests.count
             return []
         case .received(let frame):
@@ -203,7 +205,7 @@ struct SyncSessionState: Sendable {
         case .request(let request):
             guard !peerDone, report.requestsReceived < SyncLimits.maximumRequestsPerSession else { return violate(.unexpectedRequest) }
             report.requestsReceived += 1
-            peerRequests[request.feedID] = request.wantsEntireFeed ? UInt32?.none : request.haveSequence
+            peerRequests[request.feedTag] = request.wantsEntireFeed ? UInt32?.none : request.haveSequence
             return [.forwardRequest(request)]
         case .held(let held):
             return acceptHeld(held)
@@ -219,13 +221,12 @@ struct SyncSessionState: Sendable {
             }
             return actions + [.endRequests]
         case .offer(let offer):
-            guard requestedFeedsByWireID[offer.feedID] != nil, !offeredFeeds.contains(offer.feedID) else { return violate(.unexpectedOffer) }
-            offeredFeeds.insert(offer.feedID)
             // Requested, so known: the observer and the per-feed count see the real feed id.
-            let feed = requestedFeedsByWireID[offer.feedID] ?? offer.feedID
+            guard let feed = requestedFeedsByTag[offer.feedTag], !offeredFeeds.contains(offer.feedTag) else { return violate(.unexpectedOffer) }
+            offeredFeeds.insert(offer.feedTag)
             offeredRemaining[feed] = Int(offer.messageCount)
             messagesExpected += Int(offer.messageCount)
-            return [.observe(.offerReceived(SyncOffer(feedID: feed, haveSequence: offer.haveSequence, messageCount: offer.messageCount)))]
+            return [.observe(.offerReceived(feed: feed, haveSequence: offer.haveSequence, messageCount: offer.messageCount))]
         case .ack(let ack):
             report.acknowledgementsReceived += 1
             if ack.status != .ok {
@@ -261,15 +262,15 @@ struct SyncSessionState: Sendable {
     /// Records the peer's held ranges for a feed it requested (before its `done`, above its
     /// `have_seq`, ascending across records, bounded).
     private mutating func acceptHeld(_ held: SyncHeldRanges) -> [Action] {
-        guard configuration.heldRanges, !peerDone, let have = peerRequests[held.feedID] else { return violate(.unexpectedHeldRanges) }
-        var known = peerHeld[held.feedID] ?? []
+        guard configuration.heldRanges, !peerDone, let have = peerRequests[held.feedTag] else { return violate(.unexpectedHeldRanges) }
+        var known = peerHeld[held.feedTag] ?? []
         guard known.count + held.ranges.count <= SyncLimits.maximumHeldRangesPerFeed,
               let first = held.ranges.first,
               have.map({ first.lowerBound > $0 }) ?? true,
               known.last.map({ first.lowerBound > $0.upperBound &+ 1 }) ?? true
         else { return violate(.unexpectedHeldRanges) }
         known += held.ranges
-        peerHeld[held.feedID] = known
+        peerHeld[held.feedTag] = known
         return []
     }
 
@@ -315,7 +316,7 @@ struct SyncSessionState: Sendable {
         guard !finished,
               peerDone, allServed,
               report.acknowledgementsReceived >= messagesOffered,
-              offeredFeeds.count == requestedFeedsByWireID.count,
+              offeredFeeds.count == requestedFeedsByTag.count,
               messagesCompleted >= messagesExpected
         else { return [] }
         if configuration.blobs {

@@ -10,14 +10,14 @@ import KithCanonical
 /// sequence in these ranges out of its offer, so an interrupted newest-first transfer resumes
 /// without re-sending what the receiver holds ahead of a gap (docs/sync.md, section 9).
 public struct SyncHeldRanges: Hashable, Sendable {
-    /// The feed these ranges belong to.
-    public var feedID: SyncFeedID
+    /// The feed these ranges belong to, as this link's blinded tag (docs/sync.md 9b).
+    public var feedTag: SyncFeedTag
     /// Inclusive, ascending, non-adjacent ranges of held sequences (1...255 of them).
     public var ranges: [ClosedRange<UInt32>]
 
     /// Creates a record without checking it; ``encoded()`` and the decoder apply the rules.
-    public init(feedID: SyncFeedID, ranges: [ClosedRange<UInt32>]) {
-        self.feedID = feedID
+    public init(feedTag: SyncFeedTag, ranges: [ClosedRange<UInt32>]) {
+        self.feedTag = feedTag
         self.ranges = ranges
     }
 
@@ -44,7 +44,7 @@ public struct SyncHeldRanges: Hashable, Sendable {
     /// - Throws: ``SyncWireError/invalidHeldRanges(_:)`` for a record that breaks the rules.
     public func write(to writer: inout ByteWriter) throws(SyncWireError) {
         try validate()
-        writer.write(bytes: feedID.bytes)
+        feedTag.write(to: &writer)
         writer.write(UInt8(ranges.count))
         for range in ranges {
             writer.write(range.lowerBound)
@@ -69,7 +69,7 @@ public struct SyncHeldRanges: Hashable, Sendable {
     /// Reads a record from a bounded cursor and checks its rules.
     public init(reading reader: inout ByteReader) throws(SyncWireError) {
         do {
-            feedID = try SyncFeedID(reading: &reader)
+            feedTag = try SyncFeedTag(reading: &reader)
             let count = Int(try reader.readUInt8())
             var ranges: [ClosedRange<UInt32>] = []
             ranges.reserveCapacity(count)
@@ -92,11 +92,11 @@ public struct SyncHeldRanges: Hashable, Sendable {
 
     /// Splits sorted, non-adjacent ranges into records that each fit `plaintextCapacity` bytes
     /// (kind byte included) and hold at most 255 ranges.
-    public static func records(feedID: SyncFeedID, ranges: [ClosedRange<UInt32>], plaintextCapacity: Int) -> [SyncHeldRanges] {
+    public static func records(feedTag: SyncFeedTag, ranges: [ClosedRange<UInt32>], plaintextCapacity: Int) -> [SyncHeldRanges] {
         let fitting = (plaintextCapacity - 1 - SyncLimits.heldRangesHeaderLength) / SyncLimits.heldRangeLength
         let perRecord = max(1, min(SyncLimits.maximumHeldRangesPerRecord, fitting))
         return stride(from: 0, to: ranges.count, by: perRecord).map { start in
-            SyncHeldRanges(feedID: feedID, ranges: Array(ranges[start..<min(start + perRecord, ranges.count)]))
+            SyncHeldRanges(feedTag: feedTag, ranges: Array(ranges[start..<min(start + perRecord, ranges.count)]))
         }
     }
 

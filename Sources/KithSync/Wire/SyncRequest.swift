@@ -5,14 +5,14 @@ public struct SyncRequest: Hashable, Sendable, FixedSizeWireStructure {
     /// The exact encoded length.
     public static var wireLength: Int { SyncLimits.requestLength }
 
-    /// The feed being asked for.
-    public var feedID: SyncFeedID
+    /// The feed being asked for, as this link's blinded tag (docs/sync.md 9b).
+    public var feedTag: SyncFeedTag
     /// The highest sequence the sender holds, or ``SyncLimits/haveNothing`` (0xFFFFFFFF).
     public var haveSequence: UInt32
 
     /// Creates a request.
-    public init(feedID: SyncFeedID, haveSequence: UInt32) {
-        self.feedID = feedID
+    public init(feedTag: SyncFeedTag, haveSequence: UInt32) {
+        self.feedTag = feedTag
         self.haveSequence = haveSequence
     }
 
@@ -21,14 +21,14 @@ public struct SyncRequest: Hashable, Sendable, FixedSizeWireStructure {
 
     /// Appends the wire bytes.
     public func write(to writer: inout ByteWriter) {
-        writer.write(bytes: feedID.bytes)
+        feedTag.write(to: &writer)
         writer.write(haveSequence)
     }
 
     /// Reads the fields from a bounded cursor.
     public init(reading reader: inout ByteReader) throws(SyncWireError) {
         do {
-            feedID = try SyncFeedID(reading: &reader)
+            feedTag = try SyncFeedTag(reading: &reader)
             haveSequence = try reader.readUInt32()
         } catch { throw .malformed(error) }
     }

@@ -24,7 +24,7 @@ struct SecureLinkPropertyTests {
                 let id = try Fixtures.messageID(UInt8(truncatingIfNeeded: index))
                 switch generator.next() % 4 {
                 case 0: frames.append(.ack(SyncAck(messageID: id, status: .ok)))
-                case 1: frames.append(.request(SyncRequest(feedID: try Fixtures.feedID(UInt8(index)), haveSequence: UInt32(index))))
+                case 1: frames.append(.request(SyncRequest(feedTag: try Fixtures.feedTag(UInt8(index)), haveSequence: UInt32(index))))
                 case 2: frames.append(.done)
                 default:
                     let length = Int(generator.next() % UInt64(layout.chunkDataLength)) + 1

@@ -8,8 +8,8 @@ struct SecureLinkTests {
 
     func sampleFrames() throws -> [SyncFrame] {
         [
-            .request(SyncRequest(feedID: try Fixtures.feedID(0xA0), haveSequence: 12)),
-            .offer(SyncOffer(feedID: try Fixtures.feedID(0xB0), haveSequence: 40, messageCount: 3)),
+            .request(SyncRequest(feedTag: try Fixtures.feedTag(0xA0), haveSequence: 12)),
+            .offer(SyncOffer(feedTag: try Fixtures.feedTag(0xB0), haveSequence: 40, messageCount: 3)),
             .ack(SyncAck(messageID: try Fixtures.messageID(0xC0), status: .ok)),
             .done,
         ]
@@ -64,7 +64,7 @@ struct SecureLinkTests {
         // Mallory's side completed XX but the link is closed: sending fails.
         if case .success(let mallory) = connected {
             await #expect(throws: SecureLinkError.self) {
-                try await mallory.send(.request(SyncRequest(feedID: try Fixtures.feedID(1), haveSequence: 0)))
+                try await mallory.send(.request(SyncRequest(feedTag: try Fixtures.feedTag(1), haveSequence: 0)))
             }
         }
         // Exactly the three XX messages went on the air (one frame each at MTU 244).

@@ -1,3 +1,4 @@
+import KithIdentity
 import KithSync
 import Testing
 
@@ -32,10 +33,10 @@ struct FeedBlindingTests {
         var encoded: [UInt8] = []
         for request in first.requests + second.requests { encoded += try SyncFrame.request(request).encoded() }
         for feed in followed {
-            #expect(!Self.contains(encoded, feed.bytes))
+            #expect(!Self.contains(encoded, feed.rawBytes))
             // Only a peer that can name the feed matches it, and only on its own link.
-            #expect(first.requests.contains { $0.feedID == first.blinding.blind(feed) })
-            #expect(second.requests.contains { $0.feedID == second.blinding.blind(feed) })
+            #expect(first.requests.contains { $0.feedTag == first.blinding.blind(feed) })
+            #expect(second.requests.contains { $0.feedTag == second.blinding.blind(feed) })
             #expect(first.blinding.blind(feed) != second.blinding.blind(feed))
         }
     }
@@ -49,7 +50,7 @@ struct FeedBlindingTests {
         let feed = try Fixtures.feedID(0xA0)
         #expect(SyncFeedBlinding(link: alice).blind(feed) == SyncFeedBlinding(link: bob).blind(feed))
         #expect(SyncFeedBlinding(link: alice).blind(feed).bytes.count == 32)
-        #expect(SyncFeedBlinding(link: alice).blind(feed) != feed)
+        #expect(SyncFeedBlinding(link: alice).blind(feed).bytes != feed.rawBytes)
         await alice.close(); await bob.close()
     }
 

@@ -1,3 +1,4 @@
+import KithIdentity
 import KithSync
 import PropertyBased
 import Synchronization
@@ -33,7 +34,7 @@ private func session(
     return (aliceReport, await bobReport, log.all)
 }
 
-private func seeded(_ feed: SyncFeedID, count: Int) async -> (InMemoryFeedSource, InMemoryFeedSource, [UInt32: SyncMessageID]) {
+private func seeded(_ feed: FeedID, count: Int) async -> (InMemoryFeedSource, InMemoryFeedSource, [UInt32: SyncMessageID]) {
     let alice = InMemoryFeedSource()
     let bob = InMemoryFeedSource()
     var ids: [UInt32: SyncMessageID] = [:]

@@ -1,3 +1,4 @@
+import KithIdentity
 import KithSync
 import Testing
 
@@ -8,14 +9,14 @@ private struct SlowFeedSource: SyncFeedSource {
 
     func followedFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedState] { try await base.followedFeeds(for: peer) }
 
-    func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedID] { try await base.servableFeeds(for: peer) }
+    func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [FeedID] { try await base.servableFeeds(for: peer) }
 
-    func outgoing(feed: SyncFeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch? {
+    func outgoing(feed: FeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch? {
         try? await Task.sleep(for: delay)
         return try await base.outgoing(feed: feed, above: haveSequence, for: peer)
     }
 
-    func feedID(of envelope: [UInt8]) -> SyncFeedID? { base.feedID(of: envelope) }
+    func feedID(of envelope: [UInt8]) -> FeedID? { base.feedID(of: envelope) }
 
     func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async throws(SyncSourceError) -> [SyncIngestResult] {
         try await base.ingest(messages, from: peer)

@@ -1,3 +1,4 @@
+import KithIdentity
 import KithSync
 import Testing
 
@@ -23,14 +24,14 @@ struct SyncRefusalTests {
 
     /// Bob follows `feed`; the raw peer answers his request with `count` offered and then sends
     /// `sent` messages of `messageFeed`.
-    private func rawPeerSends(offering count: UInt32, messages sent: UInt32, of messageFeed: SyncFeedID, bob: InMemoryFeedSource) async throws -> SyncSessionReport {
+    private func rawPeerSends(offering count: UInt32, messages sent: UInt32, of messageFeed: FeedID, bob: InMemoryFeedSource) async throws -> SyncSessionReport {
         try await parties.againstRawPeer(capabilities: [], bob: bob) { alice in
             var requests: [SyncRequest] = []
             while let frame = try? await alice.receive() {
                 if case .request(let request) = frame { requests.append(request) }
                 guard case .done = frame else { continue }
                 var frames: [SyncFrame] = [.done]
-                frames += requests.map { .offer(SyncOffer(feedID: $0.feedID, haveSequence: sent, messageCount: count)) }
+                frames += requests.map { .offer(SyncOffer(feedTag: $0.feedTag, haveSequence: sent, messageCount: count)) }
                 for sequence in 0..<sent {
                     let envelope = InMemoryFeedSource.envelope(feed: messageFeed, sequence: sequence, content: [1, 2, 3])
                     let body = MessageBody.encode(envelope: envelope, compressionNegotiated: false, dictionaryNegotiated: false)

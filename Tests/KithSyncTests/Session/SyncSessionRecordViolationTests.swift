@@ -8,7 +8,7 @@ struct SyncSessionRecordViolationTests {
     @Test("held ranges for a feed the peer did not request end the session")
     func heldWithoutRequest() async throws {
         let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
-            try await alice.send([.held(SyncHeldRanges(feedID: try Fixtures.feedID(1), ranges: [4...5])), .done])
+            try await alice.send([.held(SyncHeldRanges(feedTag: try Fixtures.feedTag(1), ranges: [4...5])), .done])
             while (try? await alice.receive()) != nil {}
         }
         #expect(report.violation == .unexpectedHeldRanges)
@@ -17,8 +17,8 @@ struct SyncSessionRecordViolationTests {
     @Test("held ranges at or below the request's have_seq end the session")
     func heldBelowHave() async throws {
         let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
-            let feed = try Fixtures.feedID(1)
-            try await alice.send([.request(SyncRequest(feedID: feed, haveSequence: 9)), .held(SyncHeldRanges(feedID: feed, ranges: [9...12])), .done])
+            let feed = try Fixtures.feedTag(1)
+            try await alice.send([.request(SyncRequest(feedTag: feed, haveSequence: 9)), .held(SyncHeldRanges(feedTag: feed, ranges: [9...12])), .done])
             while (try? await alice.receive()) != nil {}
         }
         #expect(report.violation == .unexpectedHeldRanges)
@@ -27,11 +27,11 @@ struct SyncSessionRecordViolationTests {
     @Test("held ranges that do not ascend across records end the session")
     func heldOutOfOrderAcrossRecords() async throws {
         let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
-            let feed = try Fixtures.feedID(1)
+            let feed = try Fixtures.feedTag(1)
             try await alice.send([
-                .request(SyncRequest(feedID: feed, haveSequence: 1)),
-                .held(SyncHeldRanges(feedID: feed, ranges: [20...25])),
-                .held(SyncHeldRanges(feedID: feed, ranges: [5...6])),
+                .request(SyncRequest(feedTag: feed, haveSequence: 1)),
+                .held(SyncHeldRanges(feedTag: feed, ranges: [20...25])),
+                .held(SyncHeldRanges(feedTag: feed, ranges: [5...6])),
                 .done,
             ])
             while (try? await alice.receive()) != nil {}
@@ -42,8 +42,8 @@ struct SyncSessionRecordViolationTests {
     @Test("held ranges after done end the session")
     func heldAfterDone() async throws {
         let report = try await parties.againstRawPeer(bob: InMemoryFeedSource()) { alice in
-            let feed = try Fixtures.feedID(1)
-            try await alice.send([.request(SyncRequest(feedID: feed, haveSequence: 1)), .done, .held(SyncHeldRanges(feedID: feed, ranges: [5...6]))])
+            let feed = try Fixtures.feedTag(1)
+            try await alice.send([.request(SyncRequest(feedTag: feed, haveSequence: 1)), .done, .held(SyncHeldRanges(feedTag: feed, ranges: [5...6]))])
             while (try? await alice.receive()) != nil {}
         }
         #expect(report.violation == .unexpectedHeldRanges)

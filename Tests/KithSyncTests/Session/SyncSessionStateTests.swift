@@ -1,3 +1,4 @@
+import KithIdentity
 import Testing
 @testable import KithSync
 
@@ -6,25 +7,25 @@ import Testing
 struct SyncSessionStateTests {
     typealias State = SyncSessionState
 
-    /// Real feed, its blinded wire id, one message of it, and one blob.
+    /// Real feed, its blinded wire tag, one message of it, and one blob.
     struct Fixture {
-        let feed: SyncFeedID
-        let wire: SyncFeedID
+        let feed: FeedID
+        let wire: SyncFeedTag
         let message: ReceivedMessage
         let sentID: SyncMessageID
         let blob: SyncBlobID
 
         init() throws {
             feed = try Fixtures.feedID(0xA0)
-            wire = try Fixtures.feedID(0x10)
+            wire = try Fixtures.feedTag(0x10)
             let envelope = Fixtures.envelope(200, seed: 1)
             message = ReceivedMessage(messageID: SyncMessageID(envelope: envelope), envelope: envelope)
             sentID = try Fixtures.messageID(0x50)
             blob = SyncBlobID(blob: [1, 2, 3])
         }
 
-        var request: SyncRequest { SyncRequest(feedID: wire, haveSequence: SyncLimits.haveNothing) }
-        var offer: SyncOffer { SyncOffer(feedID: wire, haveSequence: 0, messageCount: 1) }
+        var request: SyncRequest { SyncRequest(feedTag: wire, haveSequence: SyncLimits.haveNothing) }
+        var offer: SyncOffer { SyncOffer(feedTag: wire, haveSequence: 0, messageCount: 1) }
     }
 
     /// Opens a session requesting one feed; the peer requests it too and ends its requests.
@@ -47,8 +48,7 @@ struct SyncSessionStateTests {
 
     /// Receives the peer's offer and its one message, ingests and acknowledges it.
     private func receivedOne(_ state: inout State, _ fixture: Fixture, result: SyncIngestResult = .accepted) {
-        let realOffer = SyncOffer(feedID: fixture.feed, haveSequence: 0, messageCount: 1)
-        #expect(state.handle(.received(.offer(fixture.offer))) == [.observe(.offerReceived(realOffer))])
+        #expect(state.handle(.received(.offer(fixture.offer))) == [.observe(.offerReceived(feed: fixture.feed, haveSequence: 0, messageCount: 1))])
         #expect(state.handle(.messageCompleted(fixture.message, feed: fixture.feed)).isEmpty)
         #expect(state.handle(.batchBoundary(pendingRecords: true)).isEmpty)
         #expect(state.handle(.batchBoundary(pendingRecords: false)) == [.ingest([fixture.message])])
@@ -101,8 +101,8 @@ struct SyncSessionStateTests {
     func violations() throws {
         let fixture = try Fixture()
         var unrequested = opened(fixture)
-        let stranger = try Fixtures.feedID(0x77)
-        #expect(unrequested.handle(.received(.offer(SyncOffer(feedID: stranger, haveSequence: 0, messageCount: 1)))) == [.finishStreams])
+        let stranger = try Fixtures.feedTag(0x77)
+        #expect(unrequested.handle(.received(.offer(SyncOffer(feedTag: stranger, haveSequence: 0, messageCount: 1)))) == [.finishStreams])
         #expect(unrequested.finished && unrequested.report.violation == .unexpectedOffer)
 
         var twice = opened(fixture)
@@ -133,13 +133,13 @@ struct SyncSessionStateTests {
         // Held ranges need the capability, a request, and come before `done`.
         var notNegotiated = State(configuration: .init())
         _ = notNegotiated.handle(.received(.request(fixture.request)))
-        #expect(notNegotiated.handle(.received(.held(SyncHeldRanges(feedID: fixture.wire, ranges: [3...4])))) == [.finishStreams])
+        #expect(notNegotiated.handle(.received(.held(SyncHeldRanges(feedTag: fixture.wire, ranges: [3...4])))) == [.finishStreams])
         #expect(notNegotiated.report.violation == .unexpectedHeldRanges)
         var negotiated = State(configuration: .init(heldRanges: true))
         _ = negotiated.handle(.received(.request(fixture.request)))
-        #expect(negotiated.handle(.received(.held(SyncHeldRanges(feedID: fixture.wire, ranges: [3...4])))).isEmpty)
+        #expect(negotiated.handle(.received(.held(SyncHeldRanges(feedTag: fixture.wire, ranges: [3...4])))).isEmpty)
         #expect(negotiated.peerHeldRanges(fixture.wire) == [3...4])
-        #expect(negotiated.handle(.received(.held(SyncHeldRanges(feedID: fixture.wire, ranges: [5...6])))) == [.finishStreams])
+        #expect(negotiated.handle(.received(.held(SyncHeldRanges(feedTag: fixture.wire, ranges: [5...6])))) == [.finishStreams])
         #expect(negotiated.report.violation == .unexpectedHeldRanges)
 
         // Blob records without the capability.
@@ -154,7 +154,7 @@ struct SyncSessionStateTests {
     func chunkAccounting() throws {
         let fixture = try Fixture()
         var state = opened(fixture)
-        _ = state.handle(.received(.offer(SyncOffer(feedID: fixture.wire, haveSequence: 0, messageCount: 2000))))
+        _ = state.handle(.received(.offer(SyncOffer(feedTag: fixture.wire, haveSequence: 0, messageCount: 2000))))
         let bad = try Fixtures.messageID(0x33)
         #expect(state.handle(.messageUnreadable(bad)) == [.enqueue([.ack(SyncAck(messageID: bad, status: .invalid))])])
         #expect(state.handle(.chunkRejected).isEmpty)

@@ -1,4 +1,5 @@
 import Crypto
+import KithIdentity
 import KithSync
 import Testing
 
@@ -23,7 +24,7 @@ private func runSession(
     return (aliceReport, await bobReport, await central.statistics())
 }
 
-private func seed(_ source: InMemoryFeedSource, feed: SyncFeedID, count: Int, size: Int = 600) async {
+private func seed(_ source: InMemoryFeedSource, feed: FeedID, count: Int, size: Int = 600) async {
     for sequence in 0..<count {
         await source.append(feed: feed, sequence: UInt32(sequence), content: Fixtures.envelope(size, seed: sequence))
     }
@@ -127,7 +128,7 @@ struct SyncSessionTests {
         await bob.follow(feedA); await bob.follow(feedB); await bob.follow(feedC)
         let result = try await runSession(parties, alice: alice, bob: bob)
         #expect(result.bob.completed)
-        let order = await bob.ingestLog.map { ($0.feed.bytes[0], $0.sequence) }
+        let order = await bob.ingestLog.map { ($0.feed.rawBytes[0], $0.sequence) }
         let expected: [(UInt8, UInt32)] = [(0xC0, 1), (0xC0, 0), (0xA0, 1), (0xA0, 3), (0xA0, 2), (0xA0, 0), (0xB0, 1), (0xB0, 0)]
         #expect(order.map(\.0) == expected.map(\.0))
         #expect(order.map(\.1) == expected.map(\.1))

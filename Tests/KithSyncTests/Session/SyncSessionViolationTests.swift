@@ -10,7 +10,7 @@ struct SyncSessionViolationTests {
     func unexpectedOffer() async throws {
         let bob = InMemoryFeedSource()
         let report = try await parties.againstRawPeer(capabilities: [], bob: bob) { alice in
-            try await alice.send([.done, .offer(SyncOffer(feedID: try Fixtures.feedID(0x55), haveSequence: 3, messageCount: 1))])
+            try await alice.send([.done, .offer(SyncOffer(feedTag: try Fixtures.feedTag(0x55), haveSequence: 3, messageCount: 1))])
             while (try? await alice.receive()) != nil {}
         }
         #expect(report.violation == .unexpectedOffer)
@@ -21,7 +21,7 @@ struct SyncSessionViolationTests {
     func requestAfterDone() async throws {
         let bob = InMemoryFeedSource()
         let report = try await parties.againstRawPeer(capabilities: [], bob: bob) { alice in
-            try await alice.send([.done, .request(SyncRequest(feedID: try Fixtures.feedID(1), haveSequence: 0))])
+            try await alice.send([.done, .request(SyncRequest(feedTag: try Fixtures.feedTag(1), haveSequence: 0))])
             while (try? await alice.receive()) != nil {}
         }
         #expect(report.violation == .unexpectedRequest)
@@ -65,7 +65,7 @@ struct SyncSessionViolationTests {
                     case .request(let request):
                         try await alice.send([
                             .done,
-                            .offer(SyncOffer(feedID: request.feedID, haveSequence: 0, messageCount: 1)),
+                            .offer(SyncOffer(feedTag: request.feedTag, haveSequence: 0, messageCount: 1)),
                             .chunk(SyncChunk(messageID: wrongID, chunkIndex: 0, totalChunks: 1, data: envelope)),
                         ])
                     case .ack(let ack):

@@ -7,9 +7,9 @@ import Testing
 struct SyncFrameTests {
     @Test("kind bytes and lengths are byte-exact")
     func recordBytes() throws {
-        let request = SyncRequest(feedID: try Fixtures.feedID(0), haveSequence: 7)
+        let request = SyncRequest(feedTag: try Fixtures.feedTag(0), haveSequence: 7)
         #expect(try SyncFrame.request(request).encoded() == [0x01] + request.encoded)
-        let offer = SyncOffer(feedID: try Fixtures.feedID(0), haveSequence: 7, messageCount: 2)
+        let offer = SyncOffer(feedTag: try Fixtures.feedTag(0), haveSequence: 7, messageCount: 2)
         #expect(try SyncFrame.offer(offer).encoded() == [0x02] + offer.encoded)
         let chunk = SyncChunk(messageID: try Fixtures.messageID(1), chunkIndex: 0, totalChunks: 1, data: [9, 9, 9])
         #expect(try SyncFrame.chunk(chunk).encoded() == [0x03, 0x00, 39] + chunk.encoded)
@@ -21,7 +21,7 @@ struct SyncFrameTests {
     @Test("several records decode from one plaintext, padding ends it")
     func decodeAll() throws {
         let frames: [SyncFrame] = [
-            .request(SyncRequest(feedID: try Fixtures.feedID(3), haveSequence: 1)),
+            .request(SyncRequest(feedTag: try Fixtures.feedTag(3), haveSequence: 1)),
             .chunk(SyncChunk(messageID: try Fixtures.messageID(1), chunkIndex: 1, totalChunks: 2, data: [1, 2])),
             .ack(SyncAck(messageID: try Fixtures.messageID(2), status: .invalid)),
             .done,

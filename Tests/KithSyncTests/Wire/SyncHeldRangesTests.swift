@@ -6,7 +6,7 @@ import Testing
 struct SyncHeldRangesTests {
     @Test("a held-ranges record is byte-exact")
     func byteExact() throws {
-        let held = SyncHeldRanges(feedID: try Fixtures.feedID(0), ranges: [5...7, 0x0102_0304...0x0102_0304])
+        let held = SyncHeldRanges(feedTag: try Fixtures.feedTag(0), ranges: [5...7, 0x0102_0304...0x0102_0304])
         let expected = Fixtures.bytes32(0) + [0x02] + [0, 0, 0, 5, 0, 0, 0, 7] + [1, 2, 3, 4, 1, 2, 3, 4]
         #expect(try held.encoded() == expected)
         #expect(try SyncFrame.held(held).encoded() == [0x06] + expected)
@@ -25,7 +25,7 @@ struct SyncHeldRangesTests {
         let chunk = SyncChunk(messageID: try Fixtures.messageID(0x40), chunkIndex: 0, totalChunks: 1, data: [0xAA, 0xBB])
         #expect(try SyncFrame.blobChunk(chunk).encoded() == [0x08, 0x00, 38] + chunk.encoded)
         let frames: [SyncFrame] = [.blobWant(want), .blobChunk(chunk), .blobMissing(id), .blobsDone,
-                                   .held(SyncHeldRanges(feedID: try Fixtures.feedID(1), ranges: [3...3]))]
+                                   .held(SyncHeldRanges(feedTag: try Fixtures.feedTag(1), ranges: [3...3]))]
         let plaintext = try frames.flatMap { try $0.encoded() }
         #expect(try SyncFrame.decodeAll(plaintext) == frames)
     }
@@ -54,9 +54,9 @@ struct SyncHeldRangesTests {
 
     @Test("encoding refuses an invalid record")
     func encodingRefuses() throws {
-        let empty = SyncHeldRanges(feedID: try Fixtures.feedID(0), ranges: [])
+        let empty = SyncHeldRanges(feedTag: try Fixtures.feedTag(0), ranges: [])
         #expect(throws: SyncWireError.self) { try empty.encoded() }
-        let tooMany = SyncHeldRanges(feedID: try Fixtures.feedID(0), ranges: (0..<256).map { UInt32($0 * 2)...UInt32($0 * 2) })
+        let tooMany = SyncHeldRanges(feedTag: try Fixtures.feedTag(0), ranges: (0..<256).map { UInt32($0 * 2)...UInt32($0 * 2) })
         #expect(throws: SyncWireError.self) { try SyncFrame.held(tooMany).encoded() }
     }
 
@@ -65,7 +65,7 @@ struct SyncHeldRangesTests {
         #expect(SyncHeldRanges.ranges(of: [9, 3, 4, 5, 7, 4, 0xFFFF_FFFF]) == [3...5, 7...7, 9...9])
         let ranges = (0..<100).map { UInt32($0 * 3)...UInt32($0 * 3) }
         let layout = try FrameLayout(mtu: 20)
-        let records = SyncHeldRanges.records(feedID: try Fixtures.feedID(0), ranges: ranges, plaintextCapacity: layout.plaintextCapacity)
+        let records = SyncHeldRanges.records(feedTag: try Fixtures.feedTag(0), ranges: ranges, plaintextCapacity: layout.plaintextCapacity)
         #expect(records.flatMap(\.ranges) == ranges)
         for record in records {
             #expect(try SyncFrame.held(record).encoded().count <= layout.plaintextCapacity)

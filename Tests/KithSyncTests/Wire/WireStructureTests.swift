@@ -11,7 +11,7 @@ struct WireStructureTests {
 
     @Test("SyncRequest is 36 bytes: feed_id | have_seq big-endian")
     func requestBytes() throws {
-        let request = SyncRequest(feedID: try Fixtures.feedID(0), haveSequence: 0x0102_0304)
+        let request = SyncRequest(feedTag: try Fixtures.feedTag(0), haveSequence: 0x0102_0304)
         #expect(request.encoded.count == 36)
         #expect(TestPaths.hexString(request.encoded) == feedHex + "01020304")
         #expect(try SyncRequest(decoding: request.encoded) == request)
@@ -19,15 +19,15 @@ struct WireStructureTests {
 
     @Test("have_seq 0xFFFFFFFF means the whole feed")
     func requestHaveNothing() throws {
-        let request = SyncRequest(feedID: try Fixtures.feedID(0), haveSequence: SyncLimits.haveNothing)
+        let request = SyncRequest(feedTag: try Fixtures.feedTag(0), haveSequence: SyncLimits.haveNothing)
         #expect(request.wantsEntireFeed)
         #expect(TestPaths.hexString(request.encoded) == feedHex + "ffffffff")
-        #expect(!SyncRequest(feedID: try Fixtures.feedID(0), haveSequence: 0).wantsEntireFeed)
+        #expect(!SyncRequest(feedTag: try Fixtures.feedTag(0), haveSequence: 0).wantsEntireFeed)
     }
 
     @Test("SyncOffer is 40 bytes: feed_id | have_seq | message_count")
     func offerBytes() throws {
-        let offer = SyncOffer(feedID: try Fixtures.feedID(0), haveSequence: 41, messageCount: 0x0A0B)
+        let offer = SyncOffer(feedTag: try Fixtures.feedTag(0), haveSequence: 41, messageCount: 0x0A0B)
         #expect(offer.encoded.count == 40)
         #expect(TestPaths.hexString(offer.encoded) == feedHex + "00000029" + "00000a0b")
         #expect(try SyncOffer(decoding: offer.encoded) == offer)
@@ -52,20 +52,20 @@ struct WireStructureTests {
 
     @Test("ids must be 32 bytes")
     func idLength() {
-        #expect(throws: SyncWireError.invalidIDLength(31)) { try SyncFeedID(bytes: [UInt8](repeating: 0, count: 31)) }
+        #expect(throws: SyncWireError.invalidIDLength(31)) { try SyncFeedTag(bytes: [UInt8](repeating: 0, count: 31)) }
         #expect(throws: SyncWireError.invalidIDLength(33)) { try SyncMessageID(bytes: [UInt8](repeating: 0, count: 33)) }
     }
 
     @Test("fixed-size structures reject truncation and trailing bytes")
     func fixedSizeRejections() throws {
-        let request = SyncRequest(feedID: try Fixtures.feedID(0), haveSequence: 1).encoded
+        let request = SyncRequest(feedTag: try Fixtures.feedTag(0), haveSequence: 1).encoded
         #expect(throws: SyncWireError.malformed(.truncated(needed: 4, available: 3, offset: 32))) {
             try SyncRequest(decoding: Array(request.dropLast()))
         }
         #expect(throws: SyncWireError.malformed(.trailingBytes(count: 1, offset: 36))) {
             try SyncRequest(decoding: request + [0])
         }
-        let offer = SyncOffer(feedID: try Fixtures.feedID(0), haveSequence: 1, messageCount: 1).encoded
+        let offer = SyncOffer(feedTag: try Fixtures.feedTag(0), haveSequence: 1, messageCount: 1).encoded
         #expect(throws: SyncWireError.self) { try SyncOffer(decoding: Array(offer.prefix(39))) }
         #expect(throws: SyncWireError.self) { try SyncOffer(decoding: offer + [0]) }
         let ack = SyncAck(messageID: try Fixtures.messageID(0), status: .ok).encoded
@@ -93,10 +93,10 @@ struct WireStructureTests {
     @Test("structures round-trip for any values")
     func roundTripProperty() async {
         await propertyCheck(input: Gen.uint32(), Gen.uint32(), Gen.uint8()) { have, count, start in
-            let feed = try Fixtures.feedID(start)
-            let request = SyncRequest(feedID: feed, haveSequence: have)
+            let feed = try Fixtures.feedTag(start)
+            let request = SyncRequest(feedTag: feed, haveSequence: have)
             #expect(try SyncRequest(decoding: request.encoded) == request)
-            let offer = SyncOffer(feedID: feed, haveSequence: have, messageCount: count)
+            let offer = SyncOffer(feedTag: feed, haveSequence: have, messageCount: count)
             #expect(try SyncOffer(decoding: offer.encoded) == offer)
         }
     }
