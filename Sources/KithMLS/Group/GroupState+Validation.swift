@@ -20,8 +20,16 @@ extension GroupState {
         var searchFrom: UInt32 = 0
         var added: [(leaf: LeafIndex, keyPackage: KeyPackage)] = []
         added.reserveCapacity(keyPackages.count)
-        for keyPackage in keyPackages {
-            try validateKeyPackageItself(keyPackage)
+        // The two signatures of every KeyPackage are independent of each other and of the tree:
+        // checked on every core first, then used in order below (same errors, same order).
+        let suite = suite
+        let groupID = context.groupID
+        let signaturesValid = ParallelSignatureChecks.run(count: keyPackages.count) { index in
+            keyPackages[index].verifySignature(suite: suite)
+                && keyPackages[index].leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: LeafIndex(0))
+        }
+        for (position, keyPackage) in keyPackages.enumerated() {
+            try validateKeyPackageItself(keyPackage, signaturesValid: signaturesValid[position])
             let leafNode = keyPackage.leafNode
             try CapabilityRules.checkOwn(leafNode, suite: suite.id, extensions: extensions)
             if index?.admits(leafNode) != true {
@@ -37,16 +45,27 @@ extension GroupState {
     }
 
     /// The checks of a KeyPackage that do not involve the tree: suite, version, signatures, keys, source and lifetime.
-    private func validateKeyPackageItself(_ keyPackage: KeyPackage) throws {
+    /// - Parameter signaturesValid: both signatures already checked together (true), or to check here (nil).
+    private func validateKeyPackageItself(_ keyPackage: KeyPackage, signaturesValid: Bool? = nil) throws {
         guard keyPackage.cipherSuite == suite.id else { throw MLSGroupError.invalidKeyPackage("cipher suite differs from the group's") }
         guard keyPackage.version == context.version else { throw MLSGroupError.invalidKeyPackage("protocol version differs") }
+        // A failed pre-check is re-run here only to name which of the two signatures failed.
+        if signaturesValid == true {
+            try validateKeyPackageFields(keyPackage)
+            return
+        }
         guard keyPackage.verifySignature(suite: suite) else { throw MLSGroupError.invalidKeyPackage("signature does not verify") }
-        guard keyPackage.initKey != keyPackage.leafNode.encryptionKey else { throw MLSGroupError.invalidKeyPackage("init key equals encryption key") }
-        guard case .keyPackage(let lifetime) = keyPackage.leafNode.source else { throw MLSGroupError.invalidKeyPackage("leaf source is not key_package") }
-        if let now = configuration.clock(), !lifetime.contains(now) { throw MLSGroupError.invalidKeyPackage("lifetime does not cover the current time") }
+        try validateKeyPackageFields(keyPackage)
         guard keyPackage.leafNode.verifySignature(suite: suite, groupID: context.groupID, leafIndex: LeafIndex(0)) else {
             throw MLSGroupError.invalidKeyPackage("leaf signature does not verify")
         }
+    }
+
+    /// The KeyPackage checks that involve no signature: distinct keys, leaf source and lifetime.
+    private func validateKeyPackageFields(_ keyPackage: KeyPackage) throws {
+        guard keyPackage.initKey != keyPackage.leafNode.encryptionKey else { throw MLSGroupError.invalidKeyPackage("init key equals encryption key") }
+        guard case .keyPackage(let lifetime) = keyPackage.leafNode.source else { throw MLSGroupError.invalidKeyPackage("leaf source is not key_package") }
+        if let now = configuration.clock(), !lifetime.contains(now) { throw MLSGroupError.invalidKeyPackage("lifetime does not cover the current time") }
     }
 
     /// Checks an Update proposal's leaf for `leaf`: source, signature and key uniqueness.

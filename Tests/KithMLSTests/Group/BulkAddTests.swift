@@ -41,6 +41,29 @@ import Testing
         #expect(state.epoch == 0)
     }
 
+    /// Many adds check their signatures on every core first; a bad one is still reported with the
+    /// same error, for the same KeyPackage, as when checked one by one (few adds).
+    @Test(arguments: [3, 20])
+    func aBadSignatureAmongManyAddsIsReportedAsItWouldBeAlone(adds: Int) throws {
+        let suite = try CipherSuite(rawValue: 1)
+        let configuration = GroupConfiguration(clock: { nil })
+        let alice = try GroupRoundTripTests.Member("alice", suite: suite)
+        var state = try GroupState(creating: [8], keyPackage: alice.keyPackage, secrets: alice.secrets, configuration: configuration)
+        var packages = try (0..<adds).map { index in
+            try KeyPackage.generate(suite: suite, credential: .basic(identity: [UInt8(index)]), signatureKeys: suite.signature.generateKeyPair(),
+                                    lifetime: Lifetime(notBefore: 0, notAfter: .max)).keyPackage
+        }
+        // The KeyPackage signature covers its leaf: a tampered leaf fails it first, in both paths.
+        packages[adds - 2].leafNode.signature[0] ^= 0x01
+        #expect(throws: MLSGroupError.invalidKeyPackage("signature does not verify")) { try state.commit(adding: packages) }
+        packages[adds - 2].leafNode.signature[0] ^= 0x01
+        packages[adds - 2].signature[0] ^= 0x01
+        #expect(throws: MLSGroupError.invalidKeyPackage("signature does not verify")) { try state.commit(adding: packages) }
+        #expect(state.epoch == 0)
+        packages[adds - 2].signature[0] ^= 0x01
+        #expect(try state.commit(adding: packages).newState.tree.occupiedLeaves.count == adds + 1)
+    }
+
     @Test func keyPackageWithoutAMembersCredentialTypeIsRejected() throws {
         let suite = try CipherSuite(rawValue: 1)
         let configuration = GroupConfiguration(clock: { nil })
