@@ -102,7 +102,7 @@ public struct ChainVerifier: Sendable {
             return rejections
         }
         let sequence = entry.sequence
-        if let sequence, sequence != expected {
+        if case .foreign = entry, let sequence, sequence != expected {
             reject(sequence, .sequenceGap(expected: expected, found: sequence))
         }
         var authenticated = false
@@ -114,12 +114,14 @@ public struct ChainVerifier: Sendable {
                 }
                 summary.foreign += 1
             case .stub(let stub):
+                let placed = place(stub.sequence, stub.previous, stub.messageID, isEnvelope: false)
                 try ChainRules.verify(stub, keys: keys)
-                try checkLink(stub.sequence, stub.previous)
+                try placed.get()
                 authenticated = true
             case .envelope(let envelope):
+                let placed = place(envelope.sequence, envelope.previous, envelope.messageID, isEnvelope: true)
                 try ChainRules.verify(envelope, keys: keys)
-                try checkLink(envelope.sequence, envelope.previous)
+                try placed.get()
                 authenticated = true
                 if envelope.type == ChainRules.keyRotationType {
                     let content = reader?(envelope).flatMap { try? Content.parse($0, envelopeType: envelope.type) }
@@ -137,9 +139,20 @@ public struct ChainVerifier: Sendable {
         return rejections
     }
 
-    private func checkLink(_ sequence: UInt32, _ previous: MessageID?) throws(FeedError) {
-        if sequence > 0, let lastID, previous != lastID {
-            throw .chainBroken(sequence: sequence, expected: lastID.string, found: previous?.string ?? "null")
+    /// Where a signed entry falls in the export, by the placement rule ingest uses
+    /// (``ChainRules/place(sequence:previous:id:isEnvelope:head:held:)``). An export is one chain
+    /// read in order, so this verifier knows only its head: an entry ahead of it or behind it is
+    /// a gap (ingest would hold it), and a `previous` that does not name the head is a broken link
+    /// (ingest would record fork evidence).
+    private func place(_ sequence: UInt32, _ previous: MessageID?, _ id: MessageID, isEnvelope: Bool) -> Result<Void, FeedError> {
+        let head = lastID.map { (sequence: expected &- 1, messageID: $0) }
+        switch ChainRules.place(sequence: sequence, previous: previous, id: id, isEnvelope: isEnvelope, head: head, held: nil) {
+        case .link, .duplicate, .upgradeSelfStub:
+            return .success(())
+        case .ahead(let next), .behind(let next):
+            return .failure(.sequenceGap(expected: next, found: sequence))
+        case .brokenLink(let headID), .conflictsWithHeld(let headID):
+            return .failure(.chainBroken(sequence: sequence, expected: headID.string, found: previous?.string ?? "null"))
         }
     }
 }

@@ -118,14 +118,16 @@ struct IngestSession {
             return .rejected(sequence: sequence, .unknownFeed(entry.feedID.string))
         }
         let next: UInt32 = feed.head.map { $0.sequence &+ 1 } ?? 0
+        let held = sequence < next ? try slot(entry.feedID, sequence) : nil
+        // The structural rule shared with `kith feed verify` (docs section 7).
+        let placement = ChainRules.place(
+            sequence: sequence, previous: entry.previous, id: id, isEnvelope: entry.isEnvelope,
+            head: feed.head.map { (sequence: $0.sequence, messageID: $0.messageID) },
+            held: held.map { (id: $0.id, isSelfStub: $0.reason == "self") }
+        )
         // Cheap duplicate checks first: an id already held was verified when it was stored.
-        var held: (id: MessageID, reason: String?)?
-        if sequence < next {
-            held = try slot(entry.feedID, sequence)
-            if let held, held.id == id, !(held.reason == "self" && entry.isEnvelope) { return .duplicate(id) }
-        } else if sequence > next, feed.hasPending, try isPending(id, sequence, kind: entry.kind) {
-            return .duplicate(id)
-        }
+        if placement == .duplicate { return .duplicate(id) }
+        if case .ahead = placement, feed.hasPending, try isPending(id, sequence, kind: entry.kind) { return .duplicate(id) }
         do throws(FeedError) {
             if !feed.keys.hasRotations, let signatureValid {
                 // Checked ahead with the original key, the key ChainRules picks for every sequence here.
@@ -137,23 +139,23 @@ struct IngestSession {
             return .rejected(sequence: sequence, error)
         }
 
-        if let held {
-            if held.id == id, case .envelope(let full) = entry {
-                // A full envelope for a position held as a self stub (the author's own device): upgrade it.
-                // The position is already linked, so the head does not move (it may be far above).
-                try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [full.feedID.string, sequence])
-                try insertRow(full)
-                return .stored(id, sequence: sequence)
-            }
-            try recordFork(entry.feedID, sequence, kept: held.id, conflicting: id, bytes: entry.canonicalBytes, reason: "same_sequence")
+        switch placement {
+        case .duplicate:
+            return .duplicate(id)
+        case .upgradeSelfStub:
+            guard case .envelope(let full) = entry else { return .duplicate(id) }
+            // A full envelope for a position held as a self stub (the author's own device): upgrade it.
+            // The position is already linked, so the head does not move (it may be far above).
+            try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [full.feedID.string, sequence])
+            try insertRow(full)
+            return .stored(id, sequence: sequence)
+        case .conflictsWithHeld(let kept):
+            try recordFork(entry.feedID, sequence, kept: kept, conflicting: id, bytes: entry.canonicalBytes, reason: "same_sequence")
             return .fork(id, sequence: sequence)
-        }
-
-        if sequence == next {
-            if let head = feed.head, entry.previous != head.messageID {
-                try recordFork(entry.feedID, head.sequence, kept: head.messageID, conflicting: id, bytes: entry.canonicalBytes, reason: "previous_mismatch")
-                return .fork(id, sequence: sequence)
-            }
+        case .brokenLink(let head):
+            try recordFork(entry.feedID, next &- 1, kept: head, conflicting: id, bytes: entry.canonicalBytes, reason: "previous_mismatch")
+            return .fork(id, sequence: sequence)
+        case .link:
             do {
                 try link(entry)
             } catch let error as FeedError {
@@ -162,6 +164,8 @@ struct IngestSession {
             // Only `hold` sets `hasPending`, so a feed without held entries has nothing to promote.
             if feed.hasPending { try promote(entry.feedID) }
             return .stored(id, sequence: sequence)
+        case .ahead, .behind:
+            break
         }
         // Ahead of a gap: check it against pending neighbours, then hold it.
         for row in try pendingRows(entry.feedID, sequence &+ 1) where row.isSigned {

@@ -53,6 +53,35 @@ import Testing
         return (try Identity(seed: try Seed(bytes: (0..<32).map { UInt8(0x40 + $0) })), [envelopes, stubbed] + invalid)
     }
 
+    /// The structural half: verify and ingest place entries with one rule (`ChainRules.place`).
+    /// Read in order, a broken link is `chain_broken` for the verifier and fork evidence for
+    /// ingest, on the same entry; an entry past a missing one is a gap for the verifier and held
+    /// by ingest; a whole chain links everywhere.
+    @Test func sameStructuralVerdictsInOrder() throws {
+        typealias S = StoreFixtures
+        let chain = S.chain(4)
+        // A second entry at sequence 2 whose previous names sequence 0: a broken link.
+        let broken = S.chain(1, startingAt: 2, previous: chain[0].messageID)[0]
+        let cases: [[Envelope]] = [chain, [chain[0], chain[1], broken], [chain[0], chain[2]]]
+        for lines in cases {
+            var verifier = ChainVerifier(identityKey: S.alice.publicKeys.identityKey)
+            let verified = lines.enumerated().map { index, envelope in
+                verifier.consume(envelope.canonicalBytes, number: index + 1).map(\.code).first ?? "link"
+            }
+            let store = try FeedStore(path: nil, storageKey: .init(size: .bits256))
+            try store.follow(identityKey: S.alice.publicKeys.identityKey)
+            let ingested = try lines.map { envelope -> String in
+                switch try store.ingest([envelope.canonicalBytes]).outcomes.first {
+                case .stored?: "link"
+                case .fork?: "chain_broken"
+                case .pending?: "sequence_gap"
+                case let other: "\(String(describing: other))"
+                }
+            }
+            #expect(verified == ingested, "\(lines.map(\.sequence))")
+        }
+    }
+
     @Test func sameVerdictsOnEveryPublishedVector() throws {
         let (identity, cases) = try Self.publishedVectors()
         #expect(cases.count >= 10)
