@@ -91,7 +91,7 @@ final class AccountDecryptor: ContentDecryptor {
     private func observeRotation(_ plaintext: [UInt8], of feed: FeedID) {
         guard case .keyRotation(let rotation)? = try? Content.parse(plaintext, envelopeType: "key_rotation") else { return }
         state.withLock { state in
-            guard let oldText = state.identityKeys[feed], let oldKey = try? PublicKeys.identityKey(fromBase64URL: oldText),
+            guard let oldText = state.identityKeys[feed], let oldKey = try? PublicKeys.identityKey(storedBase64URL: oldText),
                   KeyRotationVerifier.isVerified(rotation, oldIdentityKey: oldKey) else { return }
             state.identityKeys[feed] = rotation.newIdentityKey
             state.dhKeys[feed, default: []].removeAll { $0 == rotation.newDHKey }

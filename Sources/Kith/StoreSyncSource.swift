@@ -247,6 +247,8 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     }
 
     private func recordSessionNow(_ report: SyncSessionReport, peer: SyncPeer, in store: FeedStore) {
+        // The session is over: its view of the peer (contact and feeds read at its start) goes.
+        _ = sessions.withLock { $0.removeValue(forKey: peer) }
         try? store.recordSyncSession(
             peerKey: Base64URL.encode(peer.staticKey),
             outcome: SyncSessionOutcome(

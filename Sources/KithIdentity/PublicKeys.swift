@@ -41,6 +41,17 @@ public struct PublicKeys: Sendable {
             throw .invalidPublicKey(kind: "Ed25519 identity key", reason: "\(error)")
         }
     }
+
+    /// Parses an identity key this device stored after checking it with
+    /// ``identityKey(fromBase64URL:)`` (the store admits no other): the strict check, which costs
+    /// about as much as a few signature verifications, is not repeated on every load.
+    public static func identityKey(storedBase64URL text: String) throws(IdentityError) -> Curve25519.Signing.PublicKey {
+        do {
+            return try Curve25519.Signing.PublicKey(rawRepresentation: try Base64URL.decode(text, expectedLength: 32))
+        } catch {
+            throw .invalidPublicKey(kind: "stored Ed25519 identity key", reason: "\(error)")
+        }
+    }
 }
 
 /// An Ed25519 identity public key: what verifies a feed.

@@ -60,7 +60,7 @@ enum ContentEffects {
             db, sql: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND from_sequence <= ? AND verified = 1 ORDER BY from_sequence DESC LIMIT 1",
             arguments: [feed, envelope.sequence]
         ) ?? String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feed])
-        let oldKey = keyText.flatMap { try? PublicKeys.identityKey(fromBase64URL: $0) }
+        let oldKey = keyText.flatMap { try? PublicKeys.identityKey(storedBase64URL: $0) }
         let verified = oldKey.map { KeyRotationVerifier.isVerified(rotation, oldIdentityKey: $0) } ?? false
         try db.execute(
             sql: """

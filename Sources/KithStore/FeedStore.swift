@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import KithCanonical
+import KithEd25519
 import KithFeed
 import KithIdentity
 import Logging
@@ -47,7 +48,14 @@ public final class FeedStore: Sendable {
 
     /// Starts following a feed whose identity key is known (the local one, a contact, or an imported key).
     /// Following an already followed feed is a no-op.
+    /// - Throws: ``StoreError/invalidKey(_:)`` for a key outside the strict Ed25519 rule: keys are
+    ///   checked here, where they enter the store, and trusted when read back.
     public func follow(identityKey: Curve25519.Signing.PublicKey, isLocal: Bool = false) throws(StoreError) {
+        do throws(Ed25519Error) {
+            try StrictEd25519.validatePublicKey(identityKey.rawRepresentation)
+        } catch {
+            throw .invalidKey(error.description)
+        }
         let feedID = FeedID(identityKey: identityKey)
         try write { db in
             try db.execute(
@@ -98,7 +106,7 @@ public final class FeedStore: Sendable {
     public func identityKey(of feedID: FeedID) throws(StoreError) -> Curve25519.Signing.PublicKey? {
         try read { db in
             guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]) else { return nil }
-            return try? PublicKeys.identityKey(fromBase64URL: text)
+            return try? PublicKeys.identityKey(storedBase64URL: text)
         }
     }
 

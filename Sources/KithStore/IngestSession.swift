@@ -343,7 +343,7 @@ struct IngestSession {
     /// Reads a followed feed's state; nil when the feed is not followed.
     static func loadState(_ db: Database, _ feedID: FeedID) throws -> FeedState? {
         guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
-              let key = try? PublicKeys.identityKey(fromBase64URL: text) else { return nil }
+              let key = try? PublicKeys.identityKey(storedBase64URL: text) else { return nil }
         return FeedState(
             keys: try keyHistory(db, feedID, original: key),
             head: try FeedStore.head(db, feedID.string),
@@ -356,7 +356,7 @@ struct IngestSession {
     static func keyHistory(_ db: Database, _ feedID: FeedID, original: Curve25519.Signing.PublicKey) throws -> FeedKeyHistory {
         var keys = FeedKeyHistory(original: original)
         for row in try Row.fetchAll(db, sql: "SELECT from_sequence, identity_key_pub FROM feed_keys WHERE feed_id = ? AND verified = 1", arguments: [feedID.string]) {
-            guard let key = try? PublicKeys.identityKey(fromBase64URL: row["identity_key_pub"] as String) else { continue }
+            guard let key = try? PublicKeys.identityKey(storedBase64URL: row["identity_key_pub"] as String) else { continue }
             keys.adopt(key, from: UInt32(clamping: row["from_sequence"] as Int64))
         }
         let unreadable = try Int64.fetchAll(

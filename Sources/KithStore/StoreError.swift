@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case missingSelfStub(String)
     /// A feed rule was broken.
     case feed(FeedError)
+    /// A key outside the strict Ed25519 rule was offered to the store (docs section 2).
+    case invalidKey(String)
     /// A contact card claims a feed this device already relies on with an identity key that the
     /// feed's verified key_rotation chain does not give (docs/FEED-FORMAT.md 11.1). Nothing changed.
     case contactKeyConflict(feed: String, cardKey: String, chainKey: String)
@@ -26,6 +28,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .sealedValueUnreadable(let what): "stored \(what) cannot be opened with this identity's storage key"
         case .missingSelfStub(let id): "self message \(id) has no signed stub yet; export it through the account"
         case .feed(let error): error.description
+        case .invalidKey(let reason): "refused key: \(reason)"
         case .contactKeyConflict(let feed, let cardKey, let chainKey):
             "the card claims feed \(feed) with identity key \(cardKey), but that feed's verified key chain gives \(chainKey); "
                 + "the card was refused and nothing changed. If they rotated their keys, sync their feed first so the rotation is verified, then add the card again"
