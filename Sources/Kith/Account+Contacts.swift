@@ -302,12 +302,7 @@ extension Account {
         guard let first = lines.first(where: { !$0.isEmpty }) else { throw .input(.invalid("the feed file is empty")) }
         let entry: FeedEntry
         do throws(FeedError) { entry = try FeedEntry.parse(first) } catch { throw .feed(error) }
-        let named: FeedID? = switch entry {
-        case .envelope(let envelope): envelope.feedID
-        case .stub(let stub): stub.feedID
-        case .foreign(let foreign): foreign.feedID
-        }
-        guard let feed = named else { throw .input(.invalid("the first entry names no feed; pass --key")) }
+        guard let feed = entry.feedID else { throw .input(.invalid("the first entry names no feed; pass --key")) }
         let key: IdentityPublicKey?
         do throws(StoreError) { key = try store.identityKey(of: feed) } catch { throw .store(error) }
         guard let key else { throw .input(.invalid("feed \(feed) is not a contact or followed feed here; add their card or pass --key")) }

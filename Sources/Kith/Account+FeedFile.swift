@@ -39,11 +39,10 @@ extension Account {
             key = try followedKey(namedBy: input)
         }
         let feed = FeedID(identityKey: key)
-        input.feed = feed
         var result = FeedFileImport(feed: feed)
         do throws(StoreError) { try store.follow(identityKey: key) } catch { throw .store(error) }
         let report = try announcingIngest(of: feed) { () throws(KithError) in
-            do throws(StoreError) { return try store.ingest(streaming: input, decryptor: decryptor, progress: progress) } catch { throw .store(error) }
+            do throws(StoreError) { return try store.ingest(streaming: input, decryptor: decryptor, onlyFeed: feed, progress: progress) } catch { throw .store(error) }
         }
         try processDirectMessagesBlocking()
         if let error = input.reader.readError { throw .input(.file(path: "the feed file", reason: "reading failed: \(error)")) }
@@ -79,15 +78,7 @@ extension Account {
     private func followedKey(namedBy input: FeedFileInput) throws(KithError) -> Curve25519.Signing.PublicKey {
         guard let first = input.peekFirst() else { throw .input(.invalid("the feed file holds no entry")) }
         let named: FeedID?
-        do {
-            switch try FeedEntry.parse(first.bytes) {
-            case .envelope(let envelope): named = envelope.feedID
-            case .stub(let stub): named = stub.feedID
-            case .foreign(let foreign): named = foreign.feedID
-            }
-        } catch {
-            throw .feed(error)
-        }
+        do throws(FeedError) { named = try FeedEntry.parse(first.bytes).feedID } catch { throw .feed(error) }
         guard let named else { throw .input(.invalid("the first entry names no feed; pass --key")) }
         let key: Curve25519.Signing.PublicKey?
         do { key = try store.identityKey(of: named) } catch { throw .store(error) }
@@ -96,13 +87,11 @@ extension Account {
     }
 }
 
-/// The lines of a feed file as ingest takes them: only lines of one feed pass; the others are
-/// recorded as refused with their line numbers. A class, because ingest iterates a copy of the
+/// The lines of a feed file as ingest takes them (ingest refuses other feeds' lines itself); an
+/// over-long line is recorded as refused here, with its line number. A class, because ingest iterates a copy of the
 /// sequence while the import reads what it recorded.
 final class FeedFileInput: Sequence, IteratorProtocol {
     var reader: FeedLineReader
-    /// The feed lines must belong to (set before ingest starts).
-    var feed: FeedID?
     private(set) var rejections = FeedFileRejections()
     /// The line number of each line handed to ingest, in order (outcomes come back in that order).
     private(set) var ingestedLineNumbers: [Int] = []
@@ -126,10 +115,6 @@ final class FeedFileInput: Sequence, IteratorProtocol {
                 rejections.record(line: line.number, sequence: nil, error)
                 continue
             }
-            if let feed, let (error, sequence) = Self.refusal(of: line.bytes, outside: feed) {
-                rejections.record(line: line.number, sequence: sequence, error)
-                continue
-            }
             ingestedLineNumbers.append(line.number)
             return line.bytes
         }
@@ -142,20 +127,5 @@ final class FeedFileInput: Sequence, IteratorProtocol {
             return line
         }
         return reader.next()
-    }
-
-    /// Why a line is not an entry of `feed`, if it is not: it names another feed, or (a
-    /// later-version line) no feed at all. A line that does not parse is left to ingest, which
-    /// rejects it with its own reason.
-    static func refusal(of bytes: [UInt8], outside feed: FeedID) -> (FeedError, UInt32?)? {
-        guard let entry = try? FeedEntry.parse(bytes) else { return nil }
-        let named: FeedID? = switch entry {
-        case .envelope(let envelope): envelope.feedID
-        case .stub(let stub): stub.feedID
-        case .foreign(let foreign): foreign.feedID
-        }
-        guard let named else { return (.missingField("feed_id"), entry.sequence) }
-        guard named != feed else { return nil }
-        return (.feedIDMismatch(expected: feed.string, found: named.string), entry.sequence)
     }
 }

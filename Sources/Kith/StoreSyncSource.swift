@@ -185,14 +185,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     }
 
     public func feedID(of envelope: [UInt8]) -> FeedID? {
-        let feedID: FeedID?
-        switch try? FeedEntry.parse(envelope) {
-        case .envelope(let parsed): feedID = parsed.feedID
-        case .stub(let stub): feedID = stub.feedID
-        case .foreign(let foreign): feedID = foreign.feedID
-        case nil: feedID = nil
-        }
-        return feedID
+        (try? FeedEntry.parse(envelope))?.feedID
     }
 
     public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async throws(SyncSourceError) -> [SyncIngestResult] {
@@ -287,31 +280,16 @@ extension Account {
         }
     }
 
-    private static func feed(of entry: [UInt8]) -> FeedID? {
-        switch try? FeedEntry.parse(entry) {
-        case .envelope(let envelope): envelope.feedID
-        case .stub(let stub): stub.feedID
-        case .foreign(let foreign): foreign.feedID
-        case nil: nil
-        }
-    }
-
     /// Emits what a sync ingest batch stored, per feed, and the verified key rotations among it.
     func announceSynced(_ entries: [[UInt8]], report: IngestReport) {
+        // What the batch stored, as ingest reports it (nothing is parsed again).
         var stored: [FeedID: [MessageID]] = [:]
         var order: [FeedID] = []
         var rotations: [FeedID: Set<UInt32>] = [:]
-        for (entry, outcome) in zip(entries, report.outcomes) {
-            guard case .stored(let id, let sequence) = outcome, case .envelope(let envelope)? = try? FeedEntry.parse(entry) else { continue }
-            if stored[envelope.feedID] == nil { order.append(envelope.feedID) }
-            stored[envelope.feedID, default: []].append(id)
-            if envelope.type == "key_rotation" { rotations[envelope.feedID, default: []].insert(sequence) }
-        }
-        // Entries linked from pending belong to the feeds of this batch (a batch carries one feed
-        // in practice); they are announced with the first.
-        if !report.promoted.isEmpty, let feed = order.first ?? entries.lazy.compactMap(Self.feed(of:)).first {
-            if stored[feed] == nil { order.append(feed) }
-            stored[feed, default: []] += report.promoted
+        for linked in report.linked {
+            if stored[linked.feedID] == nil { order.append(linked.feedID) }
+            stored[linked.feedID, default: []].append(linked.messageID)
+            if linked.type == "key_rotation" { rotations[linked.feedID, default: []].insert(linked.sequence) }
         }
         for feed in order { hub.emit(.messagesStored(feed: feed, messages: stored[feed] ?? [])) }
         for (feed, sequences) in rotations {

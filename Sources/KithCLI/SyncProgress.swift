@@ -200,10 +200,6 @@ final class SyncProgress: Sendable {
     }
 
     static func name(of entry: FeedEntry) -> String {
-        switch entry {
-        case .envelope(let envelope): String(envelope.feedID.string.prefix(8))
-        case .stub(let stub): String(stub.feedID.string.prefix(8))
-        case .foreign(let foreign): foreign.feedID.map { String($0.string.prefix(8)) } ?? "unknown"
-        }
+        entry.feedID.map(name) ?? "unknown"
     }
 }

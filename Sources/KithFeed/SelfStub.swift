@@ -156,3 +156,14 @@ public enum FeedEntry: Sendable, Hashable {
         }
     }
 }
+
+extension FeedEntry {
+    /// The feed the entry names; nil for a later-version envelope that names none.
+    public var feedID: FeedID? {
+        switch self {
+        case .envelope(let envelope): envelope.feedID
+        case .stub(let stub): stub.feedID
+        case .foreign(let foreign): foreign.feedID
+        }
+    }
+}

@@ -24,6 +24,8 @@ extension FeedStore {
     ///   - lines: the entries, one canonical line each.
     ///   - batchSize: entries per transaction (at least 1).
     ///   - decryptor: lets ingest index the content this identity can read.
+    ///   - onlyFeed: refuse every line that is not an entry of this feed (`feed_id_mismatch`, or
+    ///     `missing_field` for a later-version line naming no feed); nothing of it is stored.
     ///   - progress: called on the calling thread after each batch commits.
     /// - Returns: one outcome per input entry, in input order; a zero-byte line is not an entry
     ///   (``FeedLine/isEntry(_:)``), so it is skipped and gets no outcome.
@@ -31,6 +33,7 @@ extension FeedStore {
         streaming lines: Lines,
         batchSize: Int = streamingBatchSize,
         decryptor: (any ContentDecryptor)? = nil,
+        onlyFeed: FeedID? = nil,
         progress: (IngestProgress) -> Void = { _ in }
     ) throws(StoreError) -> IngestReport where Lines.Element == [UInt8] {
         let size = max(1, batchSize)
@@ -61,6 +64,7 @@ extension FeedStore {
             }
             if batch.isEmpty { break }
             var prepared = PreparedLine.parse(batch[...])
+            if let onlyFeed { prepared = prepared.map { $0.restricted(to: onlyFeed) } }
             // A feed seen for the first time is read once (waiting for the batch in flight, if any).
             try PreparedLine.checkSignatures(&prepared) { (feedID: FeedID) throws(StoreError) -> FeedKeyState? in
                 if let known = feeds[feedID.string] { return known }

@@ -1,4 +1,5 @@
 import KithFeed
+import KithIdentity
 
 /// What happened to one ingested entry.
 public enum IngestOutcome: Sendable, Equatable {
@@ -30,7 +31,22 @@ public struct IngestReport: Sendable {
     public var outcomes: [IngestOutcome] = []
     /// Pending entries that this batch linked into the chain.
     public var promoted: [MessageID] = []
+    /// Every envelope this batch stored as a message (inputs and promoted ones), in order. Kept by
+    /// ``FeedStore/ingest(_:decryptor:)``; a streamed ingest does not collect them across batches.
+    public var linked: [LinkedEnvelope] = []
 
     /// How many inputs were stored, linked or already held.
     public var acceptedCount: Int { outcomes.count(where: \.isAccepted) }
+}
+
+/// An envelope an ingest batch stored: what a caller needs to announce it without parsing again.
+public struct LinkedEnvelope: Sendable, Equatable {
+    /// The feed it belongs to.
+    public let feedID: FeedID
+    /// Its message id.
+    public let messageID: MessageID
+    /// Its sequence.
+    public let sequence: UInt32
+    /// Its content type (`post`, `key_rotation`, …).
+    public let type: String
 }

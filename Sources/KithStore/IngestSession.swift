@@ -311,6 +311,7 @@ struct IngestSession {
         let insert = try insertMessage ?? MessageInsert(db)
         insertMessage = insert
         try insert.execute(envelope, sealed: sealed, receivedAt: now)
+        report.linked.append(LinkedEnvelope(feedID: envelope.feedID, messageID: envelope.messageID, sequence: envelope.sequence, type: envelope.type))
         if let withheld { try WithheldContent.record(withheld.0, envelope, code: withheld.code, in: db, now: now) }
         if let content { try ContentEffects.apply(content, of: envelope, in: db, sealer: store.sealer) }
         if envelope.type == ChainRules.keyRotationType, var state = feeds[envelope.feedID.string] {

@@ -24,6 +24,20 @@ struct PreparedLine: Sendable {
         }
     }
 
+    /// The same line refused unless it is an entry of `feed`: another feed's line is
+    /// `feed_id_mismatch`, a later-version line that names no feed `missing_field` (a line that
+    /// does not parse keeps its own reason).
+    func restricted(to feed: FeedID) -> PreparedLine {
+        guard case .success(let entry) = parsed else { return self }
+        guard let named = entry.feedID else {
+            return PreparedLine(bytes: bytes, parsed: .failure(.missingField("feed_id")), signatureValid: nil)
+        }
+        guard named == feed else {
+            return PreparedLine(bytes: bytes, parsed: .failure(.feedIDMismatch(expected: feed.string, found: named.string)), signatureValid: nil)
+        }
+        return self
+    }
+
     /// Checks back to back the signatures that linking will need: signed entries of followed
     /// feeds without key rotations, at or above the feed's next sequence. Lower ones are probably
     /// held already, which the transaction checks first and cheaply.
