@@ -13,6 +13,7 @@ import PackageDescription
 ///     KithStore                SQLite (GRDB): messages, chains, pending, forks; implements KithRatchet's stores
 ///     KithMLS                  RFC 9420 core (depends on swift-crypto only)
 ///     KithMLSConformance       RFC 9420 vector runners (tests and kith-vectors only)
+///     KithGroups               groups on MLS through feeds: ids, conversation metadata, the one-history rule (no SQLite)
 ///     KithSync                 Noise secure link, BLE wire structures, transports
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
@@ -127,6 +128,15 @@ let package = Package(
         .target(
             name: "KithMLSConformance",
             dependencies: ["KithMLS"],
+            swiftSettings: swiftSettings
+        ),
+        // Group conversations on MLS carried by feeds: pure logic and codecs; persistence lives in KithStore.
+        .target(
+            name: "KithGroups",
+            dependencies: [
+                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -279,6 +289,11 @@ let package = Package(
         .testTarget(
             name: "KithMLSTests",
             dependencies: ["KithTestSupport", "KithMLS", "KithMLSConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithGroupsTests",
+            dependencies: ["KithTestSupport", "KithGroups", "KithMLS", "KithFeed", "KithIdentity"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
