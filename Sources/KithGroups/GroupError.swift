@@ -28,10 +28,24 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
     case alreadyMember(FeedID)
     /// The feed is not a member.
     case unknownMember(FeedID)
+    /// No single member matches the text.
+    case unknownMemberName(String)
     /// A KeyPackage that cannot be used (wrong owner, wrong suite, bad signature).
     case invalidKeyPackage(String)
     /// A stored group record that cannot be read back.
     case damagedState(String)
+    /// No group matches the text.
+    case unknownGroup(String)
+    /// Several groups match the text.
+    case ambiguousGroup(String)
+    /// No KeyPackage of the contact is held here yet.
+    case noKeyPackage(name: String, FeedID)
+    /// The membership ended (removed, left or exploded): nothing more is sent or read.
+    case ended(String)
+    /// A handshake or Welcome larger than ``GroupWireMessage/maxHandshakeBytes`` (an add is then split).
+    case handshakeTooLarge(Int)
+    /// A commit names a proposal this member has not received yet (it is in the proposer's feed): the commit waits.
+    case missingProposal
 
     public var description: String {
         switch self {
@@ -49,8 +63,17 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
             "only the group's committer (\(committer)) can do this; ask them, or ask them to hand the role over"
         case .alreadyMember(let feed): "\(feed) is already a member"
         case .unknownMember(let feed): "\(feed) is not a member of the group"
+        case .unknownMemberName(let text): "no single member matches '\(text.prefix(64))'; see `kith group show`"
         case .invalidKeyPackage(let reason): "unusable KeyPackage: \(reason)"
         case .damagedState(let reason): "the stored group state cannot be read: \(reason)"
+        case .unknownGroup(let text): "no group '\(text.prefix(64))'; see `kith groups`"
+        case .ambiguousGroup(let text): "'\(text.prefix(64))' matches several groups; use more of the id"
+        case .noKeyPackage(let name, let feed):
+            "no KeyPackage of \(name) (\(feed)) yet: on \(name)'s device run `kith group keys share` for you, then sync"
+        case .ended(let status): "this identity is no longer in the group (\(status))"
+        case .handshakeTooLarge(let bytes):
+            "an MLS message of \(bytes) bytes does not fit in one feed entry (\(GroupWireMessage.maxHandshakeBytes) at most)"
+        case .missingProposal: "the commit names a proposal not received yet; it waits for the proposer's feed"
         }
     }
 }

@@ -9,10 +9,12 @@ extension GroupMembership {
         try requireCommitter()
         let current = members
         var joiners: [FeedID] = []
+        var references: [FeedID: [UInt8]] = [:]
         for keyPackage in keyPackages {
             let feed = try GroupCredential.feed(of: keyPackage.leafNode.credential)
             guard !current.contains(where: { $0.feed == feed }), !joiners.contains(feed) else { throw .alreadyMember(feed) }
             joiners.append(feed)
+            references[feed] = try GroupKeyPackage.reference(keyPackage)
         }
         var leaves: [LeafIndex] = []
         for feed in removed {
@@ -21,7 +23,7 @@ extension GroupMembership {
             guard feed != ownFeed else { throw .forbiddenProposal("the committer hands the role over before leaving") }
             leaves += matching.map { LeafIndex($0.leaf) }
         }
-        return try commitNow(keyPackages: keyPackages, removing: leaves, joiners: joiners)
+        return try commitNow(keyPackages: keyPackages, removing: leaves, joiners: joiners, references: references)
     }
 
     /// The committer's commit of the pending proposals (updates and departures members asked for), with a fresh path.
@@ -64,7 +66,9 @@ extension GroupMembership {
         guard committer == ownFeed else { throw .committerOnly(committer: committer) }
     }
 
-    private mutating func commitNow(keyPackages: [KeyPackage], removing leaves: [LeafIndex], joiners: [FeedID]) throws(GroupError) -> GroupHandshake {
+    private mutating func commitNow(
+        keyPackages: [KeyPackage], removing leaves: [LeafIndex], joiners: [FeedID], references: [FeedID: [UInt8]] = [:]
+    ) throws(GroupError) -> GroupHandshake {
         let before = memberFeeds
         let pending: PendingCommit
         var work = state
@@ -78,7 +82,9 @@ extension GroupMembership {
         let change = GroupEpochChange(
             epoch: state.epoch, committer: ownFeed, added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted()
         )
-        return GroupHandshake(message: pending.message, kind: change.kind, welcome: pending.welcome, joiners: joiners, isCommit: true)
+        return GroupHandshake(
+            message: pending.message, kind: change.kind, welcome: pending.welcome, joiners: joiners, joinerReferences: references, isCommit: true
+        )
     }
 
     private mutating func proposeUpdateNow() throws(GroupError) -> GroupHandshake {

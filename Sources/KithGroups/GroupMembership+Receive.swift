@@ -22,6 +22,8 @@ extension GroupMembership {
                     throw error
                 }
             }
+        } catch MLSGroupError.unknownProposalReference {
+            throw .missingProposal
         } catch {
             throw rejection ?? .mls("\(error)")
         }

@@ -1,3 +1,4 @@
+import Crypto
 import KithIdentity
 import KithMLS
 
@@ -41,6 +42,11 @@ public struct GroupMembership: Sendable {
         }
     }
 
+    /// The members' feeds with the identity keys their leaves carry (to follow their feeds).
+    public var memberFeedKeys: [(feed: FeedID, key: Curve25519.Signing.PublicKey)] {
+        state.memberLeaves.compactMap { GroupIdentityKey.feedKey(of: $0.node) }
+    }
+
     /// The member feeds.
     public var memberFeeds: Set<FeedID> { Set(members.map(\.feed)) }
 
@@ -50,9 +56,10 @@ public struct GroupMembership: Sendable {
     ///
     /// - Parameter extensions: further GroupContext extensions (the conversation metadata).
     public static func create(
-        id: GroupID, owner: FeedID, extensions: [Extension] = [], now: @escaping @Sendable () -> UInt64
+        id: GroupID, owner: FeedID, identityKey: Curve25519.Signing.PublicKey, extensions: [Extension] = [],
+        now: @escaping @Sendable () -> UInt64
     ) throws(GroupError) -> GroupMembership {
-        let (keyPackage, secrets) = try GroupKeyPackage.generate(for: owner, now: now())
+        let (keyPackage, secrets) = try GroupKeyPackage.generate(for: owner, identityKey: identityKey, now: now())
         let all = [GroupPolicy(committer: owner).groupContextExtension] + extensions.filter { $0.type != GroupPolicy.extensionType }
         do {
             let state = try GroupState(

@@ -15,8 +15,8 @@ public enum GroupSuite {
     public static let retainedEpochs = 5
 
     /// GroupContext extension types a Kith member supports and lists in its capabilities (RFC 9420 §7.2): the Kith
-    /// policy and XMTP's mutable metadata (which carries the Convos conversation metadata).
-    public static let supportedExtensions: [ExtensionType] = [GroupPolicy.extensionType, ExtensionType(rawValue: 0xFF00)]
+    /// policy, the members' identity keys and XMTP's mutable metadata (which carries the Convos conversation metadata).
+    public static let supportedExtensions: [ExtensionType] = [GroupPolicy.extensionType, GroupIdentityKey.extensionType, ExtensionType(rawValue: 0xFF00)]
 
     /// The capabilities of every Kith leaf.
     public static var capabilities: Capabilities {

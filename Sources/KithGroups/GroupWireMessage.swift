@@ -13,6 +13,11 @@ public struct GroupWireMessage: Sendable {
     /// Largest accepted MLS message (the envelope's own bound is larger; a 1,000-member commit with a path is ~70 KB).
     public static let maxBytes = 512 * 1024
 
+    /// Largest handshake (commit, proposal or Welcome) Kith writes: its `group_event` content (spec 5.6, the MLS
+    /// message in base64url) must stay within the 60,000-byte content bound, and its envelope within 64 KiB. A bigger
+    /// add is split into several commits.
+    public static let maxHandshakeBytes = 44_000
+
     /// Parses `content_enc` bytes: exactly one MLSMessage, a PrivateMessage of `group`.
     public init(_ bytes: [UInt8], group: GroupID) throws(GroupError) {
         guard bytes.count <= Self.maxBytes else { throw .malformedMessage("larger than \(Self.maxBytes) bytes") }

@@ -9,14 +9,25 @@ import Testing
 @Suite struct GroupMembershipTests {
     static let now: @Sendable () -> UInt64 = { 1_800_000_000 }
 
-    static func feed() -> FeedID { FeedID(identityKey: Curve25519.Signing.PrivateKey().publicKey) }
+    /// A feed and its identity key.
+    struct Person {
+        let key = Curve25519.Signing.PrivateKey().publicKey
+        var feed: FeedID { FeedID(identityKey: key) }
+
+        func keyPackage() throws -> (keyPackage: KeyPackage, secrets: KeyPackageSecrets) {
+            try GroupKeyPackage.generate(for: feed, identityKey: key, now: GroupMembershipTests.now())
+        }
+    }
+
+    static func feed() -> FeedID { Person().feed }
 
     /// Alice (committer) with Bob and Carol, everyone at epoch 1.
     static func trio() throws -> (alice: GroupMembership, bob: GroupMembership, carol: GroupMembership) {
-        let (a, b, c) = (feed(), feed(), feed())
-        var alice = try GroupMembership.create(id: .random(), owner: a, now: now)
-        let bobKP = try GroupKeyPackage.generate(for: b, now: now())
-        let carolKP = try GroupKeyPackage.generate(for: c, now: now())
+        let (pa, pb, pc) = (Person(), Person(), Person())
+        let (a, b, c) = (pa.feed, pb.feed, pc.feed)
+        var alice = try GroupMembership.create(id: .random(), owner: a, identityKey: pa.key, now: now)
+        let bobKP = try pb.keyPackage()
+        let carolKP = try pc.keyPackage()
         let added = try alice.commit(adding: [bobKP.keyPackage, carolKP.keyPackage])
         let welcome = try #require(added.welcome)
         #expect(added.kind == .addMember && added.joiners == [b, c])
@@ -32,6 +43,7 @@ import Testing
     @Test func membersTalkAndTheCommitterChangesMembership() throws {
         var (alice, bob, carol) = try Self.trio()
         #expect(alice.members.count == 3 && bob.epoch == 1 && carol.epoch == 1)
+        #expect(Set(bob.memberFeedKeys.map(\.feed)) == bob.memberFeeds)
         #expect(alice.isCommitter && !bob.isCommitter)
         let hello = try GroupWireMessage(try bob.encrypt(Array("hi".utf8)).tlsEncoded, group: bob.id)
         #expect(try alice.receive(hello, from: bob.ownFeed) == .content(Array("hi".utf8), sender: bob.ownFeed))
@@ -94,9 +106,10 @@ import Testing
     }
 
     @Test func aJoinFromSomeoneWhoIsNotTheCommitterIsRefused() throws {
-        let (a, b, mallory) = (Self.feed(), Self.feed(), Self.feed())
-        var alice = try GroupMembership.create(id: .random(), owner: a, now: Self.now)
-        let bobKP = try GroupKeyPackage.generate(for: b, now: Self.now())
+        let (pa, pb) = (Person(), Person())
+        let (a, b, mallory) = (pa.feed, pb.feed, Self.feed())
+        var alice = try GroupMembership.create(id: .random(), owner: a, identityKey: pa.key, now: Self.now)
+        let bobKP = try pb.keyPackage()
         let welcome = try #require(try alice.commit(adding: [bobKP.keyPackage]).welcome)
         #expect(throws: GroupError.notCommitter(committer: a)) {
             try GroupMembership.join(welcome: welcome, keyPackage: bobKP.keyPackage, secrets: bobKP.secrets, own: b, author: mallory, now: Self.now)
@@ -104,8 +117,10 @@ import Testing
     }
 
     @Test func keyPackagesNameTheirOwner() throws {
-        let (b, c) = (Self.feed(), Self.feed())
-        let bobKP = try GroupKeyPackage.generate(for: b, now: Self.now())
+        let person = Person()
+        let (b, c) = (person.feed, Self.feed())
+        let bobKP = try person.keyPackage()
+        #expect(throws: GroupError.self) { try GroupKeyPackage.generate(for: c, identityKey: person.key, now: Self.now()) }
         try GroupKeyPackage.check(bobKP.keyPackage, owner: b)
         #expect(throws: GroupError.self) { try GroupKeyPackage.check(bobKP.keyPackage, owner: c) }
         #expect(try GroupKeyPackage.decode(bobKP.keyPackage.tlsEncoded) == bobKP.keyPackage)
