@@ -181,7 +181,8 @@ extension Account {
                 case .content(let plaintext, _):
                     try storeGroupContent(plaintext, item, access, &report)
                 case .proposal:
-                    try storeEvent(item, kind: item.wire.contentType == .proposal ? .updateKey : .updateKey, id, access)
+                    let removal = membership.state.pendingProposals.last.map { $0.proposal.type == .remove } ?? false
+                    try storeEvent(item, kind: removal ? .removeMember : .updateKey, id, access)
                 case .newEpoch(let change):
                     try storeEvent(item, kind: change.kind, id, access)
                     report.commits += 1

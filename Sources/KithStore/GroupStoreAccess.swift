@@ -106,14 +106,17 @@ public struct GroupStoreAccess {
         }
     }
 
-    /// Group ids that have unprocessed messages of their audience.
+    /// Ids of the groups known here that have unprocessed messages of their audience (messages of groups this
+    /// identity is not in are relayed, never scanned).
     public func groupsWithInbox() throws -> [String] {
         try String.fetchAll(
             db,
             sql: """
-                SELECT DISTINCT substr(audience, 7) FROM messages
-                WHERE content_json IS NULL AND audience LIKE 'group:%' AND tombstoned = 0
-                  AND message_id NOT IN (SELECT message_id FROM mls_processed)
+                SELECT g.group_id FROM mls_groups g
+                WHERE EXISTS (
+                    SELECT 1 FROM messages m
+                    WHERE m.audience = 'group:' || g.group_id AND m.content_json IS NULL AND m.audience LIKE 'group:%'
+                      AND m.tombstoned = 0 AND m.message_id NOT IN (SELECT message_id FROM mls_processed))
                 """
         )
     }
