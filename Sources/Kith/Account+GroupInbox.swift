@@ -77,7 +77,7 @@ extension Account {
         }
         let id = try GroupID(event.groupID)
         let author = (try? FeedID(welcome.author)) ?? feedID
-        if let existing = try? access.group(id.string), existing.status == .active { return nil }
+        let existing = try? access.group(id.string)
         var found: (keyPackage: KeyPackage, secrets: KeyPackageSecrets, reference: String)?
         for secrets in mlsWelcome.secrets {
             let reference = Base64URL.encode(secrets.newMember)
@@ -91,8 +91,11 @@ extension Account {
             welcome: mlsWelcome, keyPackage: found.keyPackage, secrets: found.secrets, own: feedID, author: author, now: groupClock
         )
         guard membership.id == id else { throw .malformedMessage("the Welcome is for another group than its group_event says") }
+        // A Welcome for a group this identity is active in counts only when it is newer: the committer re-added it
+        // (its old leaf is removed by the same commit).
+        if let existing, existing.status == .active, existing.epoch >= membership.epoch { return nil }
         do throws(KithError) {
-            try save(membership, name: nil, explodeAt: nil, in: access)
+            try save(membership, name: existing?.name, explodeAt: existing?.explodeAt, in: access)
             try groupStoreCall { try access.deleteOwnKeyPackage(reference: found.reference) }
         } catch {
             throw .damagedState(error.description)

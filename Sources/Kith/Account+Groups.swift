@@ -173,6 +173,30 @@ extension Account {
         }
     }
 
+    /// Adds a member again with a fresh KeyPackage, removing its old leaf in the same commit (committer only): for a
+    /// member whose device lost the group's state (a restored identity, a damaged store). Its new device joins from
+    /// the Welcome; its old leaf can no longer read.
+    @discardableResult
+    public func readdToGroup(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try self.contactRecordBlocking(member)
+            try self.commitToGroup(id) { membership, access throws(KithError) in
+                guard let bytes = try self.groupStoreCall({ try access.takePeerKeyPackage(of: record.feedID.string) }) else {
+                    throw .group(.noKeyPackage(name: record.shownName, record.feedID))
+                }
+                do throws(GroupError) {
+                    let keyPackage = try GroupKeyPackage.decode(bytes)
+                    try GroupKeyPackage.check(keyPackage, owner: record.feedID)
+                    return try membership.commit(adding: [keyPackage], removing: [record.feedID])
+                } catch {
+                    throw .group(error)
+                }
+            }
+            try self.flushWelcomes()
+            return try self.groupBlocking(id)
+        }
+    }
+
     /// Removes a member (committer only).
     @discardableResult
     public func removeFromGroup(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {

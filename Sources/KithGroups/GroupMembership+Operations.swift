@@ -12,7 +12,10 @@ extension GroupMembership {
         var references: [FeedID: [UInt8]] = [:]
         for keyPackage in keyPackages {
             let feed = try GroupCredential.feed(of: keyPackage.leafNode.credential)
-            guard !current.contains(where: { $0.feed == feed }), !joiners.contains(feed) else { throw .alreadyMember(feed) }
+            // A member is added again only in the commit that removes its old leaf (re-adding one whose state was lost).
+            guard !current.contains(where: { $0.feed == feed }) || removed.contains(feed), !joiners.contains(feed) else {
+                throw .alreadyMember(feed)
+            }
             joiners.append(feed)
             references[feed] = try GroupKeyPackage.reference(keyPackage)
         }

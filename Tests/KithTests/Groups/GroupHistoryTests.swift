@@ -189,3 +189,31 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Re-adding a member whose device lost the group's state.
+@Suite struct GroupReaddTests {
+    @Test func aMemberWhoseStateWasLostIsReadded() async throws {
+        let (alice, others, group) = try await GroupHistoryTests.crowd()
+        let carol = others[1]
+        await GroupHistoryTests.deliver(alice, to: carol)
+        #expect(try await carol.group(group).status == .active)
+        // Carol's device loses the group (a damaged store): the record is gone.
+        try carol.withGroupStore { access throws(KithError) in
+            try carol.groupStoreCall { try access.save(GroupRecord(groupID: group.string, name: nil, epoch: 0, state: [], status: .removed, committer: nil, explodeAt: nil, createdAt: 0), members: []) }
+        }
+        try await carol.shareKeyPackage(with: alice.feedID)
+        await GroupHistoryTests.deliver(carol, to: alice)
+        let readded = try await alice.readdToGroup(group, member: carol.feedID)
+        #expect(readded.members.count == 5 && readded.epoch == 2)
+        try await alice.sendToGroup(group, text: "welcome back")
+        await GroupHistoryTests.deliver(alice, to: carol)
+        let summary = try await carol.group(group)
+        #expect(summary.status == .active && summary.epoch == 2)
+        #expect(try await GroupHistoryTests.view(carol, group).2 == ["welcome back"])
+        // The others follow the re-add like any commit.
+        let bob = others[0]
+        await GroupHistoryTests.deliver(alice, to: bob)
+        #expect(try await bob.group(group).epoch == 2)
+        #expect(try await GroupHistoryTests.view(bob, group).2 == ["welcome back"])
+    }
+}
