@@ -202,14 +202,16 @@ extension Account {
             }
         }
         report.held += items.count + waiting.count
-        try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, in: access)
-        return (membership, membership.epoch != startEpoch)
+        let advanced = membership.epoch != startEpoch
+        try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: advanced, in: access)
+        return (membership, advanced)
     }
 
     private func storeGroupContent(_ plaintext: [UInt8], _ item: InboxItem, _ access: GroupStoreAccess, _ report: inout GroupProcessReport) throws(KithError) {
         // The MLS state advanced (the key is used up) whatever the content is; unshowable content is refused, not retried.
+        let content: Content
         do throws(FeedError) {
-            let content = try Content.parse(plaintext, envelopeType: item.entry.type)
+            content = try Content.parse(plaintext, envelopeType: item.entry.type)
             guard content.isKnown, !Self.notInGroups.contains(content.type) else {
                 throw FeedError.invalidContent(type: item.entry.type, reason: "not allowed in a group")
             }
@@ -218,7 +220,7 @@ extension Account {
             return
         }
         try groupStoreCall {
-            try access.storeContent(plaintext, of: item.entry.messageID)
+            try access.storeContent(plaintext, of: item.entry.envelope, content: content)
             try access.markProcessed(item.entry.messageID, group: "", outcome: "stored")
         }
         if groupFaultAfterContent.withLock({ armed in defer { armed = false }; return armed }) {
@@ -240,7 +242,7 @@ extension Account {
         let plaintext: [UInt8]
         do throws(FeedError) { plaintext = try Content.groupEvent(event).canonicalBytes() } catch { throw .feed(error) }
         try groupStoreCall {
-            try access.storeContent(plaintext, of: item.entry.messageID)
+            try access.storeContent(plaintext, of: item.entry.envelope, content: nil)
             try access.markProcessed(item.entry.messageID, group: id.string, outcome: item.wire.contentType == .commit ? "commit" : "proposal")
         }
     }
@@ -273,12 +275,10 @@ extension Account {
     /// Follows the feeds of a group's members not followed yet (their group messages are entries of their own feeds;
     /// members need not be each other's contacts).
     private func follow(membersOf membership: GroupMembership) throws(KithError) {
-        for member in membership.memberFeedKeys where member.feed != feedID {
-            do throws(StoreError) {
-                if try store.identityKey(of: member.feed) == nil { try store.follow(identityKey: member.key) }
-            } catch {
-                throw .store(error)
-            }
+        let members = membership.memberFeedKeys
+        let known = try readGroupStore { access in try access.followed(among: members.map(\.feed.string)) }
+        for member in members where member.feed != feedID && !known.contains(member.feed.string) {
+            do throws(StoreError) { try store.follow(identityKey: member.key) } catch { throw .store(error) }
         }
     }
 

@@ -42,15 +42,18 @@ extension Account {
     }
 
     /// Saves a membership (state sealed, members listed) in `access`'s transaction.
+    ///
+    /// `membersChanged: false` skips rewriting the member list (no commit since the last save).
     func save(_ membership: GroupMembership, name: String?, explodeAt: Int64?, status: GroupRecord.Status = .active, createdAt: Int64? = nil,
-              in access: GroupStoreAccess) throws(KithError) {
+              membersChanged: Bool = true, in access: GroupStoreAccess) throws(KithError) {
         let state: [UInt8]
         do throws(GroupError) { state = status == .active ? try membership.serialized() : [] } catch { throw .group(error) }
         let record = GroupRecord(
             groupID: membership.id.string, name: name, epoch: membership.epoch, state: state, status: status,
             committer: (try? membership.policy.committer)?.string, explodeAt: explodeAt, createdAt: createdAt ?? clock() * 1000
         )
-        try groupStoreCall { try access.save(record, members: status == .active ? membership.members.map(\.feed.string) : []) }
+        let members: [String]? = status != .active ? [] : membersChanged ? membership.members.map(\.feed.string) : nil
+        try groupStoreCall { try access.save(record, members: members) }
     }
 
     /// The active membership of `id` in `access`'s transaction, with its record.
@@ -96,7 +99,7 @@ extension Account {
             if let explodeAt = record.explodeAt, explodeAt <= self.clock() { throw .group(.ended("exploded")) }
             var work = membership
             let content = try encrypt(&work)
-            try self.save(work, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, in: access)
+            try self.save(work, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: false, in: access)
             return (content, plaintext)
         }
     }

@@ -14,9 +14,9 @@ extension GroupMembership {
         var rejection: GroupError?
         let result: ReceivedMessage
         do {
-            result = try work.handle(wire.message) { sender, body, tree in
+            result = try work.handle(wire.message) { sender, body, credential in
                 do throws(GroupError) {
-                    try Self.authorize(sender: sender, body: body, tree: tree, author: author, committer: committer)
+                    try Self.authorize(sender: sender, body: body, credential: credential, author: author, committer: committer)
                 } catch {
                     rejection = error
                     throw error
@@ -47,11 +47,11 @@ extension GroupMembership {
     }
 
     /// The Kith rules for one authenticated message.
-    static func authorize(sender: Sender, body: FramedContentBody, tree: RatchetTree, author: FeedID, committer: FeedID) throws(GroupError) {
-        guard case .member(let leaf) = sender, let node = tree.leaf(leaf) else {
+    static func authorize(sender: Sender, body: FramedContentBody, credential: Credential?, author: FeedID, committer: FeedID) throws(GroupError) {
+        guard case .member(let leaf) = sender, let credential else {
             throw .forbiddenProposal("only members send group messages")
         }
-        guard try GroupCredential.feed(of: node.credential) == author else { throw .senderMismatch(author: author) }
+        guard try GroupCredential.feed(of: credential) == author else { throw .senderMismatch(author: author) }
         switch body {
         case .application:
             return

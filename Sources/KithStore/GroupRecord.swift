@@ -1,3 +1,5 @@
+import KithFeed
+
 /// One group as this store keeps it: the opaque serialized member state (sealed at rest) and what lists and logs show.
 public struct GroupRecord: Sendable, Equatable {
     /// Where the membership stands.
@@ -54,4 +56,6 @@ public struct GroupInboxEntry: Sendable {
     public let type: String
     /// The decoded `content_enc` bytes (an MLS message).
     public let contentBytes: [UInt8]
+    /// The envelope.
+    public let envelope: Envelope
 }

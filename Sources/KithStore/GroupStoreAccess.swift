@@ -35,8 +35,9 @@ public struct GroupStoreAccess {
         try Row.fetchAll(db, sql: "SELECT * FROM mls_groups ORDER BY created_at DESC, group_id").map { try record($0) }
     }
 
-    /// Inserts or replaces a group and its member list (`members`: feed id → epoch it joined at, kept when already known).
-    public func save(_ group: GroupRecord, members: [String]) throws {
+    /// Inserts or replaces a group and, when `members` is given, its member list (the epoch each joined at is kept for
+    /// members already listed).
+    public func save(_ group: GroupRecord, members: [String]?) throws {
         let blob: [UInt8] = group.state.isEmpty ? [] : Array(sealer.seal(group.state, context: "mls_state:" + group.groupID).utf8)
         let name = group.name.map { sealer.seal(Array($0.utf8), context: "group_name:" + group.groupID) }
         try db.execute(
@@ -50,6 +51,7 @@ public struct GroupStoreAccess {
             arguments: [group.groupID, name, Int64(clamping: group.epoch), Data(blob), group.createdAt, group.status.rawValue, group.committer,
                         group.explodeAt, now]
         )
+        guard let members else { return }
         let known = Set(try String.fetchAll(db, sql: "SELECT feed_id FROM mls_group_members WHERE group_id = ?", arguments: [group.groupID]))
         let current = Set(members)
         for gone in known.subtracting(current) {
@@ -83,6 +85,17 @@ public struct GroupStoreAccess {
         )
     }
 
+    /// The feeds among `feeds` that this store follows (one query, whatever the count).
+    public func followed(among feeds: [String]) throws -> Set<String> {
+        guard !feeds.isEmpty else { return [] }
+        var found: Set<String> = []
+        for chunk in stride(from: 0, to: feeds.count, by: 500).map({ Array(feeds[$0..<min($0 + 500, feeds.count)]) }) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            found.formUnion(try String.fetchAll(db, sql: "SELECT feed_id FROM feeds WHERE feed_id IN (\(marks))", arguments: StatementArguments(chunk)))
+        }
+        return found
+    }
+
     // MARK: Messages
 
     /// The linked messages of `groupID`'s audience not yet processed, in feed and sequence order.
@@ -101,7 +114,7 @@ public struct GroupStoreAccess {
                   let bytes = try? envelope.contentBytes() else { return nil }
             return GroupInboxEntry(
                 messageID: row["message_id"], feedID: row["feed_id"], sequence: UInt32(clamping: row["sequence"] as Int64), type: row["type"],
-                contentBytes: bytes
+                contentBytes: bytes, envelope: envelope
             )
         }
     }
@@ -139,13 +152,12 @@ public struct GroupStoreAccess {
         }
     }
 
-    /// Stores the decrypted content of a group message (sealed) and applies its effects.
-    public func storeContent(_ plaintext: [UInt8], of messageID: String) throws {
-        try db.execute(sql: "UPDATE messages SET content_json = ? WHERE message_id = ?", arguments: [sealer.seal(plaintext, context: messageID), messageID])
-        guard let json = try String.fetchOne(db, sql: "SELECT envelope_json FROM messages WHERE message_id = ?", arguments: [messageID]),
-              let envelope = try? Envelope.parseV1(Array(json.utf8)),
-              let content = try? Content.parse(plaintext, envelopeType: envelope.type) else { return }
-        try ContentEffects.apply(content, of: envelope, in: db, sealer: sealer)
+    /// Stores the decrypted content of a group message (sealed) and applies its effects (`content` is `plaintext`
+    /// parsed; nil for content without effects).
+    public func storeContent(_ plaintext: [UInt8], of envelope: Envelope, content: Content?) throws {
+        let id = envelope.messageID.string
+        try db.execute(sql: "UPDATE messages SET content_json = ? WHERE message_id = ?", arguments: [sealer.seal(plaintext, context: id), id])
+        if let content { try ContentEffects.apply(content, of: envelope, in: db, sealer: sealer) }
     }
 
     /// Records that a message was handled (`outcome`: `stored`, `stale`, or the reason it was refused).

@@ -31,6 +31,18 @@ enum GroupsSuite: BenchSuite {
             let wire = try GroupWireMessage(try author.encrypt(try Content.post(Post(body: "message \(index)")).canonicalBytes()).tlsEncoded, group: author.id)
             bareTimes.append(try await seconds { _ = try reader.receive(wire, from: author.ownFeed) })
         }
+        // A sync delivers many entries per ingest: 100 application messages in one import, per message.
+        var batch: [[UInt8]] = []
+        for index in 0..<100 { batch.append(try await alice.sendToGroup(group, text: "batch \(index)").canonicalBytes) }
+        let batchSeconds = try await seconds { _ = try await bob.importKnownFeed(lines: batch) }
+        report(BenchFigure(name: "groups.app_message_feed_batch100_ms", value: milliseconds(batchSeconds / 100), unit: "ms"))
+        // The same import path for a contacts post (no group work): what any entry costs through the feed layer.
+        var postTimes: [Double] = []
+        for index in 0..<runs {
+            let envelope = try await alice.post("post \(index)", audience: .contacts)
+            postTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes]) })
+        }
+        report(BenchFigure(name: "groups.feed_import_post_ms", value: milliseconds(median(postTimes)), unit: "ms"))
         let feedMessage = median(feedTimes)
         let bareMessage = median(bareTimes)
         report(BenchFigure(name: "groups.app_message_feed_ms", value: milliseconds(feedMessage), unit: "ms"))

@@ -9,7 +9,7 @@
 ///     opaque interim_transcript_hash<V>; opaque confirmation_tag<V>; SecretTree;
 ///     (opaque id<V>, opaque secret<V>)<V> external PSKs; (opaque group_id<V>, (uint64 epoch, opaque psk<V>)<V>)<V> resumption PSKs;
 ///     (opaque ref<V>, Proposal, Sender)<V> pending proposals;
-///     (GroupContext, RatchetTree, SecretTree, opaque sender_data_secret<V>)<V> past epochs;
+///     (GroupContext, (uint32 leaf, opaque signature_key<V>, Credential)<V>, SecretTree, opaque sender_data_secret<V>)<V> past epochs;
 ///     optional<ReInit>; (opaque private<V>, opaque public<V>)<V> pending update keys
 ///
 /// The application's ``GroupConfiguration`` is not part of it: it is supplied again on restore.
@@ -66,7 +66,13 @@ extension GroupState {
         writer.writeVector { inner in
             for past in pastEpochs {
                 past.context.encode(to: &inner)
-                past.tree.encode(to: &inner)
+                inner.writeVector { list in
+                    for (leaf, sender) in past.senders.sorted(by: { $0.key < $1.key }) {
+                        list.writeUInt32(leaf)
+                        list.writeOpaque(sender.signatureKey)
+                        sender.credential.encode(to: &list)
+                    }
+                }
                 past.secretTree.encodeState(to: &inner)
                 inner.writeOpaque(past.senderDataSecret)
             }
@@ -84,8 +90,8 @@ extension GroupState {
     /// Restores a state from ``serializedState()`` bytes.
     ///
     /// - Throws: ``MLSCodecError`` for anything but exactly one well-formed state of a supported suite (wrong version,
-    ///   truncation, trailing bytes, sizes that do not match the suite, indices outside the tree, a tree that does not
-    ///   match the context).
+    ///   truncation, trailing bytes, sizes that do not match the suite, indices outside the tree). Restore only bytes
+    ///   this application produced and kept authenticated (sealed): the contents are not re-derived.
     public init(serializedState bytes: [UInt8], configuration: GroupConfiguration) throws {
         guard bytes.count <= Self.maxSerializedStateBytes else {
             throw MLSCodecError.invalidValue(field: "GroupState", reason: "larger than \(Self.maxSerializedStateBytes) bytes")
@@ -96,10 +102,9 @@ extension GroupState {
         let suite = try CipherSuite(try CipherSuiteID(from: &reader))
         let context = try GroupContext(from: &reader)
         guard context.cipherSuite == suite.id else { throw MLSCodecError.invalidValue(field: "GroupState.context", reason: "suite mismatch") }
+        // The bytes are the application's own, kept sealed (authenticated): the tree is not re-hashed against the
+        // context here, which would cost a hash of every node on every restore.
         let tree = try RatchetTree(from: &reader)
-        guard tree.rootTreeHash(suite: suite) == context.treeHash else {
-            throw MLSCodecError.invalidValue(field: "GroupState.tree", reason: "does not match the context's tree hash")
-        }
         let leaf = LeafIndex(try reader.readUInt32())
         var pairs: [NodeIndex: KeyPair] = [:]
         var keyReader = try reader.readVectorReader()
@@ -145,9 +150,14 @@ extension GroupState {
         var pastReader = try reader.readVectorReader()
         while !pastReader.isAtEnd {
             let pastContext = try GroupContext(from: &pastReader)
-            let pastTree = try RatchetTree(from: &pastReader)
+            var senders: [UInt32: PastSender] = [:]
+            var senderReader = try pastReader.readVectorReader()
+            while !senderReader.isAtEnd {
+                let leaf = try senderReader.readUInt32()
+                senders[leaf] = PastSender(signatureKey: try senderReader.readOpaque(), credential: try Credential(from: &senderReader))
+            }
             let pastSecretTree = try SecretTree(stateFrom: &pastReader, suite: suite)
-            past.append(PastEpoch(context: pastContext, tree: pastTree, secretTree: pastSecretTree, senderDataSecret: try pastReader.readOpaque()))
+            past.append(PastEpoch(context: pastContext, senders: senders, secretTree: pastSecretTree, senderDataSecret: try pastReader.readOpaque()))
         }
         pastEpochs = past
         reinitialization = try reader.readOptional(of: ReInit.self)
