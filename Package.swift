@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Convos / XMTP protobuf messages (KithGroups); the generated code is committed (scripts/generate-protos.sh).
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         // `swift package generate-documentation --target Kith` (the DocC catalog in Sources/Kith/Kith.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -51,6 +53,14 @@ let package = Package(
             path: "Sources/CZstd",
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
+        ),
+
+        // DEFLATE for the Convos appData frame (KithGroups).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
 
         .systemLibrary(
@@ -134,8 +144,9 @@ let package = Package(
         .target(
             name: "KithGroups",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS",
+                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: swiftSettings
         ),
