@@ -23,6 +23,7 @@ extension Account {
         var report = GroupProcessReport()
         var touched: [GroupID: GroupMembership] = [:]
         var advanced: Set<GroupID> = []
+        var profiles: [GroupID: [FeedID: String?]] = [:]
         try explodeDueGroupsBlocking(report: &report)
         try withGroupStore { access throws(KithError) in
             for (id, membership) in try self.joinFromWelcomes(access, report: &report) {
@@ -33,11 +34,14 @@ extension Account {
                 guard let id = try? GroupID(text), let drained = try self.drainInbox(id, access, report: &report) else { continue }
                 touched[id] = drained.membership
                 if drained.advanced { advanced.insert(id) }
+                if !drained.profiles.isEmpty { profiles[id] = drained.profiles }
             }
         }
         for (id, membership) in touched where advanced.contains(id) { try follow(membersOf: membership) }
-        for (id, membership) in touched { try followUp(id, membership, advanced: advanced.contains(id)) }
+        for (id, membership) in touched { try followUp(id, membership, advanced: advanced.contains(id), profiles: profiles[id] ?? [:]) }
         try flushWelcomes()
+        // A commit may have set an explosion time that has passed.
+        if !advanced.isEmpty { try explodeDueGroupsBlocking(report: &report) }
         if !report.opened.isEmpty { hub.emit(.groupMessagesOpened(report.opened)) }
         return report
     }
@@ -128,7 +132,7 @@ extension Account {
     /// crash keeps both or neither.
     private func drainInbox(
         _ id: GroupID, _ access: GroupStoreAccess, report: inout GroupProcessReport
-    ) throws(KithError) -> (membership: GroupMembership, advanced: Bool)? {
+    ) throws(KithError) -> (membership: GroupMembership, advanced: Bool, profiles: [FeedID: String?])? {
         let entries = try groupStoreCall { try access.inbox(of: id.string) }
         guard let record = try groupStoreCall({ try access.group(id.string) }) else {
             report.held += entries.count  // not joined (yet): a Welcome may still come
@@ -152,6 +156,7 @@ extension Account {
         }
         var progressed = true
         var waiting: [InboxItem] = []
+        var profiles: [FeedID: String?] = [:]
         while progressed {
             progressed = false
             items.sort(by: InboxItem.precedes)
@@ -182,7 +187,9 @@ extension Account {
                 }
                 switch receipt {
                 case .content(let plaintext, _):
-                    try storeGroupContent(plaintext, item, access, &report)
+                    if let content = try storeGroupContent(plaintext, item, access, &report), case .profileUpdate(let update) = content {
+                        profiles[item.author] = update.displayName
+                    }
                 case .proposal:
                     let removal = membership.state.pendingProposals.last.map { $0.proposal.type == .remove } ?? false
                     try storeEvent(item, kind: removal ? .removeMember : .updateKey, id, access)
@@ -192,7 +199,7 @@ extension Account {
                     progressed = true
                 case .removed:
                     // Removed from a conversation set to explode: the removal is the committer's explosion signal.
-                    let exploding = record.explodeAt != nil
+                    let exploding = membership.explodeAt != nil || record.explodeAt != nil
                     try storeEvent(item, kind: .removeMember, id, access)
                     try endGroup(id, record: record, status: exploding ? .exploded : .removed, access)
                     report.ended.append(id)
@@ -204,10 +211,12 @@ extension Account {
         report.held += items.count + waiting.count
         let advanced = membership.epoch != startEpoch
         try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: advanced, in: access)
-        return (membership, advanced)
+        return (membership, advanced, profiles)
     }
 
-    private func storeGroupContent(_ plaintext: [UInt8], _ item: InboxItem, _ access: GroupStoreAccess, _ report: inout GroupProcessReport) throws(KithError) {
+    /// Stores one decrypted application content; returns it, or nil when it was refused.
+    @discardableResult
+    private func storeGroupContent(_ plaintext: [UInt8], _ item: InboxItem, _ access: GroupStoreAccess, _ report: inout GroupProcessReport) throws(KithError) -> Content? {
         // The MLS state advanced (the key is used up) whatever the content is; unshowable content is refused, not retried.
         let content: Content
         do throws(FeedError) {
@@ -217,7 +226,7 @@ extension Account {
             }
         } catch {
             try refuse(item.entry.messageID, GroupID?.none, error.description, access, &report)
-            return
+            return nil
         }
         try groupStoreCall {
             try access.storeContent(plaintext, of: item.entry.envelope, content: content)
@@ -227,6 +236,7 @@ extension Account {
             throw .store(.database("injected fault after storing group content"))
         }
         if let id = try? MessageID(item.entry.messageID) { report.opened.append(id) }
+        return content
     }
 
     /// Content types that make no sense in a group (key material for one contact, feed-level keys, introductions):
@@ -284,7 +294,20 @@ extension Account {
 
     /// After a pass, for a group it touched: the committer commits pending proposals; a member re-proposes the intents
     /// a new epoch left unapplied.
-    private func followUp(_ id: GroupID, _ membership: GroupMembership, advanced: Bool) throws(KithError) {
+    private func followUp(_ id: GroupID, _ membership: GroupMembership, advanced: Bool, profiles: [FeedID: String?]) throws(KithError) {
+        if membership.isCommitter, !profiles.isEmpty {
+            // Members' profile updates: each changes that member's own entry of the metadata, nothing else.
+            let members = membership.memberFeeds
+            let committed = try commitMetadataChange(id) { current throws(ConversationMetadataError) in
+                var next = current
+                for (member, name) in profiles.sorted(by: { $0.key < $1.key }) where members.contains(member) {
+                    next = try next.applyingUpdate(try next.updatingProfile(of: member, name: name, image: nil), from: member)
+                }
+                return next
+            }
+            // That commit included the pending proposals too.
+            if committed { return }
+        }
         if membership.isCommitter, !membership.state.pendingProposals.isEmpty {
             try commitToGroup(id) { membership, _ throws(KithError) in
                 do throws(GroupError) {

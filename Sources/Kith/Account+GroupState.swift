@@ -48,9 +48,12 @@ extension Account {
               membersChanged: Bool = true, in access: GroupStoreAccess) throws(KithError) {
         let state: [UInt8]
         do throws(GroupError) { state = status == .active ? try membership.serialized() : [] } catch { throw .group(error) }
+        // A group with conversation metadata takes its name and explosion time from it (the committer's word).
+        let shared = membership.metadata != nil
         let record = GroupRecord(
-            groupID: membership.id.string, name: name, epoch: membership.epoch, state: state, status: status,
-            committer: (try? membership.policy.committer)?.string, explodeAt: explodeAt, createdAt: createdAt ?? clock() * 1000
+            groupID: membership.id.string, name: membership.groupName ?? name, epoch: membership.epoch, state: state, status: status,
+            committer: (try? membership.policy.committer)?.string, explodeAt: shared ? membership.explodeAt : explodeAt,
+            createdAt: createdAt ?? clock() * 1000
         )
         let members: [String]? = status != .active ? [] : membersChanged ? membership.members.map(\.feed.string) : nil
         try groupStoreCall { try access.save(record, members: members) }
@@ -119,14 +122,16 @@ extension Account {
     }
 
     /// The facade's view of a record.
-    func summary(_ record: GroupRecord) throws(KithError) -> GroupSummary {
+    func summary(_ record: GroupRecord, withMetadata: Bool = false) throws(KithError) -> GroupSummary {
         let id: GroupID
         do throws(GroupError) { id = try GroupID(record.groupID) } catch { throw .group(error) }
         let committer = record.committer.flatMap { try? FeedID($0) }
         let members = try readGroupStore { access in try access.members(of: record.groupID) }.compactMap { try? FeedID($0.feedID) }
+        var metadata: ConversationMetadata?
+        if withMetadata, record.status == .active { metadata = (try? GroupMembership(serialized: record.state, now: groupClock))?.metadata }
         return GroupSummary(
             id: id, name: record.name, epoch: record.epoch, status: record.status,
-            members: members, committer: committer, explodeAt: record.explodeAt, isCommitter: committer == feedID
+            members: members, committer: committer, explodeAt: record.explodeAt, isCommitter: committer == feedID, metadata: metadata
         )
     }
 }

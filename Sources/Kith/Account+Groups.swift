@@ -36,8 +36,10 @@ extension Account {
         let id = GroupID.random()
         let membership: GroupMembership
         let identityKey = try originalIdentityKey()
+        let creatorName = try ownProfileBlocking()?.displayName
         do throws(GroupError) {
-            membership = try GroupMembership.create(id: id, owner: feedID, identityKey: identityKey, now: groupClock)
+            let extensions = try GroupMembership.initialExtensions(name: trimmed, creator: feedID, creatorName: creatorName, explodeAt: explodeAt)
+            membership = try GroupMembership.create(id: id, owner: feedID, identityKey: identityKey, extensions: extensions, now: groupClock)
         } catch {
             throw .group(error)
         }
@@ -64,7 +66,48 @@ extension Account {
 
     func groupBlocking(_ id: GroupID) throws(KithError) -> GroupSummary {
         guard let record = try readGroupStore({ access in try access.group(id.string) }) else { throw .group(.unknownGroup(id.string)) }
-        return try summary(record)
+        return try summary(record, withMetadata: true)
+    }
+
+    /// Sets this identity's profile in the group's conversation metadata (its name as the group shows it; Convos'
+    /// member profiles). The committer commits it at once; anyone else sends a `profile_update` to the group, which
+    /// the committer merges into the metadata — changing that member's own entry and nothing else.
+    @discardableResult
+    public func setGroupProfile(_ id: GroupID, displayName: String?) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            let membership = try self.withGroupStore { access throws(KithError) in try self.activeMembership(id, in: access).1 }
+            if membership.isCommitter {
+                let me = self.feedID
+                try self.commitMetadataChange(id) { current throws(ConversationMetadataError) in
+                    try current.updatingProfile(of: me, name: displayName, image: nil)
+                }
+            } else {
+                _ = try self.sendToGroupBlocking(id, content: .profileUpdate(ProfileUpdate(displayName: displayName)))
+            }
+            return try self.groupBlocking(id)
+        }
+    }
+
+    /// Commits a change of the conversation metadata (committer only); nothing when it changes nothing. Returns whether
+    /// it committed.
+    @discardableResult
+    func commitMetadataChange(
+        _ id: GroupID, _ change: @escaping (ConversationMetadata) throws(ConversationMetadataError) -> ConversationMetadata
+    ) throws(KithError) -> Bool {
+        let membership = try withGroupStore { access throws(KithError) in try self.activeMembership(id, in: access).1 }
+        var probe = membership
+        let needed: Bool
+        do throws(GroupError) { needed = try probe.commitMetadata(change) != nil } catch { throw .group(error) }
+        guard needed else { return false }
+        try commitToGroup(id) { membership, _ throws(KithError) in
+            do throws(GroupError) {
+                guard let handshake = try membership.commitMetadata(change) else { throw .mls("no metadata change") }
+                return handshake
+            } catch {
+                throw .group(error)
+            }
+        }
+        return true
     }
 
     /// Finds a group by id, unique id prefix (at least 4 characters) or exact name.
@@ -302,6 +345,12 @@ extension Account {
         if removingOthers {
             guard membership.isCommitter else {
                 throw .group(.committerOnly(committer: (try? membership.policy.committer) ?? membership.ownFeed))
+            }
+            // First the explosion time (now) into the shared metadata, so members explode whatever their clocks say;
+            // then their removal.
+            let now = clock()
+            if membership.metadata != nil, (membership.explodeAt ?? .max) > now {
+                try commitMetadataChange(id) { current throws(ConversationMetadataError) in try current.settingExpiry(now) }
             }
             let others = membership.memberFeeds.subtracting([feedID])
             if !others.isEmpty {

@@ -21,6 +21,12 @@ public struct GroupSummary: Sendable, Equatable {
     public let explodeAt: Int64?
     /// True when this identity is the committer.
     public let isCommitter: Bool
+    /// The conversation metadata (invite tag, member profiles, explosion time), for one group read with
+    /// ``Account/group(_:)`` (not in lists).
+    public let metadata: ConversationMetadata?
+
+    /// The name a member chose for itself in this group, if any.
+    public func profileName(of member: FeedID) -> String? { metadata?.profile(of: member)?.name }
 }
 
 /// What one pass over incoming group messages did.

@@ -277,6 +277,15 @@ enum GroupShow {
         object["committer"] = group.committer.map { .string($0.string) } ?? .null
         object["explode_at"] = group.explodeAt.map { .integer($0) } ?? .null
         object["is_committer"] = .bool(group.isCommitter)
+        if let metadata = group.metadata {
+            object["invite_tag"] = .string(metadata.tag)
+            object["profiles"] = .array(metadata.profiles.map { profile in
+                var entry = JSONObject()
+                entry["feed_id"] = .string(profile.feedID.string)
+                entry["name"] = profile.name.map { .string($0) } ?? .null
+                return .object(entry)
+            })
+        }
         return .object(object)
     }
 
@@ -297,8 +306,11 @@ enum GroupShow {
         Output.line("  \(group.members.count) member\(group.members.count == 1 ? "" : "s"):")
         for member in group.members {
             let me = member == account.feedID ? " (you)" : ""
-            Output.line("    \(TerminalText.escaped(await account.displayName(of: member)))\(me)  \(member)")
+            var shown = await account.displayName(of: member)
+            if let chosen = group.profileName(of: member) { shown = chosen }
+            Output.line("    \(TerminalText.escaped(shown))\(me)  \(member)")
         }
+        if let tag = group.metadata?.tag, !tag.isEmpty { Output.line("  invite tag \(TerminalText.escaped(tag))") }
     }
 
     /// A member named by contact name, feed id or unique feed id prefix.

@@ -44,6 +44,10 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
     case ended(String)
     /// A handshake or Welcome larger than ``GroupWireMessage/maxHandshakeBytes`` (an add is then split).
     case handshakeTooLarge(Int)
+    /// The conversation metadata is malformed or an edit of it breaks a rule.
+    case metadata(ConversationMetadataError)
+    /// The group carries no conversation metadata.
+    case noMetadata
     /// A commit names a proposal this member has not received yet (it is in the proposer's feed): the commit waits.
     case missingProposal
 
@@ -73,6 +77,8 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
         case .ended(let status): "this identity is no longer in the group (\(status))"
         case .handshakeTooLarge(let bytes):
             "an MLS message of \(bytes) bytes does not fit in one feed entry (\(GroupWireMessage.maxHandshakeBytes) at most)"
+        case .metadata(let error): "conversation metadata: \(error.description)"
+        case .noMetadata: "the group carries no conversation metadata"
         case .missingProposal: "the commit names a proposal not received yet; it waits for the proposer's feed"
         }
     }

@@ -16,7 +16,7 @@ public enum GroupSuite {
 
     /// GroupContext extension types a Kith member supports and lists in its capabilities (RFC 9420 §7.2): the Kith
     /// policy, the members' identity keys and XMTP's mutable metadata (which carries the Convos conversation metadata).
-    public static let supportedExtensions: [ExtensionType] = [GroupPolicy.extensionType, GroupIdentityKey.extensionType, ExtensionType(rawValue: 0xFF00)]
+    public static let supportedExtensions: [ExtensionType] = [GroupPolicy.extensionType, GroupIdentityKey.extensionType, .xmtpGroupMutableMetadata]
 
     /// The capabilities of every Kith leaf.
     public static var capabilities: Capabilities {
