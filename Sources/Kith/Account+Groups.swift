@@ -22,7 +22,9 @@ extension Account {
 
     /// Creates a group whose only member and committer is this identity.
     ///
-    /// - Parameter explodeAt: when the conversation explodes (Unix seconds); see ``explodeGroup(_:)``.
+    /// - Parameters:
+    ///   - name: the group's name (1 to 128 bytes), shared with the members in the conversation metadata.
+    ///   - explodeAt: when the conversation explodes (Unix seconds); see ``explodeGroup(_:)``.
     public func createGroup(name: String, explodeAt: Int64? = nil) async throws(KithError) -> GroupSummary {
         try await BlockingWork.run { () throws(KithError) in try self.createGroupBlocking(name: name, explodeAt: explodeAt) }
     }

@@ -102,6 +102,19 @@ enum MLSSuite: BenchSuite {
                     _ = try GroupState(welcome: welcome, keyPackage: joinerPackage, secrets: joinerSecrets, configuration: configuration)
                 }
                 report(BenchFigure(name: "\(prefix).join_welcome_\(size)_ms", value: join, unit: "ms"))
+                // What a joiner cannot skip: every leaf signature of the tree it receives (RFC 9420 §7.3), on one core.
+                let tree = commit.newState.tree
+                let groupID = commit.newState.context.groupID
+                var leavesValid = true
+                let leafChecks = try wallAndCPU(rounds: size >= 1000 ? 2 : 5) {
+                    for leaf in tree.occupiedLeaves {
+                        guard let node = tree.leaf(leaf) else { continue }
+                        leavesValid = leavesValid && node.verifySignature(suite: suite, groupID: groupID, leafIndex: leaf)
+                    }
+                }
+                if leavesValid {
+                    report(BenchFigure(name: "\(prefix).join_welcome_\(size)_signature_checks_cpu_ms", value: leafChecks.cpu, unit: "ms"))
+                }
             }
 
             let (creatorPackage, creatorSecrets) = try member(0, suite: suite)

@@ -2,12 +2,18 @@
 extension RatchetTree {
     /// Throws unless every leaf signature verifies, every parent node is parent-hash valid, unmerged leaves are consistent
     /// and no HPKE or signature key is used twice.
+    ///
+    /// The leaf signatures are independent of each other: they are checked on every core first
+    /// (``ParallelSignatureChecks``), then reported in leaf order, so the first failure is the same as checking one by one.
     public func validate(suite: CipherSuite, groupID: [UInt8]) throws {
         var encryptionKeys: Set<[UInt8]> = []
         var signatureKeys: Set<[UInt8]> = []
-        for leafIndex in occupiedLeaves {
-            guard let leaf = leaf(leafIndex) else { continue }
-            guard leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: leafIndex) else {
+        let leaves = occupiedLeaves.compactMap { index in leaf(index).map { (index, $0) } }
+        let signaturesValid = ParallelSignatureChecks.run(count: leaves.count) { position in
+            leaves[position].1.verifySignature(suite: suite, groupID: groupID, leafIndex: leaves[position].0)
+        }
+        for (position, (leafIndex, leaf)) in leaves.enumerated() {
+            guard signaturesValid[position] else {
                 throw MLSTreeError.invalidLeafSignature(leafIndex)
             }
             guard encryptionKeys.insert(leaf.encryptionKey).inserted else { throw MLSTreeError.duplicateKey("encryption key at \(leafIndex)") }
