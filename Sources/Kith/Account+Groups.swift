@@ -242,6 +242,18 @@ extension Account {
         }
     }
 
+    /// Hands the committer role to another member (committer only): one commit changes the group's policy; from then
+    /// on only `member` adds, removes and commits proposals, and this identity may leave.
+    @discardableResult
+    public func handOverGroup(_ id: GroupID, to member: FeedID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.handOver(to: member) } catch { throw .group(error) }
+            }
+            return try self.groupBlocking(id)
+        }
+    }
+
     /// Removes a member (committer only).
     @discardableResult
     public func removeFromGroup(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {

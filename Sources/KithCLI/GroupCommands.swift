@@ -19,7 +19,7 @@ struct GroupCommand: AsyncParsableCommand {
             receives them. To be added, a contact first hands you a KeyPackage: on their device, \
             `kith group keys share YOUR_NAME`, then sync.
             """,
-        subcommands: [Create.self, Add.self, Remove.self, Update.self, Leave.self, Send.self, Show.self, Explode.self, Keys.self]
+        subcommands: [Create.self, Add.self, Remove.self, Update.self, Leave.self, Send.self, Show.self, Handover.self, Explode.self, Keys.self]
     )
 
     /// Names the group an operation is about.
@@ -180,6 +180,27 @@ struct GroupCommand: AsyncParsableCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 try await GroupShow.print(try await account.resolveGroup(target.group), account: account, json: global.json)
+            }
+        }
+    }
+
+    /// `kith group handover GROUP MEMBER`.
+    struct Handover: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Hand the committer role to another member (committer only).")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var target: Target
+
+        @Argument(help: "The new committer: a contact name, a feed id, or a feed id prefix of a member.")
+        var member: String
+
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let group = try await account.resolveGroup(target.group)
+                let feed = try await GroupShow.resolveMember(member, in: group, account: account)
+                let after = try await account.handOverGroup(group.id, to: feed)
+                try await GroupShow.print(after, account: account, json: global.json, lead: "Handed over: they commit from now on.")
             }
         }
     }

@@ -48,7 +48,7 @@ extension GroupMembership {
     /// Asks to leave: a proposal to remove this member's own leaf, re-proposed until the committer commits it.
     /// The committer cannot leave before handing the role over.
     public mutating func leave() throws(GroupError) -> GroupHandshake {
-        if isCommitter { throw .forbiddenProposal("the committer hands the role over before leaving") }
+        if isCommitter { throw .forbiddenProposal("the committer hands the role over before leaving (kith group handover)") }
         intents.leave = true
         return try proposeLeaveNow()
     }
@@ -106,5 +106,28 @@ extension GroupMembership {
         } catch {
             throw .mls("\(error)")
         }
+    }
+}
+
+/// Handing the committer role over (docs/GROUPS.md, "One history").
+extension GroupMembership {
+    /// Commits a new policy naming `member` the committer (committer only). From the next epoch on only `member`
+    /// commits; the former committer is then an ordinary member (and may leave).
+    public mutating func handOver(to member: FeedID) throws(GroupError) -> GroupHandshake {
+        let committer = try policy.committer
+        guard committer == ownFeed else { throw .committerOnly(committer: committer) }
+        guard member != ownFeed else { throw .forbiddenProposal("the committer already holds the role") }
+        guard memberFeeds.contains(member) else { throw .unknownMember(member) }
+        var extensions = state.context.extensions.filter { $0.type != GroupPolicy.extensionType }
+        extensions.insert(GroupPolicy(committer: member).groupContextExtension, at: 0)
+        var work = state
+        let pending: PendingCommit
+        do {
+            pending = try work.commit(proposals: [.groupContextExtensions(extensions)], includePending: true, includePath: true, wireFormat: .privateMessage)
+        } catch {
+            throw .mls("\(error)")
+        }
+        state = pending.newState
+        return GroupHandshake(message: pending.message, kind: .updateKey, welcome: nil, joiners: [], isCommit: true)
     }
 }

@@ -130,3 +130,28 @@ import Testing
         #expect(try await alice.group(group.id).epoch == 0)
     }
 }
+
+/// Handing the committer role over.
+@Suite struct GroupHandoverTests {
+    @Test func theCommitterHandsOverAndThenLeaves() async throws {
+        let (alice, bob, carol, group) = try await GroupConversationTests.trio()
+        let handed = try await alice.handOverGroup(group, to: bob.feedID)
+        #expect(handed.committer == bob.feedID && !handed.isCommitter)
+        try await GroupConversationTests.deliver(alice, to: bob)
+        try await GroupConversationTests.deliver(alice, to: carol)
+        #expect(try await bob.group(group).isCommitter)
+        // Alice now proposes her departure like any member; Bob commits it.
+        try await alice.leaveGroup(group)
+        try await GroupConversationTests.deliver(alice, to: bob)
+        #expect(try await bob.group(group).members.count == 2)
+        try await GroupConversationTests.deliver(bob, to: alice)
+        try await GroupConversationTests.deliver(alice, to: carol)
+        try await GroupConversationTests.deliver(bob, to: carol)
+        #expect(try await alice.group(group).status == .removed)
+        #expect(try await carol.group(group).members.count == 2)
+        // A commit from Alice (no longer the committer) would be refused by everyone; Bob's work.
+        try await bob.sendToGroup(group, text: "my group now")
+        try await GroupConversationTests.deliver(bob, to: carol)
+        #expect(GroupConversationTests.texts(try await carol.groupMessages(group)) == ["my group now"])
+    }
+}
