@@ -22,6 +22,8 @@ public enum SignalingText {
     public static let roomNotReady = "Room must have exactly 2 users for WebRTC"
     /// Error (Kith): `join_room` names no live room created over REST.
     public static let roomNotFound = "Room not found"
+    /// Error (Kith): the server could not read or write its store; try again.
+    public static let serverError = "Server error, try again"
     /// Error (Kith): the connection sends faster than its rate limit; the message was dropped.
     public static let rateLimited = "Rate limit exceeded"
 
