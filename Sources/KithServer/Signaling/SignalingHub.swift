@@ -51,7 +51,7 @@ final class SignalingHub: Sendable {
         }
         bus.unregister(address.client)
         await disconnect(connection, logger: logger)
-        if let failure, !(failure is CancellationError) { throw failure }
+        if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { throw failure }
     }
 
     /// Writes queued messages; when the queue ends because the server closes the connection,
@@ -62,8 +62,17 @@ final class SignalingHub: Sendable {
         }
         if let reason = connection.closeReason {
             try await outbound.close(.unknown(reason.code), reason: reason.text)
+            // The reader drains until the client answers; a client that never does is cut off.
+            try await Task.sleep(for: Self.closeGrace)
+            throw CloseGraceExpired()
         }
     }
+
+    /// How long a client has to answer the server's close frame.
+    static let closeGrace: Duration = .seconds(10)
+
+    /// The client did not answer the server's close frame in time.
+    struct CloseGraceExpired: Error {}
 
     /// Closes the connection once it is idle (in no room, silent for the idle timeout).
     private func watchIdle(_ connection: SignalingConnection) async throws {
@@ -80,6 +89,9 @@ final class SignalingHub: Sendable {
 
     private func read(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: SignalingConnection) async throws {
         for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
+            // Once the server decided to close, the writer has sent the close frame: drain until
+            // the client answers it.
+            guard connection.closeReason == nil else { continue }
             switch connection.admit(rule: limits.messagesPerConnection, strikeLimit: limits.rateLimitStrikes, now: clock.nowMilliseconds()) {
             case .allowed: break
             case .limited:
@@ -87,7 +99,7 @@ final class SignalingHub: Sendable {
                 continue
             case .strikeOut:
                 connection.requestClose(.rateLimit)
-                return
+                continue
             }
             let bytes: [UInt8] = switch message {
             case .text(let text): Array(text.utf8)
