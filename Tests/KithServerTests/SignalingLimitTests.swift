@@ -63,4 +63,20 @@ struct SignalingLimitTests {
             await peer.close()
         }
     }
+
+    @Test("a node holding its maximum of connections refuses more with 1013")
+    func connectionCap() async throws {
+        var limits = TestServer.limits()
+        limits.maximumConnections = 1
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let url = try SignalingFlowTests.url(client)
+            let (first, _) = try await TestPeer.connect(url)
+            let close = try await SignalingClient.connect(to: url) { channel in
+                for try await message in channel.messages { Issue.record("unexpected \(message)") }
+            }
+            #expect(close.code == 1013)
+            await first.close()
+        }
+    }
 }

@@ -2,6 +2,7 @@ import GRDB
 import KithRendezvous
 
 extension SQLiteRendezvousStore {
+    /// Joins in one transaction: room check, stale same-device member removed, capacity, previous room left, role by ``RoleRule``.
     public func join(_ request: JoinRequest, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> JoinOutcome {
         try await write { db in
             let roomText = request.room.text
@@ -51,6 +52,7 @@ extension SQLiteRendezvousStore {
         }
     }
 
+    /// Deletes the connection's membership and refreshes the room's lifetime.
     public func leave(_ member: MemberAddress, roomExpiresAt: Int64) async throws(RendezvousStoreError) -> RoomDeparture? {
         try await write { db in
             guard let roomText = try String.fetchOne(

@@ -2,6 +2,7 @@ import GRDB
 import KithRendezvous
 
 extension SQLiteRendezvousStore {
+    /// Inserts the pending pairing; an expired unaccepted one under the same code is replaced first.
     public func createPending(joinCode: JoinCode, client1: DeviceID, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome {
         try await write { db in
             if let row = try Row.fetchOne(db, sql: "SELECT client1, client2, expires_at FROM pendings WHERE join_id = ?", arguments: [joinCode.text]) {
@@ -23,6 +24,7 @@ extension SQLiteRendezvousStore {
         }
     }
 
+    /// Claims the pairing with `UPDATE … WHERE client2 IS NULL AND expires_at > now` (compare-and-set), then creates the room.
     public func accept(joinCode: JoinCode, client2: DeviceID, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome {
         try await write { db in
             // Compare-and-set: only a live pairing that nobody accepted yet can be claimed.
@@ -49,6 +51,7 @@ extension SQLiteRendezvousStore {
         }
     }
 
+    /// Answers from the pending row (deleted once client1 has the room), else from the room created under the code.
     public func check(joinCode: JoinCode, client1: DeviceID, now: Int64) async throws(RendezvousStoreError) -> CheckOutcome {
         try await write { db in
             if let row = try Row.fetchOne(db, sql: "SELECT client1, client2, room_id, expires_at FROM pendings WHERE join_id = ?", arguments: [joinCode.text]),

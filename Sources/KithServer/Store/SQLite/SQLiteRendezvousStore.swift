@@ -46,6 +46,7 @@ public final class SQLiteRendezvousStore: RendezvousStore {
     /// SQL condition for a live room (alias `rooms`): within its lifetime, or with a member.
     static let liveRoom = "(rooms.expires_at > ? OR EXISTS (SELECT 1 FROM members WHERE members.room_id = rooms.room_id))"
 
+    /// Reads a live room (within its lifetime, or with a member).
     public func room(_ id: RoomID, now: Int64) async throws(RendezvousStoreError) -> RoomInfo? {
         try await write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT client1, client2 FROM rooms WHERE room_id = ? AND \(Self.liveRoom)", arguments: [id.text, now]),
@@ -55,6 +56,7 @@ public final class SQLiteRendezvousStore: RendezvousStore {
         }
     }
 
+    /// Deletes the room, its memberships (cascade) and its accepted pairing.
     public func deleteRoom(_ id: RoomID) async throws(RendezvousStoreError) -> [MemberAddress] {
         try await write { db in
             let members = try Self.members(db, room: id.text).map(\.address)
@@ -64,6 +66,7 @@ public final class SQLiteRendezvousStore: RendezvousStore {
         }
     }
 
+    /// Deletes the rooms, memberships and pairings of the device ids in one transaction.
     public func purge(deviceIDs: [DeviceID]) async throws(RendezvousStoreError) -> PurgeOutcome {
         let ids = Array(Set(deviceIDs.map(\.text)))
         return try await write { db in
@@ -83,6 +86,7 @@ public final class SQLiteRendezvousStore: RendezvousStore {
         }
     }
 
+    /// Deletes memberless rooms past their lifetime, then expired and orphaned pairings.
     public func sweep(now: Int64) async throws(RendezvousStoreError) -> SweepOutcome {
         try await write { db in
             try db.execute(sql: "DELETE FROM rooms WHERE expires_at <= ? AND NOT EXISTS (SELECT 1 FROM members WHERE members.room_id = rooms.room_id)", arguments: [now])
