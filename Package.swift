@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Convos / XMTP protobuf messages (KithGroups); the generated code is committed (scripts/generate-protos.sh).
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         // `swift package generate-documentation --target Kith` (the DocC catalog in Sources/Kith/Kith.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Rendezvous: `kith serve` (KithServer) and its client (KithRendezvous).
@@ -60,6 +62,14 @@ let package = Package(
             path: "Sources/CZstd",
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
+        ),
+
+        // DEFLATE for the Convos appData frame (KithGroups).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
 
         .systemLibrary(
@@ -143,8 +153,9 @@ let package = Package(
         .target(
             name: "KithGroups",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS",
+                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -164,7 +175,7 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync",
+                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -202,7 +213,7 @@ let package = Package(
         // `kith demo`: the guided tour on throwaway identities (not part of the app library).
         .target(
             name: "KithDemo",
-            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal"],
+            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups"],
             swiftSettings: swiftSettings
         ),
 
@@ -243,7 +254,7 @@ let package = Package(
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal",
+                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups",
                 "KithServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -254,7 +265,7 @@ let package = Package(
         .executableTarget(
             name: "KithBench",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -1,12 +1,26 @@
-/// Capability checks on leaves joining or changing the group (RFC 9420 §7.2, §7.3, §11.1, §12.1.7).
+/// Capability checks on leaves joining or changing the group — exactly those RFC 9420 requires, and no others.
+///
+/// - §7.3 (leaf node validation), applied to every new or changed leaf:
+///   - the `required_capabilities` of the GroupContext are listed in the leaf's capabilities ("compatible with the
+///     group's parameters");
+///   - the leaf's credential type is supported by every member, and the leaf supports every credential type in use;
+///   - every extension in the leaf's `extensions` is listed in its `capabilities.extensions` (default types 1–5 need
+///     not be, §7.2).
+/// - §12.1.7 and §13.4: every non-default GroupContext extension is supported (listed) by every member, checked when
+///   a leaf joins and when a GroupContextExtensions proposal changes the set.
+/// - §10.1 checks the KeyPackage's own `cipher_suite` and `version` fields against the GroupContext (done by the
+///   KeyPackage validation, not here).
+///
+/// Not required, so not checked: that `capabilities.cipher_suites` lists the group's suite, that
+/// `capabilities.versions` lists mls10, or that a leaf lists its own credential type. Conformant clients (OpenMLS,
+/// mls-rs) send leaves without them; refusing those broke interoperability.
 enum CapabilityRules {
     /// Extension types every client supports without listing them (RFC 9420 §7.2: the RFC-defined types 1–5).
     static func isDefault(_ type: ExtensionType) -> Bool { (1...5).contains(type.rawValue) }
-
     /// Proposal types every client supports without listing them (RFC 9420 §7.2: the RFC-defined types 1–7).
     static func isDefault(_ type: ProposalType) -> Bool { (1...7).contains(type.rawValue) }
 
-    /// Checks that `leaf` can be a member of a group with `suite` and GroupContext `extensions`, next to the members of `tree`.
+    /// Checks that `leaf` can be a member of a group with GroupContext `extensions`, next to the members of `tree`.
     static func check(_ leaf: LeafNode, suite: CipherSuiteID, extensions: [Extension], tree: RatchetTree, ignoring: LeafIndex?) throws {
         try checkOwn(leaf, suite: suite, extensions: extensions)
         try tree.forEachMember { index, member in
@@ -20,11 +34,6 @@ enum CapabilityRules {
     /// The checks of ``check(_:suite:extensions:tree:ignoring:)`` that involve only the leaf and the GroupContext.
     static func checkOwn(_ leaf: LeafNode, suite: CipherSuiteID, extensions: [Extension]) throws {
         let capabilities = leaf.capabilities
-        guard capabilities.cipherSuites.contains(suite) else { throw MLSGroupError.unsupportedCapability("leaf does not support the group's cipher suite") }
-        guard capabilities.versions.contains(.mls10) else { throw MLSGroupError.unsupportedCapability("leaf does not support mls10") }
-        guard capabilities.credentials.contains(leaf.credential.type) else {
-            throw MLSGroupError.unsupportedCapability("leaf does not list its own credential type")
-        }
         for item in leaf.extensions where !isDefault(item.type) && !capabilities.extensions.contains(item.type) {
             throw MLSGroupError.unsupportedCapability("leaf uses extension \(item.type.rawValue) it does not list")
         }

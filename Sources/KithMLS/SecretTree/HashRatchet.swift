@@ -1,11 +1,11 @@
 /// One symmetric hash ratchet of a leaf (RFC 9420 §9.1), with a bounded store of skipped keys for out-of-order messages.
 struct HashRatchet: Sendable, Hashable {
     /// The ratchet secret of `generation`.
-    private(set) var secret: [UInt8]
+    var secret: [UInt8]
     /// The next generation not yet derived.
-    private(set) var generation: UInt32
+    var generation: UInt32
     /// Keys of skipped generations, deleted once used.
-    private var skipped: [UInt32: RatchetKey] = [:]
+    var skipped: [UInt32: RatchetKey] = [:]
 
     init(secret: [UInt8]) {
         self.secret = secret

@@ -4,11 +4,11 @@
 public struct SecretTree: Sendable, Hashable {
     /// The suite deriving the secrets.
     public let suite: CipherSuite
-    private let math: TreeMath
+    let math: TreeMath
     /// Secrets of nodes not yet expanded, by node index.
-    private var nodeSecrets: [UInt32: [UInt8]]
-    private var handshake: [UInt32: HashRatchet] = [:]
-    private var application: [UInt32: HashRatchet] = [:]
+    var nodeSecrets: [UInt32: [UInt8]]
+    var handshake: [UInt32: HashRatchet] = [:]
+    var application: [UInt32: HashRatchet] = [:]
 
     /// Creates the tree of an epoch from its `encryption_secret` for a ratchet tree of `leafCount` leaves (a power of two).
     public init(suite: CipherSuite, encryptionSecret: [UInt8], leafCount: UInt32) throws {

@@ -36,11 +36,30 @@ import Testing
         }
     }
 
-    @Test func leafWithoutTheGroupSuiteIsRejected() throws {
+    /// Regression: RFC 9420 §7.3 does not require `capabilities.cipher_suites` to list the group's suite (nor
+    /// `versions` to list mls10, nor the leaf to list its own credential type); conformant peers omit them.
+    @Test func leafWithoutTheGroupSuiteOrVersionIsAccepted() throws {
         let (bob, index, leaf) = try bobsView()
         var copy = leaf
         copy.capabilities.cipherSuites = [.x25519ChaChaSHA256Ed25519]
-        #expect(throws: MLSGroupError.unsupportedCapability("leaf does not support the group's cipher suite")) {
+        copy.capabilities.versions = []
+        try bob.validateCommitPathLeaf(copy, at: index, in: bob.tree, extensions: bob.context.extensions)
+    }
+
+    @Test func leafUsingAnUnlistedExtensionIsRejected() throws {
+        let (bob, index, leaf) = try bobsView()
+        var copy = leaf
+        copy.extensions = [Extension(type: ExtensionType(rawValue: 0xF0B2), data: [1])]
+        #expect(throws: MLSGroupError.unsupportedCapability("leaf uses extension \(0xF0B2) it does not list")) {
+            try bob.validateCommitPathLeaf(copy, at: index, in: bob.tree, extensions: bob.context.extensions)
+        }
+    }
+
+    @Test func leafWhoseCredentialTypeOthersDoNotSupportIsRejected() throws {
+        let (bob, index, leaf) = try bobsView()
+        var copy = leaf
+        copy.capabilities.credentials = [.x509]
+        #expect(throws: MLSGroupError.self) {
             try bob.validateCommitPathLeaf(copy, at: index, in: bob.tree, extensions: bob.context.extensions)
         }
     }
