@@ -17,6 +17,8 @@ import PackageDescription
 ///     KithSync                 Noise secure link, BLE wire structures, transports
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
+///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling) and its client
+///     KithServer               `kith serve`: rendezvous server (Hummingbird); its own product, never linked by an app
 ///     KithCLI (kith)           command-line client
 ///     KithBench (kith-bench)   benchmark runner
 let swiftSettings: [SwiftSetting] = [
@@ -29,6 +31,8 @@ let package = Package(
     products: [
         .library(name: "Kith", targets: ["Kith"]),
         .library(name: "KithMLS", targets: ["KithMLS"]),
+        .library(name: "KithRendezvous", targets: ["KithRendezvous"]),
+        .library(name: "KithServer", targets: ["KithServer"]),
         .executable(name: "kith", targets: ["KithCLI"]),
         .executable(name: "kith-bench", targets: ["KithBench"]),
         .executable(name: "kith-vectors", targets: ["KithVectors"]),
@@ -45,6 +49,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         // `swift package generate-documentation --target Kith` (the DocC catalog in Sources/Kith/Kith.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Rendezvous: `kith serve` (KithServer) and its client (KithRendezvous).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -208,13 +217,48 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Rendezvous
+        // Inviso-compatible rendezvous protocol values, their bounded codec and the client an app uses
+        // (REST over AsyncHTTPClient, signaling over HummingbirdWSClient): no server code.
+        .target(
+            name: "KithRendezvous",
+            dependencies: [
+                "KithCanonical",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `kith serve`: rooms by join code and WebSocket signaling (Hummingbird 2); storage behind
+        // RendezvousStore (SQLite by default). Its own product: no app and no lower module imports it.
+        .target(
+            name: "KithServer",
+            dependencies: [
+                "KithRendezvous", "KithCanonical",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "KithCLI",
             dependencies: [
                 "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups",
+                "KithServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -313,6 +357,23 @@ let package = Package(
                 "KithIdentity",
                 "KithSync",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithRendezvousTests",
+            dependencies: ["KithRendezvous", "KithCanonical"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithServerTests",
+            dependencies: [
+                "KithServer", "KithRendezvous", "KithCanonical",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
         ),
