@@ -28,6 +28,18 @@ struct GroupCommand: AsyncParsableCommand {
         var group: String
     }
 
+    /// Opens the account, resolves the group, runs `operation`, and prints the group after it (with `lead` first).
+    static func perform(
+        _ global: GlobalOptions, _ target: Target, _ operation: (Account, GroupSummary) async throws -> (after: GroupSummary, lead: String?)
+    ) async throws {
+        try await Output.run {
+            let account = try await openAccount(global)
+            let group = try await account.resolveGroup(target.group)
+            let (after, lead) = try await operation(account, group)
+            try await GroupShow.print(after, account: account, json: global.json, lead: lead)
+        }
+    }
+
     /// `kith group create NAME`.
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group; you are its only member and its committer.")
@@ -71,13 +83,10 @@ struct GroupCommand: AsyncParsableCommand {
         var contacts: [String]
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+            try await GroupCommand.perform(global, target) { account, group in
                 var feeds: [FeedID] = []
                 for contact in contacts { feeds.append(try await account.resolveContact(contact).feedID) }
-                let after = try await account.addToGroup(group.id, contacts: feeds)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Added \(feeds.count); they join when they sync your feed.")
+                return (try await account.addToGroup(group.id, contacts: feeds), "Added \(feeds.count); they join when they sync your feed.")
             }
         }
     }
@@ -93,12 +102,9 @@ struct GroupCommand: AsyncParsableCommand {
         var member: String
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+            try await GroupCommand.perform(global, target) { account, group in
                 let feed = try await GroupShow.resolveMember(member, in: group, account: account)
-                let after = try await account.removeFromGroup(group.id, member: feed)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Removed.")
+                return (try await account.removeFromGroup(group.id, member: feed), "Removed.")
             }
         }
     }
@@ -113,12 +119,9 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+            try await GroupCommand.perform(global, target) { account, group in
                 let after = try await account.updateGroupKeys(group.id)
-                let lead = after.isCommitter ? "Keys updated (epoch \(after.epoch))." : "Key update proposed; the committer applies it when it syncs your feed."
-                try await GroupShow.print(after, account: account, json: global.json, lead: lead)
+                return (after, after.isCommitter ? "Keys updated (epoch \(after.epoch))." : "Key update proposed; the committer applies it when it syncs your feed.")
             }
         }
     }
@@ -131,11 +134,8 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
-                let after = try await account.leaveGroup(group.id)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Departure proposed; you are out once the committer applies it.")
+            try await GroupCommand.perform(global, target) { account, group in
+                (try await account.leaveGroup(group.id), "Departure proposed; you are out once the committer applies it.")
             }
         }
     }
@@ -177,10 +177,7 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                try await GroupShow.print(try await account.resolveGroup(target.group), account: account, json: global.json)
-            }
+            try await GroupCommand.perform(global, target) { _, group in (group, nil) }
         }
     }
 
@@ -195,12 +192,9 @@ struct GroupCommand: AsyncParsableCommand {
         var member: String
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+            try await GroupCommand.perform(global, target) { account, group in
                 let feed = try await GroupShow.resolveMember(member, in: group, account: account)
-                let after = try await account.handOverGroup(group.id, to: feed)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Handed over: they commit from now on.")
+                return (try await account.handOverGroup(group.id, to: feed), "Handed over: they commit from now on.")
             }
         }
     }
@@ -215,11 +209,8 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
-                let after = try await account.explodeGroup(group.id)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Exploded: state, keys and messages deleted here; members follow when they sync.")
+            try await GroupCommand.perform(global, target) { account, group in
+                (try await account.explodeGroup(group.id), "Exploded: state, keys and messages deleted here; members follow when they sync.")
             }
         }
     }

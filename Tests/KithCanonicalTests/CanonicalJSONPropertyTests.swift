@@ -1,3 +1,4 @@
+import KithTestSupport
 import KithCanonical
 import PropertyBased
 import Testing

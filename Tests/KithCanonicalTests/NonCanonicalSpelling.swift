@@ -1,3 +1,4 @@
+import KithTestSupport
 import KithCanonical
 
 /// Writes a value as valid JSON that randomly uses every non-canonical spelling Kith must detect:

@@ -6,6 +6,7 @@ import KithGroups
 import KithIdentity
 import KithMLS
 import KithStore
+import KithTestSupport
 import Testing
 
 @testable import Kith
@@ -174,46 +175,5 @@ import Testing
         #expect(report.opened.count == 2 && report.commits == 1)
         #expect(try await Self.view(bob, group).2 == ["first", "second"])
         #expect(try await bob.group(group).epoch == 2)
-    }
-}
-
-/// A small seeded generator (SplitMix64) so random orders replay.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// Re-adding a member whose device lost the group's state.
-@Suite struct GroupReaddTests {
-    @Test func aMemberWhoseStateWasLostIsReadded() async throws {
-        let (alice, others, group) = try await GroupHistoryTests.crowd()
-        let carol = others[1]
-        await GroupHistoryTests.deliver(alice, to: carol)
-        #expect(try await carol.group(group).status == .active)
-        // Carol's device loses the group (a damaged store): the record is gone.
-        try carol.withGroupStore { access throws(KithError) in
-            try carol.groupStoreCall { try access.save(GroupRecord(groupID: group.string, name: nil, epoch: 0, state: [], status: .removed, committer: nil, explodeAt: nil, createdAt: 0), members: []) }
-        }
-        try await carol.shareKeyPackage(with: alice.feedID)
-        await GroupHistoryTests.deliver(carol, to: alice)
-        let readded = try await alice.readdToGroup(group, member: carol.feedID)
-        #expect(readded.members.count == 5 && readded.epoch == 2)
-        try await alice.sendToGroup(group, text: "welcome back")
-        await GroupHistoryTests.deliver(alice, to: carol)
-        let summary = try await carol.group(group)
-        #expect(summary.status == .active && summary.epoch == 2)
-        #expect(try await GroupHistoryTests.view(carol, group).2 == ["welcome back"])
-        // The others follow the re-add like any commit.
-        let bob = others[0]
-        await GroupHistoryTests.deliver(alice, to: bob)
-        #expect(try await bob.group(group).epoch == 2)
-        #expect(try await GroupHistoryTests.view(bob, group).2 == ["welcome back"])
     }
 }
