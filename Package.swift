@@ -353,7 +353,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithSyncTests",
-            dependencies: ["KithTestSupport", 
+            dependencies: ["KithTestSupport", "KithCanonical",
                 "KithIdentity",
                 "KithSync",
                 .product(name: "PropertyBased", package: "swift-property-based"),

@@ -67,7 +67,7 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3])
     func fiveMembersConvergeUnderRandomDeliveryOrders(seed: UInt64) async throws {
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let (alice, others, group) = try await Self.crowd()
         let everyone = [alice] + others
         let (bob, carol, dave, erin) = (others[0], others[1], others[2], others[3])
