@@ -5,7 +5,8 @@ import KithMLS
 /// 1,000 members (create and process), one commit adding 1,000 members at once, the Welcome of each, joining from it, and
 /// application messages. Published mls-rs anchors (other hardware): create 13.5 ms and process 1.0 ms at 128 members,
 /// 1,000 adds in one commit 156 ms. The 2,000 signature checks of the 1,000 KeyPackages are also timed alone: they are the
-/// floor of the 1,000-add commit on one core.
+/// floor of the 1,000-add commit on one core. The size of a 100-member group's serialized member state, and the time to
+/// restore it, are measured too.
 enum MLSSuite: BenchSuite {
     static let name = "mls"
 
@@ -63,6 +64,19 @@ enum MLSSuite: BenchSuite {
                 _ = try receiver.handle(message)
             }
             report(BenchFigure(name: "\(prefix).app_encrypt_decrypt_100B_per_s", value: rate, unit: "ops/s"))
+
+            // A member's whole state at rest (stored sealed, restored for every message) in a 100-member group, once it
+            // holds the default three past epochs for late application messages.
+            var (creator100, member100) = try group(size: 100, suite: suite)
+            for _ in 0..<GroupConfiguration.defaultPastEpochsForApplicationMessages {
+                let pending = try creator100.commit()
+                creator100 = pending.newState
+                try member100.handle(pending.message)
+            }
+            let stateBytes = try member100.serializedState()
+            report(BenchFigure(name: "\(prefix).state_bytes_100", value: Double(stateBytes.count), unit: "bytes"))
+            let restore = try milliseconds(rounds: 20) { _ = try GroupState(serializedState: stateBytes, configuration: configuration) }
+            report(BenchFigure(name: "\(prefix).state_restore_100_ms", value: restore, unit: "ms"))
 
             for size in groupSizes {
                 let (creator, member) = try group(size: size, suite: suite)

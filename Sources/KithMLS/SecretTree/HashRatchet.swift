@@ -5,11 +5,18 @@ struct HashRatchet: Sendable, Hashable {
     /// The next generation not yet derived.
     private(set) var generation: UInt32
     /// Keys of skipped generations, deleted once used.
-    private var skipped: [UInt32: RatchetKey] = [:]
+    private(set) var skipped: [UInt32: RatchetKey] = [:]
 
     init(secret: [UInt8]) {
         self.secret = secret
         self.generation = 0
+    }
+
+    /// Reassembles a ratchet at `generation` with its retained skipped keys, as read back from a serialized group state.
+    init(secret: [UInt8], generation: UInt32, skipped: [UInt32: RatchetKey]) {
+        self.secret = secret
+        self.generation = generation
+        self.skipped = skipped
     }
 
     private func derive(_ suite: CipherSuite) throws -> RatchetKey {
