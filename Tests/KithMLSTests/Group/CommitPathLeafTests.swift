@@ -36,13 +36,13 @@ import Testing
         }
     }
 
-    @Test func leafWithoutTheGroupSuiteIsRejected() throws {
+    /// RFC 9420 requires no leaf to list the group's suite or version in its capabilities (see ``CapabilityRules``).
+    @Test func leafWithoutTheGroupSuiteOrVersionIsAccepted() throws {
         let (bob, index, leaf) = try bobsView()
         var copy = leaf
         copy.capabilities.cipherSuites = [.x25519ChaChaSHA256Ed25519]
-        #expect(throws: MLSGroupError.unsupportedCapability("leaf does not support the group's cipher suite")) {
-            try bob.validateCommitPathLeaf(copy, at: index, in: bob.tree, extensions: bob.context.extensions)
-        }
+        copy.capabilities.versions = []
+        try bob.validateCommitPathLeaf(copy, at: index, in: bob.tree, extensions: bob.context.extensions)
     }
 
     @Test func leafMissingARequiredExtensionIsRejected() throws {
