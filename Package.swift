@@ -17,6 +17,8 @@ import PackageDescription
 ///     KithSync                 Noise secure link, BLE wire structures, transports
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
+///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling) and its client
+///     KithServer               `kith serve`: rendezvous server (Hummingbird); its own product, never linked by an app
 ///     KithCLI (kith)           command-line client
 ///     KithBench (kith-bench)   benchmark runner
 let swiftSettings: [SwiftSetting] = [
@@ -29,6 +31,8 @@ let package = Package(
     products: [
         .library(name: "Kith", targets: ["Kith"]),
         .library(name: "KithMLS", targets: ["KithMLS"]),
+        .library(name: "KithRendezvous", targets: ["KithRendezvous"]),
+        .library(name: "KithServer", targets: ["KithServer"]),
         .executable(name: "kith", targets: ["KithCLI"]),
         .executable(name: "kith-bench", targets: ["KithBench"]),
         .executable(name: "kith-vectors", targets: ["KithVectors"]),
@@ -41,8 +45,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Convos / XMTP protobuf messages (KithGroups); the generated code is committed (scripts/generate-protos.sh).
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         // `swift package generate-documentation --target Kith` (the DocC catalog in Sources/Kith/Kith.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Rendezvous: `kith serve` (KithServer) and its client (KithRendezvous).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -51,6 +62,14 @@ let package = Package(
             path: "Sources/CZstd",
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
+        ),
+
+        // DEFLATE for the Convos appData frame (KithGroups).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
 
         .systemLibrary(
@@ -134,8 +153,9 @@ let package = Package(
         .target(
             name: "KithGroups",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS",
+                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -155,7 +175,7 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync",
+                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -193,7 +213,40 @@ let package = Package(
         // `kith demo`: the guided tour on throwaway identities (not part of the app library).
         .target(
             name: "KithDemo",
-            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal"],
+            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Rendezvous
+        // Inviso-compatible rendezvous protocol values, their bounded codec and the client an app uses
+        // (REST over AsyncHTTPClient, signaling over HummingbirdWSClient): no server code.
+        .target(
+            name: "KithRendezvous",
+            dependencies: [
+                "KithCanonical",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `kith serve`: rooms by join code and WebSocket signaling (Hummingbird 2); storage behind
+        // RendezvousStore (SQLite by default). Its own product: no app and no lower module imports it.
+        .target(
+            name: "KithServer",
+            dependencies: [
+                "KithRendezvous", "KithCanonical",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -201,16 +254,18 @@ let package = Package(
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal",
+                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups",
+                "KithServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "KithBench",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -302,6 +357,23 @@ let package = Package(
                 "KithIdentity",
                 "KithSync",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithRendezvousTests",
+            dependencies: ["KithRendezvous", "KithCanonical"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithServerTests",
+            dependencies: [
+                "KithServer", "KithRendezvous", "KithCanonical",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
         ),

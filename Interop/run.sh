@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Interop and end-to-end checks, run by scripts/test.sh after `swift test`:
-# independent Python implementations (cryptography, PyNaCl) against Kith's vectors and CLI output,
+# independent Python implementations (cryptography, PyNaCl, protobuf) against Kith's vectors and CLI output,
 # and the `kith` / `kith-vectors` executables driven as a user would.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -8,8 +8,8 @@ venv=.build/interop-venv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" || { echo "error: cannot create a Python virtualenv" >&2; exit 1; }
 fi
-if ! "$venv/bin/python" -c "import cryptography, nacl" >/dev/null 2>&1; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "cryptography>=44" pynacl || { echo "error: pip install failed" >&2; exit 1; }
+if ! "$venv/bin/python" -c "import cryptography, nacl, google.protobuf" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "cryptography>=44" pynacl "protobuf>=5" || { echo "error: pip install failed" >&2; exit 1; }
 fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
@@ -38,12 +38,16 @@ check contacts-cli Interop/contacts/cli_contacts.sh
 check direct-cli Interop/direct/cli_direct.sh
 check trust-concurrent-post Interop/trust/cli_concurrent_post.sh
 check trust-terminal-escapes Interop/trust/cli_terminal_escapes.sh
+check groups-cli Interop/groups/cli_groups.sh
 check direct-handover "$PYTHON" Interop/direct/check_handover.py
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done
 check ed25519-strict "$PYTHON" Interop/ed25519/strict_vectors.py check TestVectors/ed25519/strict-v1.json
+check serve-cli "$PYTHON" Interop/serve/check_serve.py
 check example-app .build/debug/kith-example
+check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
+  Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt
 check mls-vector-runner .build/debug/kith-vectors mls Tests/Vectors/mls/*.json
 
 echo "interop: $passed passed, $failed failed"

@@ -7,6 +7,7 @@ packages=(
   pkg-config        # locates the system libraries below
   libsqlite3-dev    # GRDB (KithStore)
   libzstd-dev       # sync compression (KithSync)
+  zlib1g-dev        # Convos appData DEFLATE (KithGroups)
   libqrencode-dev   # contact-card QR codes
   libsecp256k1-dev  # signed invites
   python3           # interop tests (independent Python implementations)

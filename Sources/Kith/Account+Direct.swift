@@ -119,8 +119,14 @@ extension Account {
                     feedID: envelope.feedID.string
                 )
                 let plaintext = try Self.openDirect(envelope, from: peer, sessions: sessions, access: access, now: now)
-                if case .prekeyBatch(let content)? = try? Content.parse(plaintext, envelopeType: envelope.type) {
+                switch try? Content.parse(plaintext, envelopeType: envelope.type) {
+                case .prekeyBatch(let content)?:
                     try DirectSessions.acceptPrekeyBatch(content.batchBytes, from: peer.feed, peerPrekeys: access.ratchet)
+                case .keyPackageOffer(let offer)?:
+                    // Kept with the message it came in, or not at all; one that is not the sender's own is ignored.
+                    try Self.acceptKeyPackage(offer, from: envelope.feedID, access: access.groups)
+                default:
+                    break
                 }
                 return plaintext
             }
@@ -128,6 +134,8 @@ extension Account {
             throw .store(error)
         }
         if !report.opened.isEmpty { hub.emit(.directMessagesOpened(report.opened)) }
+        // Welcomes arrive as direct messages, and group messages may wait for them.
+        try processGroupMessagesBlocking()
         return report
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import KithCanonical
 import KithFeed
+import KithGroups
 import KithIdentity
 import KithStore
 import Synchronization
@@ -45,6 +46,9 @@ public final class Account: Sendable {
     var keySeeds: RotatedKeySeeds? { keyState.withLock { $0.keySeeds } }
     /// The subscribers of ``events()``.
     let hub = AccountEventHub()
+    /// Test seam: when armed, the next group message processing fails right after storing a decrypted content and
+    /// before the group state is saved (the transaction must then keep neither).
+    let groupFaultAfterContent = Mutex(false)
 
     init(
         identity: Identity, deviceSeed: Seed, keySeeds: RotatedKeySeeds? = nil, store: FeedStore, home: AccountHome?,
@@ -169,7 +173,8 @@ public final class Account: Sendable {
     /// Appends a message with the given content to the account's feed.
     ///
     /// `self` and `contacts` messages are sealed here; `direct:` messages go through the
-    /// account's Double Ratchet session with that contact (see `sendDirect(_:to:)`).
+    /// account's Double Ratchet session with that contact (see `sendDirect(_:to:)`); `group:`
+    /// messages through the group's MLS state (see `sendToGroup(_:content:)`).
     @discardableResult
     public func publish(_ content: Content, audience: Audience) async throws(KithError) -> Envelope {
         try await BlockingWork.run { () throws(KithError) in try self.publishBlocking(content, audience: audience) }
@@ -177,6 +182,11 @@ public final class Account: Sendable {
 
     func publishBlocking(_ content: Content, audience: Audience) throws(KithError) -> Envelope {
         if case .direct(let peer) = audience { return try sendDirectBlocking(content, to: peer) }
+        if case .group(let text) = audience {
+            let id: GroupID
+            do throws(GroupError) { id = try GroupID(text) } catch { throw .group(error) }
+            return try sendToGroupBlocking(id, content: content)
+        }
         let plaintext: [UInt8]
         do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
         let seal = try audienceSealer(plaintext, audience: audience)
@@ -210,12 +220,24 @@ public final class Account: Sendable {
         plaintext: [UInt8], type: String, audience: Audience, rotatingTo rotation: KeyState? = nil,
         seal: (OwnAppendSlot) throws(KithError) -> [UInt8]
     ) throws(KithError) -> Envelope {
+        try appendMaking(type: type, audience: audience, rotatingTo: rotation) { slot throws(KithError) in (try seal(slot), plaintext) }
+    }
+
+    /// ``appendWithDirectState(plaintext:type:audience:rotatingTo:seal:)`` for content whose plaintext is only known
+    /// under the write lock (a `group_event` carries the MLS message made there): `make` returns the sealed content
+    /// and its plaintext.
+    func appendMaking(
+        type: String, audience: Audience, rotatingTo rotation: KeyState? = nil,
+        make: (OwnAppendSlot) throws(KithError) -> (content: [UInt8], plaintext: [UInt8])
+    ) throws(KithError) -> Envelope {
         var written: Envelope?
         var replaced: KeyState?
         do throws(OwnAppendError<KithError>) {
             _ = try store.appendOwn(feed: feedID) { (slot: OwnAppendSlot) throws(KithError) -> OwnAppendEntry in
+                let made = try make(slot)
+                let plaintext = made.plaintext
                 let unsigned = UnsignedEnvelope(
-                    sequence: slot.sequence, timestamp: clock(), previous: slot.previous, type: type, audience: audience, content: try seal(slot)
+                    sequence: slot.sequence, timestamp: clock(), previous: slot.previous, type: type, audience: audience, content: made.content
                 )
                 let signer = identity
                 let envelope: Envelope
@@ -269,7 +291,7 @@ public final class Account: Sendable {
         case .direct:
             throw .input(.invalid("direct messages are sealed by the ratchet session (sendDirect)"))
         case .group:
-            throw .notYetSupported("group messages arrive with MLS groups")
+            throw .input(.invalid("group messages are sealed by the group's MLS state (sendToGroup)"))
         case .unknown(let text):
             throw .input(.invalid("cannot encrypt for unknown audience '\(text)'"))
         }

@@ -13,6 +13,8 @@ public enum AccountEvent: Sendable {
     case messagesStored(feed: FeedID, messages: [MessageID])
     /// Direct messages addressed to this account were decrypted.
     case directMessagesOpened([MessageID])
+    /// Group messages were decrypted and stored (``Account/processGroupMessages()``).
+    case groupMessagesOpened([MessageID])
     /// A sync session made progress (see `SyncSessionEvent`).
     case syncProgress(SyncSessionEvent)
     /// A verified key rotation of a contact's (or a followed) feed was stored: their current keys

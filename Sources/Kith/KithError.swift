@@ -1,3 +1,4 @@
+import KithGroups
 import KithFeed
 import KithIdentity
 import KithRatchet
@@ -36,6 +37,8 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
     case contacts(ContactError)
     /// Bad input from the user or the app: a file, an argument, a value.
     case input(InputError)
+    /// Groups: an MLS or group-rule failure, an unknown group, a missing KeyPackage.
+    case group(GroupError)
     /// A file of the home (other than the vault) could not be written.
     case fileSystem(path: String, reason: String)
     /// A capability that this build does not have yet.
@@ -51,6 +54,7 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
         case .sync(let error): error.description
         case .contacts(let error): error.description
         case .input(let error): error.description
+        case .group(let error): "group: \(error.description)"
         case .fileSystem(let path, let reason): "cannot write \(path): \(reason)"
         case .notYetSupported(let message): message
         }

@@ -28,7 +28,8 @@ enum MessageRendering {
             return "\(prefix) introduced \(intro.introducedFeedID.string.prefix(8))\(intro.note.map { ": \(TerminalText.escaped($0, multiline: true))" } ?? "")"
         case .keyRotation(let rotation): return "\(prefix) announced new keys (\(TerminalText.escaped(rotation.reason ?? "no reason given")))"
         case .prekeyBatch(let batch): return "\(prefix) handed over \(max(0, (batch.batchBytes.count - 3) / 36)) one-time prekeys"
-        default: return "\(prefix) \(type)"
+        case .keyPackageOffer: return "\(prefix) handed over a group KeyPackage"
+        case .groupEvent(let event): return "\(prefix) group \(TerminalText.escaped(event.event).replacingOccurrences(of: "_", with: " "))"
         }
     }
 

@@ -54,12 +54,20 @@ struct Log: AsyncParsableCommand {
     @Option(name: .customLong("with"), help: "Only the direct conversation with this contact (name or feed id), oldest first.")
     var with: String?
 
+    @Option(help: "Only the conversation of this group (name, id or id prefix), oldest first.")
+    var group: String?
+
     @Option(help: "How many messages at most.")
     var limit: Int = 50
 
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
+            if let group {
+                guard feed == nil, with == nil else { throw KithError.input(.invalid("--group cannot be combined with --feed or --with")) }
+                try await GroupLog.print(group, account: account, limit: max(1, min(limit, 10_000)), json: global.json)
+                return
+            }
             let feedID = try feed.map { text throws -> FeedID in
                 do throws(IdentityError) { return try FeedID(text) } catch { throw KithError.identity(error) }
             }

@@ -30,6 +30,14 @@ public enum Demo {
         public var directReadInOrder = false
         /// Whether Alice read Bob's direct reply.
         public var directReplyRead = false
+        /// Whether Bob and Carol joined Alice's group.
+        public var groupJoined = false
+        /// Whether every member read the group's three messages.
+        public var groupMessagesRead = false
+        /// Whether the removed member could not read what followed.
+        public var removedLockedOut = false
+        /// Whether no readable group message was left anywhere after the explosion.
+        public var groupExploded = false
     }
 
     /// Runs the demo in `directory` (two homes, `alice/` and `bob/`), narrating through `say`.
@@ -115,6 +123,10 @@ public enum Demo {
         say("")
         say("== 8. A private conversation: direct messages ==")
         try await directStep(alice: alice, bob: bob, summary: &summary, say: say)
+
+        say("")
+        say("== 9. A group conversation on MLS, through the feeds ==")
+        try await groupStep(alice: alice, bob: bob, summary: &summary, say: say)
         return summary
     }
 

@@ -33,6 +33,9 @@ enum Schema {
         migrator.registerMigration("v6-foreign-bounds") { db in
             try db.execute(sql: foreignBoundsIndexes)
         }
+        migrator.registerMigration("v7-groups") { db in
+            try db.execute(sql: groupTables)
+        }
         return migrator
     }
 

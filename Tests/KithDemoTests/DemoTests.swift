@@ -15,6 +15,7 @@ import Testing
         #expect(summary.linkedFromPending > 0)
         #expect(summary.directReadInOrder)
         #expect(summary.directReplyRead)
+        #expect(summary.groupJoined && summary.groupMessagesRead && summary.removedLockedOut && summary.groupExploded)
         #expect(lines.contains { $0.hasPrefix("== 7.") })
         await #expect(throws: KithError.self) { try await Demo.run(in: directory) { _ in } }
     }

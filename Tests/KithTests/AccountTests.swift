@@ -93,8 +93,8 @@ import Testing
         await #expect {
             try await alice.post("x", audience: .group(Base64URL.encode([UInt8](repeating: 7, count: 32))))
         } throws: { error in
-            guard case .notYetSupported? = error as? KithError else { return false }
-            return true
+            guard case .group(.unknownGroup)? = error as? KithError else { return false }
+            return "\(error)".contains("kith groups")
         }
         await #expect {
             try await alice.post("x", audience: .unknown("future:x"))

@@ -16,6 +16,8 @@ public enum Content: Sendable, Hashable {
     case tombstone(Tombstone)
     /// One-time prekeys for a contact (Kith extension, direct audience only).
     case prekeyBatch(PrekeyBatch)
+    /// One MLS KeyPackage for a contact (Kith extension, direct audience only).
+    case keyPackageOffer(KeyPackageOffer)
     /// A type this version does not know.
     case unknown(type: String, object: JSONObject)
 
@@ -39,6 +41,7 @@ public enum Content: Sendable, Hashable {
         case .groupEvent: "group_event"
         case .tombstone: "tombstone"
         case .prekeyBatch: "prekey_batch"
+        case .keyPackageOffer: "mls_key_package"
         case .unknown(let type, _): type
         }
     }
@@ -78,6 +81,7 @@ public enum Content: Sendable, Hashable {
         case "group_event": return .groupEvent(try GroupEvent(fields))
         case "tombstone": return .tombstone(try Tombstone(fields))
         case "prekey_batch": return .prekeyBatch(try PrekeyBatch(fields))
+        case "mls_key_package": return .keyPackageOffer(try KeyPackageOffer(fields))
         default: return .unknown(type: type, object: object)
         }
     }
@@ -94,6 +98,7 @@ public enum Content: Sendable, Hashable {
         case .groupEvent(let event): object = event.jsonMembers
         case .tombstone(let tombstone): object = tombstone.jsonMembers
         case .prekeyBatch(let batch): object = batch.jsonMembers
+        case .keyPackageOffer(let offer): object = offer.jsonMembers
         case .unknown(_, let members): object = members
         }
         object["type"] = .string(type)

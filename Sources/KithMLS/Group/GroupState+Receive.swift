@@ -39,7 +39,7 @@ extension GroupState {
         guard message.contentType == .application else { throw MLSGroupError.wrongEpoch(expected: context.epoch, actual: message.epoch) }
         var past = pastEpochs[index]
         let content = try PrivateMessageProtection.decrypt(message, suite: suite, secretTree: &past.secretTree, senderDataSecret: past.senderDataSecret)
-        guard case .member(let leaf) = content.content.sender, let sender = past.tree.leaf(leaf) else { throw MLSFramingError.senderNotMember }
+        guard case .member(let leaf) = content.content.sender, let sender = past.senders[leaf.value] else { throw MLSFramingError.senderNotMember }
         guard content.verifySignature(suite: suite, signerKey: sender.signatureKey, context: past.context) else { throw MLSFramingError.invalidSignature }
         pastEpochs[index] = past
         return content

@@ -15,7 +15,7 @@
 /// SecretTreeState secret_tree;                 // ratchet generations and retained skipped keys
 /// PSKStoreState psks;
 /// PendingProposalState pending_proposals<V>;   // arrival order
-/// PastEpochState past_epochs<V>;               // oldest first
+/// PastEpochState past_epochs<V>;               // oldest first; each epoch's senders, not its whole tree
 /// optional<ReInit> reinitialization;
 /// struct { opaque private_key<V>; opaque public_key<V>; } pending_update_keys<V>;
 /// ```
@@ -23,17 +23,24 @@
 /// ``MLSLimits/maxStoredPSKs``, ``MLSLimits/maxStoredKeyLength``, ``MLSLimits/maxForwardRatchet`` skipped keys per ratchet);
 /// every secret has the exact size of the suite. The ``GroupConfiguration`` is not stored: it is supplied at restore.
 extension GroupState {
+    /// Largest serialized state accepted on restore (a 1,000-member group is a few hundred kilobytes).
+    public static let maxSerializedStateBytes = 64 << 20
+
     /// The complete state as bytes for ``init(serializedState:configuration:)``: everything needed to continue exactly
     /// where this value stands, private keys and message-key ratchets included.
     ///
     /// - Throws: ``MLSCodecError/invalidValue(field:reason:)`` when the state holds more than the storable limits of
-    ///   ``MLSLimits`` (for instance a configuration keeping more than ``MLSLimits/maxStoredPastEpochs`` past epochs), and
+    ///   ``MLSLimits`` or ``maxSerializedStateBytes`` (for instance a configuration keeping more than ``MLSLimits/maxStoredPastEpochs`` past epochs), and
     ///   ``MLSCodecError/varIntTooLarge(value:)`` when a part exceeds 2^30 - 1 bytes.
     public func serializedState() throws(MLSCodecError) -> [UInt8] {
         try Self.codecErrors("GroupState") {
             var writer = TLSWriter()
             try encodeState(to: &writer)
-            return try GroupStateFormat.seal(body: writer.bytes)
+            let bytes = try GroupStateFormat.seal(body: writer.bytes)
+            guard bytes.count <= Self.maxSerializedStateBytes else {
+                throw MLSCodecError.invalidValue(field: "GroupState", reason: "\(bytes.count) bytes exceed the restorable \(Self.maxSerializedStateBytes)")
+            }
+            return bytes
         }
     }
 
@@ -45,6 +52,9 @@ extension GroupState {
     ///   a truncated blob (``MLSCodecError/truncated(offset:needed:)``), trailing bytes (``MLSCodecError/trailingBytes(count:)``),
     ///   a checksum mismatch or an inconsistent field (``MLSCodecError/invalidValue(field:reason:)``).
     public init(serializedState bytes: [UInt8], configuration: GroupConfiguration) throws(MLSCodecError) {
+        guard bytes.count <= Self.maxSerializedStateBytes else {
+            throw MLSCodecError.invalidValue(field: "serialized GroupState", reason: "larger than \(Self.maxSerializedStateBytes) bytes")
+        }
         self = try Self.codecErrors("serialized GroupState") {
             var reader = TLSReader(try GroupStateFormat.open(bytes))
             let state = try GroupState(stateFrom: &reader, configuration: configuration)

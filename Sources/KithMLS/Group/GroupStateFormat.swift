@@ -4,8 +4,9 @@
 /// The checksum detects storage corruption (any changed byte fails it) before the body is parsed; it is no protection
 /// against tampering, which the application's sealing at rest provides.
 enum GroupStateFormat {
-    /// The only format this implementation writes and reads.
-    static let version: UInt8 = 1
+    /// The only format this implementation writes and reads. Version 1 was an earlier layout without the envelope and
+    /// its checksum; it is no longer read.
+    static let version: UInt8 = 2
     /// Length of the trailing checksum.
     static let checksumLength = 32
 

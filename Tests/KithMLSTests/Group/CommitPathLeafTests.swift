@@ -36,13 +36,32 @@ import Testing
         }
     }
 
-    /// RFC 9420 requires no leaf to list the group's suite or version in its capabilities (see ``CapabilityRules``).
+    /// Regression: RFC 9420 does not require `capabilities.cipher_suites` to list the group's suite (nor `versions` to
+    /// list mls10); conformant peers omit them (see ``CapabilityRules``).
     @Test func leafWithoutTheGroupSuiteOrVersionIsAccepted() throws {
         let (bob, index, leaf) = try bobsView()
         var copy = leaf
         copy.capabilities.cipherSuites = [.x25519ChaChaSHA256Ed25519]
         copy.capabilities.versions = []
         try bob.validateCommitPathLeaf(copy, at: index, in: bob.tree, extensions: bob.context.extensions)
+    }
+
+    @Test func leafUsingAnUnlistedExtensionIsRejected() throws {
+        let (bob, index, leaf) = try bobsView()
+        var copy = leaf
+        copy.extensions = [Extension(type: ExtensionType(rawValue: 0xF0B2), data: [1])]
+        #expect(throws: MLSGroupError.unsupportedCapability("leaf uses extension \(0xF0B2) it does not list")) {
+            try bob.validateCommitPathLeaf(copy, at: index, in: bob.tree, extensions: bob.context.extensions)
+        }
+    }
+
+    @Test func leafWhoseCredentialTypeOthersDoNotSupportIsRejected() throws {
+        let (bob, index, leaf) = try bobsView()
+        var copy = leaf
+        copy.capabilities.credentials = [.x509]
+        #expect(throws: MLSGroupError.self) {
+            try bob.validateCommitPathLeaf(copy, at: index, in: bob.tree, extensions: bob.context.extensions)
+        }
     }
 
     @Test func leafMissingARequiredExtensionIsRejected() throws {

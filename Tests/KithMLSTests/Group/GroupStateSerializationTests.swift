@@ -212,8 +212,8 @@ import Testing
     @Test func wrongVersionTrailingBytesAndFlippedBytesAreRefused() throws {
         let blob = try Self.richState().serializedState()
         var other = blob
-        other[0] = 2
-        #expect(throws: MLSCodecError.unknownValue(field: "serialized GroupState format version (this build reads 1)", value: 2)) {
+        other[0] = 1
+        #expect(throws: MLSCodecError.unknownValue(field: "serialized GroupState format version (this build reads 2)", value: 1)) {
             try GroupState(serializedState: other, configuration: Self.configuration)
         }
         #expect(throws: MLSCodecError.trailingBytes(count: 1)) { try GroupState(serializedState: blob + [0], configuration: Self.configuration) }
@@ -271,5 +271,77 @@ import Testing
         for _ in 0...MLSLimits.maxStoredPastEpochs { state = try state.commit().newState }
         #expect(state.pastEpochs.count == MLSLimits.maxStoredPastEpochs + 1)
         #expect(throws: MLSCodecError.invalidValue(field: "past epochs", reason: "65 exceed the storable 64")) { try state.serializedState() }
+    }
+
+    // MARK: Kept from the first implementation's tests (main)
+
+    /// Replaces a state by its restored copy, checking that the copy encodes to the same bytes.
+    static func roundTrip(_ state: inout GroupState) throws {
+        let bytes = try state.serializedState()
+        let restored = try GroupState(serializedState: bytes, configuration: configuration)
+        #expect(try restored.serializedState() == bytes)
+        state = restored
+    }
+
+    @Test(arguments: [UInt16(1), 3])
+    func restoredMembersContinueLikeTheOriginals(suiteID: UInt16) throws {
+        let suite = try CipherSuite(rawValue: suiteID)
+        let packages = try ["alice", "bob", "carol", "dave"].map { try Self.keyPackage($0, suite: suite) }
+        var alice = try GroupState(creating: [0x42], keyPackage: packages[0].keyPackage, secrets: packages[0].secrets, configuration: Self.configuration)
+        try Self.roundTrip(&alice)
+        let added = try alice.commit(adding: [packages[1].keyPackage, packages[2].keyPackage], wireFormat: .privateMessage)
+        var bob = try GroupState(welcome: try #require(added.welcome), keyPackage: packages[1].keyPackage, secrets: packages[1].secrets, configuration: Self.configuration)
+        var carol = try GroupState(welcome: try #require(added.welcome), keyPackage: packages[2].keyPackage, secrets: packages[2].secrets, configuration: Self.configuration)
+        alice = added.newState
+        try Self.roundTrip(&alice)
+        try Self.roundTrip(&bob)
+        try Self.roundTrip(&carol)
+
+        // Application messages out of order, with restores in between (skipped keys survive).
+        let first = try bob.encryptApplication([1])
+        let second = try bob.encryptApplication([2])
+        try Self.roundTrip(&bob)
+        #expect(try alice.handle(second) == .application(data: [2], sender: bob.ownLeaf))
+        try Self.roundTrip(&alice)
+        #expect(try alice.handle(first) == .application(data: [1], sender: bob.ownLeaf))
+        // A consumed key stays consumed after a restore.
+        try Self.roundTrip(&alice)
+        #expect(throws: (any Error).self) { try alice.handle(first) }
+
+        // An Update proposal kept pending across a restore, then committed.
+        let update = try carol.proposeUpdate(wireFormat: .privateMessage)
+        try Self.roundTrip(&carol)
+        _ = try alice.handle(update)
+        _ = try bob.handle(update)
+        try Self.roundTrip(&alice)
+        try Self.roundTrip(&bob)
+        let late = try carol.encryptApplication([3])
+        let commit = try alice.commit(adding: [packages[3].keyPackage], wireFormat: .privateMessage)
+        alice = commit.newState
+        try Self.roundTrip(&alice)
+        #expect(try bob.handle(commit.message) == .newEpoch(2))
+        #expect(try carol.handle(commit.message) == .newEpoch(2))
+        try Self.roundTrip(&bob)
+        try Self.roundTrip(&carol)
+        #expect(bob.epochAuthenticator == alice.epochAuthenticator && carol.epochAuthenticator == alice.epochAuthenticator)
+        // A message of the past epoch still opens after restores (retained epoch keys survive).
+        #expect(try bob.handle(late) == .application(data: [3], sender: carol.ownLeaf))
+
+        // Removal, after restores.
+        let removal = try alice.commit(removing: [carol.ownLeaf], wireFormat: .privateMessage)
+        alice = removal.newState
+        try Self.roundTrip(&alice)
+        #expect(try carol.handle(removal.message) == .removedFromGroup)
+        #expect(try bob.handle(removal.message) == .newEpoch(3))
+        try Self.roundTrip(&bob)
+        let after = try alice.encryptApplication([4])
+        #expect(try bob.handle(after) == .application(data: [4], sender: alice.ownLeaf))
+    }
+
+    @Test func oversizedBlobsAreRefusedBeforeParsing() throws {
+        let oversized = [UInt8](repeating: GroupStateFormat.version, count: GroupState.maxSerializedStateBytes + 1)
+        #expect(throws: MLSCodecError.invalidValue(field: "serialized GroupState", reason: "larger than \(GroupState.maxSerializedStateBytes) bytes")) {
+            try GroupState(serializedState: oversized, configuration: Self.configuration)
+        }
     }
 }

@@ -1,0 +1,137 @@
+import KithCanonical
+import KithFeed
+import KithGroups
+import KithIdentity
+import KithMLS
+import KithStore
+
+/// The plumbing under the group API: transactions, records, appends that advance a group's state.
+extension Account {
+    /// The group layer's clock (Unix seconds).
+    var groupClock: @Sendable () -> UInt64 {
+        let clock = clock
+        return { UInt64(max(0, clock())) }
+    }
+
+    /// Runs `body` in one write transaction of the store with group access, keeping its typed error.
+    func withGroupStore<T>(_ body: (GroupStoreAccess) throws(KithError) -> T) throws(KithError) -> T {
+        var failure: KithError?
+        do throws(StoreError) {
+            return try store.withGroupState { access in
+                do throws(KithError) { return try body(access) } catch {
+                    failure = error
+                    throw error
+                }
+            }
+        } catch {
+            if let failure { throw failure }
+            throw .store(error)
+        }
+    }
+
+    /// Reads group state.
+    func readGroupStore<T>(_ body: (GroupStoreAccess) throws -> T) throws(KithError) -> T {
+        do throws(StoreError) { return try store.readGroupState(body) } catch { throw .store(error) }
+    }
+
+    /// Runs one store call inside a group transaction, turning SQLite errors into ``KithError/store(_:)``.
+    func groupStoreCall<T>(_ body: () throws -> T) throws(KithError) -> T {
+        do { return try body() } catch let error as KithError { throw error } catch let error as StoreError { throw .store(error) } catch {
+            throw .store(.database("\(error)"))
+        }
+    }
+
+    /// Saves a membership (state sealed, members listed) in `access`'s transaction.
+    ///
+    /// `membersChanged: false` skips rewriting the member list (no commit since the last save).
+    func save(_ membership: GroupMembership, name: String?, explodeAt: Int64?, status: GroupRecord.Status = .active, createdAt: Int64? = nil,
+              membersChanged: Bool = true, in access: GroupStoreAccess) throws(KithError) {
+        let state: [UInt8]
+        do throws(GroupError) { state = status == .active ? try membership.serialized() : [] } catch { throw .group(error) }
+        // A group with conversation metadata takes its name and explosion time from it (the committer's word).
+        let shared = membership.metadata != nil
+        let record = GroupRecord(
+            groupID: membership.id.string, name: membership.groupName ?? name, epoch: membership.epoch, state: state, status: status,
+            committer: (try? membership.policy.committer)?.string, explodeAt: shared ? membership.explodeAt : explodeAt,
+            createdAt: createdAt ?? clock() * 1000
+        )
+        let members: [String]? = status != .active ? [] : membersChanged ? membership.members.map(\.feed.string) : nil
+        try groupStoreCall { try access.save(record, members: members) }
+    }
+
+    /// The active membership of `id` in `access`'s transaction, with its record.
+    func activeMembership(_ id: GroupID, in access: GroupStoreAccess) throws(KithError) -> (GroupRecord, GroupMembership) {
+        guard let record = try groupStoreCall({ try access.group(id.string) }) else { throw .group(.unknownGroup(id.string)) }
+        guard record.status == .active else { throw .group(.ended(record.status.rawValue)) }
+        do throws(GroupError) { return (record, try GroupMembership(serialized: record.state, now: groupClock)) } catch { throw .group(error) }
+    }
+
+    /// Makes a handshake (commit or proposal) under the append's write lock and appends it to this feed as a
+    /// `group_event` of the group's audience; the advanced state, the Welcomes to send and the envelope commit together.
+    @discardableResult
+    func commitToGroup(_ id: GroupID, make: (inout GroupMembership, GroupStoreAccess) throws(KithError) -> GroupHandshake) throws(KithError) -> Envelope {
+        let envelope = try appendMaking(type: "group_event", audience: .group(id.string)) { slot throws(KithError) in
+            let access = slot.groups
+            let (record, membership) = try self.activeMembership(id, in: access)
+            var work = membership
+            let handshake = try make(&work, access)
+            let bytes = handshake.message.tlsEncoded
+            guard bytes.count <= GroupWireMessage.maxHandshakeBytes else { throw .group(.handshakeTooLarge(bytes.count)) }
+            let event = GroupEvent(groupID: id.string, event: handshake.kind.rawValue, mlsMessage: Base64URL.encode(bytes))
+            let plaintext: [UInt8]
+            do throws(FeedError) { plaintext = try Content.groupEvent(event).canonicalBytes() } catch { throw .feed(error) }
+            try self.save(work, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, in: access)
+            for joiner in handshake.joiners {
+                guard let welcome = handshake.welcome(for: joiner) else { continue }
+                let welcomeBytes = MLSMessage(body: .welcome(welcome)).tlsEncoded
+                guard welcomeBytes.count <= GroupWireMessage.maxHandshakeBytes else { throw .group(.handshakeTooLarge(welcomeBytes.count)) }
+                try self.groupStoreCall { try access.queueWelcome(welcomeBytes, group: id.string, recipient: joiner.string) }
+            }
+            return (bytes, plaintext)
+        }
+        return envelope
+    }
+
+    /// Encrypts content for the group under the append's write lock and appends it (audience `group:{id}`).
+    func appendGroupMessage(
+        _ id: GroupID, plaintext: [UInt8], type: String, encrypt: (inout GroupMembership) throws(KithError) -> [UInt8]
+    ) throws(KithError) -> Envelope {
+        try appendMaking(type: type, audience: .group(id.string)) { slot throws(KithError) in
+            let access = slot.groups
+            let (record, membership) = try self.activeMembership(id, in: access)
+            if let explodeAt = record.explodeAt, explodeAt <= self.clock() { throw .group(.ended("exploded")) }
+            var work = membership
+            let content = try encrypt(&work)
+            try self.save(work, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: false, in: access)
+            return (content, plaintext)
+        }
+    }
+
+    /// Sends the queued Welcomes as direct `group_event` messages, each removed from the queue once sent.
+    func flushWelcomes() throws(KithError) {
+        let queued = try readGroupStore { access in try access.queuedWelcomes() }
+        for item in queued {
+            if let recipient = try? FeedID(item.recipient), (try? contactRecordBlocking(recipient)) != nil {
+                let event = GroupEvent(groupID: item.groupID, event: GroupEventKind.addMember.rawValue, mlsMessage: Base64URL.encode(item.message))
+                _ = try sendDirectBlocking(.groupEvent(event), to: recipient)
+            }
+            try withGroupStore { access throws(KithError) in
+                try self.groupStoreCall { try access.dequeueWelcome(group: item.groupID, recipient: item.recipient) }
+            }
+        }
+    }
+
+    /// The facade's view of a record.
+    func summary(_ record: GroupRecord, withMetadata: Bool = false) throws(KithError) -> GroupSummary {
+        let id: GroupID
+        do throws(GroupError) { id = try GroupID(record.groupID) } catch { throw .group(error) }
+        let committer = record.committer.flatMap { try? FeedID($0) }
+        let members = try readGroupStore { access in try access.members(of: record.groupID) }.compactMap { try? FeedID($0.feedID) }
+        var metadata: ConversationMetadata?
+        if withMetadata, record.status == .active { metadata = (try? GroupMembership(serialized: record.state, now: groupClock))?.metadata }
+        return GroupSummary(
+            id: id, name: record.name, epoch: record.epoch, status: record.status,
+            members: members, committer: committer, explodeAt: record.explodeAt, isCommitter: committer == feedID, metadata: metadata
+        )
+    }
+}

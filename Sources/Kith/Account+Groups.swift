@@ -1,0 +1,394 @@
+import Crypto
+import KithCanonical
+import KithFeed
+import KithGroups
+import KithIdentity
+import KithMLS
+import KithStore
+
+/// Group conversations on MLS carried by feeds (docs/GROUPS.md).
+///
+/// ```swift
+/// let group = try await alice.createGroup(name: "climbing")
+/// try await alice.shareKeyPackage(with: bob.feedID)      // on Bob's device: Bob hands Alice an offer to be added
+/// try await alice.addToGroup(group.id, contacts: [bob.feedID])
+/// try await alice.sendToGroup(group.id, text: "saturday?")
+/// // after a sync, on Bob's device:
+/// try await bob.processGroupMessages()                   // also done by every import and sync
+/// let messages = try await bob.groupMessages(group.id)
+/// ```
+extension Account {
+    // MARK: Creating and listing
+
+    /// Creates a group whose only member and committer is this identity.
+    ///
+    /// - Parameters:
+    ///   - name: the group's name (1 to 128 bytes), shared with the members in the conversation metadata.
+    ///   - explodeAt: when the conversation explodes (Unix seconds); see ``explodeGroup(_:)``.
+    public func createGroup(name: String, explodeAt: Int64? = nil) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in try self.createGroupBlocking(name: name, explodeAt: explodeAt) }
+    }
+
+    func createGroupBlocking(name: String, explodeAt: Int64?) throws(KithError) -> GroupSummary {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 128, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .input(.invalid("a group name is 1 to 128 bytes of text without control characters"))
+        }
+        if let explodeAt, explodeAt <= clock() { throw .input(.invalid("the explosion time must be in the future")) }
+        let id = GroupID.random()
+        let membership: GroupMembership
+        let identityKey = try originalIdentityKey()
+        let creatorName = try ownProfileBlocking()?.displayName
+        do throws(GroupError) {
+            let extensions = try GroupMembership.initialExtensions(name: trimmed, creator: feedID, creatorName: creatorName, explodeAt: explodeAt)
+            membership = try GroupMembership.create(id: id, owner: feedID, identityKey: identityKey, extensions: extensions, now: groupClock)
+        } catch {
+            throw .group(error)
+        }
+        try withGroupStore { access throws(KithError) in
+            try self.save(membership, name: trimmed, explodeAt: explodeAt, in: access)
+        }
+        return try groupBlocking(id)
+    }
+
+    /// Every group this identity was ever in, newest first.
+    public func groups() async throws(KithError) -> [GroupSummary] {
+        try await BlockingWork.run { () throws(KithError) in
+            let records = try self.readGroupStore { access in try access.groups() }
+            var summaries: [GroupSummary] = []
+            for record in records { summaries.append(try self.summary(record)) }
+            return summaries
+        }
+    }
+
+    /// One group.
+    public func group(_ id: GroupID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in try self.groupBlocking(id) }
+    }
+
+    func groupBlocking(_ id: GroupID) throws(KithError) -> GroupSummary {
+        guard let record = try readGroupStore({ access in try access.group(id.string) }) else { throw .group(.unknownGroup(id.string)) }
+        return try summary(record, withMetadata: true)
+    }
+
+    /// Sets this identity's profile in the group's conversation metadata (its name as the group shows it; Convos'
+    /// member profiles). The committer commits it at once; anyone else sends a `profile_update` to the group, which
+    /// the committer merges into the metadata — changing that member's own entry and nothing else.
+    @discardableResult
+    public func setGroupProfile(_ id: GroupID, displayName: String?) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            let membership = try self.withGroupStore { access throws(KithError) in try self.activeMembership(id, in: access).1 }
+            if membership.isCommitter {
+                let me = self.feedID
+                try self.commitMetadataChange(id) { current throws(ConversationMetadataError) in
+                    try current.updatingProfile(of: me, name: displayName, image: nil)
+                }
+            } else {
+                _ = try self.sendToGroupBlocking(id, content: .profileUpdate(ProfileUpdate(displayName: displayName)))
+            }
+            return try self.groupBlocking(id)
+        }
+    }
+
+    /// Commits a change of the conversation metadata (committer only); nothing when it changes nothing. Returns whether
+    /// it committed.
+    @discardableResult
+    func commitMetadataChange(
+        _ id: GroupID, _ change: @escaping (ConversationMetadata) throws(ConversationMetadataError) -> ConversationMetadata
+    ) throws(KithError) -> Bool {
+        let membership = try withGroupStore { access throws(KithError) in try self.activeMembership(id, in: access).1 }
+        var probe = membership
+        let needed: Bool
+        do throws(GroupError) { needed = try probe.commitMetadata(change) != nil } catch { throw .group(error) }
+        guard needed else { return false }
+        try commitToGroup(id) { membership, _ throws(KithError) in
+            do throws(GroupError) {
+                guard let handshake = try membership.commitMetadata(change) else { throw .mls("no metadata change") }
+                return handshake
+            } catch {
+                throw .group(error)
+            }
+        }
+        return true
+    }
+
+    /// Finds a group by id, unique id prefix (at least 4 characters) or exact name.
+    public func resolveGroup(_ text: String) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            let records = try self.readGroupStore { access in try access.groups() }
+            if let exact = records.first(where: { $0.groupID == text }) { return try self.summary(exact) }
+            let matches = records.filter { $0.name == text || (text.count >= 4 && $0.groupID.hasPrefix(text)) }
+            guard matches.count == 1, let match = matches.first else {
+                throw .group(matches.isEmpty ? .unknownGroup(text) : .ambiguousGroup(text))
+            }
+            return try self.summary(match)
+        }
+    }
+
+    /// The group's messages (its audience, every member's feed), oldest first.
+    public func groupMessages(_ id: GroupID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try self.store.groupMessages(id.string, limit: limit) } catch { throw .store(error) }
+        }
+    }
+
+    // MARK: KeyPackages
+
+    /// Hands a contact a fresh KeyPackage over the direct session (an `mls_key_package` message), so the contact can
+    /// add this identity to groups. Its private keys stay here, sealed, until a Welcome uses them.
+    @discardableResult
+    public func shareKeyPackage(with contact: FeedID) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try self.shareKeyPackageBlocking(with: contact) }
+    }
+
+    func shareKeyPackageBlocking(with contact: FeedID) throws(KithError) -> Envelope {
+        let record = try contactRecordBlocking(contact)
+        let identityKey = try originalIdentityKey()
+        let made: (keyPackage: KeyPackage, secrets: KeyPackageSecrets)
+        let reference: [UInt8]
+        do throws(GroupError) {
+            made = try GroupKeyPackage.generate(for: feedID, identityKey: identityKey, now: groupClock())
+            reference = try GroupKeyPackage.reference(made.keyPackage)
+        } catch {
+            throw .group(error)
+        }
+        let bytes = made.keyPackage.tlsEncoded
+        let secrets = GroupKeyPackage.encode(made.secrets)
+        try withGroupStore { access throws(KithError) in
+            try self.groupStoreCall { try access.saveOwnKeyPackage(reference: Base64URL.encode(reference), recipient: record.feedID.string, keyPackage: bytes, secrets: secrets) }
+        }
+        return try sendDirectBlocking(.keyPackageOffer(KeyPackageOffer(keyPackageBytes: bytes)), to: record.feedID)
+    }
+
+    /// How many KeyPackages of `contact` this identity holds (each adds the contact to one group).
+    public func keyPackageCount(of contact: FeedID) async throws(KithError) -> Int {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.readGroupStore { access in try access.peerKeyPackageCount(of: contact.string) }
+        }
+    }
+
+    // MARK: Membership
+
+    /// Adds contacts to a group (committer only), each with one of the KeyPackages they handed this identity. The
+    /// commit goes into this feed as a `group_event`; each new member gets the Welcome as a direct message.
+    @discardableResult
+    public func addToGroup(_ id: GroupID, contacts: [FeedID]) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            guard !contacts.isEmpty else { throw .input(.invalid("name at least one contact to add")) }
+            var records: [ContactRecord] = []
+            for contact in contacts {
+                let record = try self.contactRecordBlocking(contact)
+                guard record.keyIsVerified else { throw .contacts(.unverified(name: record.shownName, record.feedID)) }
+                records.append(record)
+            }
+            // One commit when it fits in a feed entry; otherwise the add is split in halves until each does.
+            var pending = records[...]
+            var chunk = pending.count
+            while !pending.isEmpty {
+                do throws(KithError) {
+                    try self.commitAdding(Array(pending.prefix(chunk)), to: id)
+                    pending = pending.dropFirst(chunk)
+                    chunk = pending.count
+                } catch .group(.handshakeTooLarge) where chunk > 1 {
+                    chunk = (chunk + 1) / 2
+                }
+            }
+            try self.flushWelcomes()
+            return try self.groupBlocking(id)
+        }
+    }
+
+    /// One commit adding `records`, each with one of their KeyPackages (taken in the commit's transaction).
+    private func commitAdding(_ records: [ContactRecord], to id: GroupID) throws(KithError) {
+        try self.commitToGroup(id) { membership, access throws(KithError) in
+            var keyPackages: [KeyPackage] = []
+            for record in records {
+                guard let bytes = try self.groupStoreCall({ try access.takePeerKeyPackage(of: record.feedID.string) }) else {
+                    throw .group(.noKeyPackage(name: record.shownName, record.feedID))
+                }
+                do throws(GroupError) {
+                    let keyPackage = try GroupKeyPackage.decode(bytes)
+                    try GroupKeyPackage.check(keyPackage, owner: record.feedID)
+                    keyPackages.append(keyPackage)
+                } catch {
+                    throw .group(error)
+                }
+            }
+            do throws(GroupError) { return try membership.commit(adding: keyPackages) } catch { throw .group(error) }
+        }
+    }
+
+    /// Adds a member again with a fresh KeyPackage, removing its old leaf in the same commit (committer only): for a
+    /// member whose device lost the group's state (a restored identity, a damaged store). Its new device joins from
+    /// the Welcome; its old leaf can no longer read.
+    @discardableResult
+    public func readdToGroup(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try self.contactRecordBlocking(member)
+            try self.commitToGroup(id) { membership, access throws(KithError) in
+                guard let bytes = try self.groupStoreCall({ try access.takePeerKeyPackage(of: record.feedID.string) }) else {
+                    throw .group(.noKeyPackage(name: record.shownName, record.feedID))
+                }
+                do throws(GroupError) {
+                    let keyPackage = try GroupKeyPackage.decode(bytes)
+                    try GroupKeyPackage.check(keyPackage, owner: record.feedID)
+                    return try membership.commit(adding: [keyPackage], removing: [record.feedID])
+                } catch {
+                    throw .group(error)
+                }
+            }
+            try self.flushWelcomes()
+            return try self.groupBlocking(id)
+        }
+    }
+
+    /// Hands the committer role to another member (committer only): one commit changes the group's policy; from then
+    /// on only `member` adds, removes and commits proposals, and this identity may leave.
+    @discardableResult
+    public func handOverGroup(_ id: GroupID, to member: FeedID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.handOver(to: member) } catch { throw .group(error) }
+            }
+            return try self.groupBlocking(id)
+        }
+    }
+
+    /// Removes a member (committer only).
+    @discardableResult
+    public func removeFromGroup(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.commit(removing: [member]) } catch { throw .group(error) }
+            }
+            return try self.groupBlocking(id)
+        }
+    }
+
+    /// Refreshes this identity's keys in the group: a commit with a new path from the committer, an Update proposal
+    /// from anyone else (the committer applies it on its next processing).
+    @discardableResult
+    public func updateGroupKeys(_ id: GroupID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.updateKeys() } catch { throw .group(error) }
+            }
+            return try self.groupBlocking(id)
+        }
+    }
+
+    /// Asks to leave the group: a proposal the committer commits (re-sent after each epoch until it does). The
+    /// committer hands the role over first.
+    @discardableResult
+    public func leaveGroup(_ id: GroupID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.leave() } catch { throw .group(error) }
+            }
+            return try self.groupBlocking(id)
+        }
+    }
+
+    // MARK: Sending
+
+    /// Sends text to the group: a `post` whose `content_enc` is an MLS PrivateMessage of the current epoch.
+    @discardableResult
+    public func sendToGroup(_ id: GroupID, text: String) async throws(KithError) -> Envelope {
+        try await sendToGroup(id, content: .post(Post(body: text)))
+    }
+
+    /// Sends content to the group (audience `group:{id}`).
+    @discardableResult
+    public func sendToGroup(_ id: GroupID, content: Content) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try self.sendToGroupBlocking(id, content: content) }
+    }
+
+    func sendToGroupBlocking(_ id: GroupID, content: Content) throws(KithError) -> Envelope {
+        switch content {
+        case .groupEvent, .keyPackageOffer, .prekeyBatch, .keyRotation, .contactIntroduction, .unknown:
+            throw .input(.invalid("\(content.type) cannot be sent to a group"))
+        default:
+            break
+        }
+        let plaintext: [UInt8]
+        do throws(FeedError) { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
+        return try appendGroupMessage(id, plaintext: plaintext, type: content.type) { membership throws(KithError) in
+            do throws(GroupError) { return try membership.encrypt(plaintext).tlsEncoded } catch { throw .group(error) }
+        }
+    }
+}
+
+extension Account {
+    /// The key whose SHA-256 is this feed's id (the current key until the first rotation).
+    func originalIdentityKey() throws(KithError) -> Curve25519.Signing.PublicKey {
+        do throws(StoreError) {
+            if let key = try store.identityKey(of: feedID) { return key }
+        } catch {
+            throw .store(error)
+        }
+        return identity.publicKeys.identityKey
+    }
+
+    /// Keeps a contact's KeyPackage offer when it is valid and names the contact (inside the direct message's
+    /// transaction).
+    static func acceptKeyPackage(_ offer: KeyPackageOffer, from peer: FeedID, access: GroupStoreAccess) throws {
+        guard let keyPackage = try? GroupKeyPackage.decode(offer.keyPackageBytes), (try? GroupKeyPackage.check(keyPackage, owner: peer)) != nil,
+              let reference = try? GroupKeyPackage.reference(keyPackage) else { return }
+        try access.savePeerKeyPackage(reference: Base64URL.encode(reference), peer: peer.string, keyPackage: offer.keyPackageBytes)
+    }
+}
+
+// MARK: - Exploding conversations
+
+extension Account {
+    /// Explodes a conversation now (committer only): every other member is removed in one commit, then this device
+    /// deletes the group's state, keys and decrypted messages; envelopes stay (chain integrity) with their content
+    /// cleared, and nothing more is read or sent. Members explode when they process the removal, or by their own
+    /// clock when the group's explosion time passes (docs/GROUPS.md, section 6).
+    @discardableResult
+    public func explodeGroup(_ id: GroupID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try self.explodeBlocking(id, removingOthers: true)
+            return try self.groupBlocking(id)
+        }
+    }
+
+    /// Explodes one group here; the committer first removes the others (one commit in its feed).
+    func explodeBlocking(_ id: GroupID, removingOthers: Bool) throws(KithError) {
+        let (record, membership) = try withGroupStore { access throws(KithError) in try self.activeMembership(id, in: access) }
+        if removingOthers {
+            guard membership.isCommitter else {
+                throw .group(.committerOnly(committer: (try? membership.policy.committer) ?? membership.ownFeed))
+            }
+            // First the explosion time (now) into the shared metadata, so members explode whatever their clocks say;
+            // then their removal.
+            let now = clock()
+            if membership.metadata != nil, (membership.explodeAt ?? .max) > now {
+                try commitMetadataChange(id) { current throws(ConversationMetadataError) in try current.settingExpiry(now) }
+            }
+            let others = membership.memberFeeds.subtracting([feedID])
+            if !others.isEmpty {
+                try commitToGroup(id) { membership, _ throws(KithError) in
+                    do throws(GroupError) { return try membership.commit(removing: others.sorted()) } catch { throw .group(error) }
+                }
+            }
+        }
+        try withGroupStore { access throws(KithError) in
+            try self.endGroup(id, record: record, status: .exploded, access)
+        }
+    }
+
+    /// Explodes every active group whose explosion time has passed by this device's clock (run by every processing
+    /// pass, so a device that was off at that moment explodes on its next start). The committer removes the others
+    /// first, so online members learn at once.
+    func explodeDueGroupsBlocking(report: inout GroupProcessReport) throws(KithError) {
+        let now = clock()
+        let due = try readGroupStore { access in try access.groupsDue(toExplodeAt: now) }
+        for record in due {
+            guard let id = try? GroupID(record.groupID) else { continue }
+            let committer = record.committer == feedID.string
+            try explodeBlocking(id, removingOthers: committer)
+            report.ended.append(id)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+import Kith
+import KithFeed
+import KithGroups
+import KithIdentity
+import KithMLS
+
+/// Suite `groups`: a 100-member group. For one member, the time to ingest and decrypt one application message and to
+/// ingest and apply one commit through the feed layer (`Account.importKnownFeed` of the author's new entry: envelope
+/// verification, chain placement, SQLite, the group pass, the sealed state), each next to the bare MLS figure of the
+/// same run (`GroupMembership.receive` on an in-memory 100-member twin). Target (issue 13): overhead under 20%.
+/// Also the member state's size at rest (sealed).
+enum GroupsSuite: BenchSuite {
+    static let name = "groups"
+    static let members = 100
+    static let runs = 31
+
+    static func run(report: (BenchFigure) -> Void) async throws {
+        let (alice, bob, group) = try await feedGroup()
+        var (author, reader) = try twin()
+
+        // Application messages.
+        var feedTimes: [Double] = []
+        for index in 0..<runs {
+            let envelope = try await alice.sendToGroup(group, text: "message \(index)")
+            feedTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes]) })
+        }
+        var bareTimes: [Double] = []
+        for index in 0..<runs {
+            let wire = try GroupWireMessage(try author.encrypt(try Content.post(Post(body: "message \(index)")).canonicalBytes()).tlsEncoded, group: author.id)
+            bareTimes.append(try await seconds { _ = try reader.receive(wire, from: author.ownFeed) })
+        }
+        // A sync delivers many entries per ingest: 100 application messages in one import, per message.
+        var batch: [[UInt8]] = []
+        for index in 0..<100 { batch.append(try await alice.sendToGroup(group, text: "batch \(index)").canonicalBytes) }
+        let batchSeconds = try await seconds { _ = try await bob.importKnownFeed(lines: batch) }
+        report(BenchFigure(name: "groups.app_message_feed_batch100_ms", value: milliseconds(batchSeconds / 100), unit: "ms"))
+        // The same import path for a contacts post (no group work): what any entry costs through the feed layer.
+        var postTimes: [Double] = []
+        for index in 0..<runs {
+            let envelope = try await alice.post("post \(index)", audience: .contacts)
+            postTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes]) })
+        }
+        report(BenchFigure(name: "groups.feed_import_post_ms", value: milliseconds(median(postTimes)), unit: "ms"))
+        let feedMessage = median(feedTimes)
+        let bareMessage = median(bareTimes)
+        report(BenchFigure(name: "groups.app_message_feed_ms", value: milliseconds(feedMessage), unit: "ms"))
+        report(BenchFigure(name: "groups.app_message_mls_ms", value: milliseconds(bareMessage), unit: "ms"))
+        report(BenchFigure(name: "groups.app_message_overhead", value: ratio(feedMessage, bareMessage), unit: "ratio"))
+
+        // Commits (the committer refreshes its keys: a commit with a path).
+        feedTimes = []
+        for _ in 0..<11 {
+            let summary = try await alice.updateGroupKeys(group)
+            guard let line = try await alice.exportFeed().last else { throw BenchFailure("no commit entry") }
+            feedTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [line]) })
+            guard try await bob.group(group).epoch == summary.epoch else { throw BenchFailure("the member did not follow the commit") }
+        }
+        bareTimes = []
+        for _ in 0..<11 {
+            let wire = try GroupWireMessage(try author.updateKeys().message.tlsEncoded, group: author.id)
+            bareTimes.append(try await seconds { _ = try reader.receive(wire, from: author.ownFeed) })
+        }
+        let feedCommit = median(feedTimes)
+        let bareCommit = median(bareTimes)
+        report(BenchFigure(name: "groups.commit_feed_ms", value: milliseconds(feedCommit), unit: "ms"))
+        report(BenchFigure(name: "groups.commit_mls_ms", value: milliseconds(bareCommit), unit: "ms"))
+        report(BenchFigure(name: "groups.commit_overhead", value: ratio(feedCommit, bareCommit), unit: "ratio"))
+
+        // The member's state at rest: serialized, then sealed by the store (ChaCha20-Poly1305, base64url, "s1." prefix).
+        let serialized = try reader.serialized().count
+        report(BenchFigure(name: "groups.state_bytes_100", value: Double(serialized), unit: "bytes"))
+        report(BenchFigure(name: "groups.state_sealed_bytes_100", value: Double(3 + ((serialized + 28) * 4 + 2) / 3), unit: "bytes"))
+    }
+
+    /// Alice (committer) and 99 members who met her and handed her a KeyPackage; the first of them, Bob, has joined.
+    static func feedGroup() async throws -> (Account, Account, GroupID) {
+        let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)))
+        var members: [Account] = []
+        for index in 1..<Self.members {
+            let member = try Account.inMemory(seed: try Seed(bytes: [UInt8(index), 0x5E] + [UInt8](repeating: 0x77, count: 30)))
+            try await member.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+            try await alice.addContact(cardText: try await member.contactCard(displayName: "m\(index)").text, name: "m\(index)")
+            try await member.shareKeyPackage(with: alice.feedID)
+            _ = try await alice.importKnownFeed(lines: try await member.exportFeed())
+            members.append(member)
+        }
+        let group = try await alice.createGroup(name: "hundred")
+        try await alice.addToGroup(group.id, contacts: members.map(\.feedID))
+        let bob = members[0]
+        _ = try await bob.importKnownFeed(lines: try await alice.exportFeed())
+        guard try await bob.group(group.id).members.count == Self.members else { throw BenchFailure("the member did not join") }
+        return (alice, bob, group.id)
+    }
+
+    /// The same group in memory, without feeds: its committer and one member.
+    static func twin() throws -> (GroupMembership, GroupMembership) {
+        let now: @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970) }
+        let keys = (0..<Self.members).map { _ in Curve25519.Signing.PrivateKey().publicKey }
+        let feeds = keys.map { FeedID(identityKey: $0) }
+        var committer = try GroupMembership.create(id: .random(), owner: feeds[0], identityKey: keys[0], now: now)
+        var packages: [(keyPackage: KeyPackage, secrets: KeyPackageSecrets)] = []
+        for index in 1..<Self.members { packages.append(try GroupKeyPackage.generate(for: feeds[index], identityKey: keys[index], now: now())) }
+        guard let welcome = try committer.commit(adding: packages.map(\.keyPackage)).welcome else { throw BenchFailure("no welcome") }
+        let reader = try GroupMembership.join(
+            welcome: welcome, keyPackage: packages[0].keyPackage, secrets: packages[0].secrets, own: feeds[1], author: feeds[0], now: now
+        )
+        return (committer, reader)
+    }
+
+    static func seconds(_ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    static func milliseconds(_ seconds: Double) -> Double { (seconds * 1e6).rounded() / 1e3 }
+    static func ratio(_ value: Double, _ base: Double) -> Double { base > 0 ? (value / base * 1000).rounded() / 1000 : 0 }
+}

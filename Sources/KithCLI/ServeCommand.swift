@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Kith
+import KithCanonical
+import KithServer
+import Logging
+
+/// `kith serve [--port P] [--host H] [--database PATH]`: the rendezvous server (docs/SERVER.md).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a rendezvous server: pairing by join code and Inviso-compatible WebRTC signaling.",
+        discussion: """
+            REST (/api/rooms…) and WebSocket signaling (/) share one port. State lives in an SQLite \
+            file: --database, else rendezvous.sqlite in the Kith home (created if needed), else a \
+            temporary directory. Stops cleanly on SIGINT or SIGTERM. See docs/SERVER.md.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "TCP port to listen on (0 picks a free one, printed on start).")
+    var port: Int = 7460
+
+    @Option(help: "Address to bind; use 0.0.0.0 to serve other machines.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "SQLite database file (default: rendezvous.sqlite in the Kith home).")
+    var database: String?
+
+    func run() async throws {
+        try await Output.run {
+            guard (0...65_535).contains(port) else { throw KithError.input(.invalid("--port must be between 0 and 65535")) }
+            let path = try databasePath()
+            let store: SQLiteRendezvousStore
+            do throws(RendezvousStoreError) {
+                store = try SQLiteRendezvousStore.open(path: path)
+            } catch {
+                Output.error("kith: error: \(error)")
+                throw ExitCode(5)
+            }
+            let server = RendezvousServer(configuration: RendezvousServerConfiguration(host: host, port: port), store: store)
+            let json = global.json
+            try await server.run { host, port in
+                Self.announce(host: host, port: port, database: path, json: json)
+            }
+            if !json { Output.error("kith serve: stopped") }
+        }
+    }
+
+    /// The database file: `--database`, else in the home (created 0700 if absent), else in a
+    /// temporary directory.
+    private func databasePath() throws -> String {
+        if let database, !database.isEmpty { return database }
+        let home = global.accountHome.directory
+        do {
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return home.appendingPathComponent("rendezvous.sqlite").path
+        } catch {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-serve-\(ProcessInfo.processInfo.processIdentifier)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return directory.appendingPathComponent("rendezvous.sqlite").path
+        }
+    }
+
+    /// One line with the REST and WebSocket addresses and the database (JSON with --json).
+    private static func announce(host: String, port: Int, database: String, json: Bool) {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        if json {
+            Output.json(.object([
+                "listening": .string("http://\(shown):\(port)"), "signaling": .string("ws://\(shown):\(port)/"),
+                "host": .string(host), "port": .integer(Int64(port)), "database": .string(database),
+            ]))
+        } else {
+            Output.line("kith serve: listening on http://\(shown):\(port) (signaling ws://\(shown):\(port)/), database \(database)")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import KithCanonical
+
+/// Hands a contact one MLS KeyPackage over the direct session, so the contact can add this identity to groups
+/// (Kith extension type `mls_key_package`, additive per spec 10.1; docs/GROUPS.md, "KeyPackages").
+///
+/// ```json
+/// {"key_package":"<base64url of the TLS-encoded KeyPackage>","type":"mls_key_package"}
+/// ```
+///
+/// This layer checks the size bound only; the group layer decodes the KeyPackage and checks that its credential names
+/// the feed that sent it. Valid only in a `direct:` audience.
+public struct KeyPackageOffer: Sendable, Hashable {
+    /// Largest KeyPackage accepted (a Kith KeyPackage is about 300 bytes).
+    public static let maxBytes = 4096
+
+    /// The TLS-encoded KeyPackage, base64url.
+    public var keyPackage: String
+
+    /// Creates the content from the KeyPackage bytes.
+    public init(keyPackageBytes: [UInt8]) {
+        keyPackage = Base64URL.encode(keyPackageBytes)
+    }
+
+    /// The decoded KeyPackage bytes.
+    public var keyPackageBytes: [UInt8] { (try? Base64URL.decode(keyPackage)) ?? [] }
+
+    init(_ fields: ContentFields) throws(FeedError) {
+        keyPackage = try fields.requiredString("key_package")
+        guard keyPackage.utf8.count <= (Self.maxBytes + 2) / 3 * 4, let bytes = try? Base64URL.decode(keyPackage),
+              !bytes.isEmpty, bytes.count <= Self.maxBytes else {
+            throw fields.fail("'key_package' must be base64url of 1...\(Self.maxBytes) bytes")
+        }
+    }
+
+    var jsonMembers: JSONObject {
+        var object = JSONObject()
+        object["key_package"] = .string(keyPackage)
+        return object
+    }
+}

@@ -1,0 +1,85 @@
+import KithIdentity
+import KithMLS
+
+extension GroupMembership {
+    /// Processes one message of the current epoch (or an application message of a retained past epoch) that `author`'s
+    /// feed carries.
+    ///
+    /// Rules on top of MLS (docs/GROUPS.md): the MLS sender must be `author`; only the committer commits; a
+    /// non-committer may propose only its own Update or its own removal. On any error `self` is unchanged.
+    public mutating func receive(_ wire: GroupWireMessage, from author: FeedID) throws(GroupError) -> GroupReceipt {
+        let before = memberFeeds
+        let committer = try policy.committer
+        var work = state
+        var rejection: GroupError?
+        let result: ReceivedMessage
+        do {
+            result = try work.handle(wire.message) { sender, body, credential in
+                do throws(GroupError) {
+                    try Self.authorize(sender: sender, body: body, credential: credential, author: author, committer: committer)
+                } catch {
+                    rejection = error
+                    throw error
+                }
+            }
+        } catch MLSGroupError.unknownProposalReference {
+            throw .missingProposal
+        } catch {
+            throw rejection ?? .mls("\(error)")
+        }
+        switch result {
+        case .application(let data, _):
+            state = work
+            return .content(data, sender: author)
+        case .proposal:
+            state = work
+            return .proposal(from: author)
+        case .newEpoch(let epoch):
+            state = work
+            let after = memberFeeds
+            refreshIntents()
+            return .newEpoch(GroupEpochChange(
+                epoch: epoch, committer: author, added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted()
+            ))
+        case .removedFromGroup:
+            return .removed(by: author)
+        }
+    }
+
+    /// The Kith rules for one authenticated message.
+    static func authorize(sender: Sender, body: FramedContentBody, credential: Credential?, author: FeedID, committer: FeedID) throws(GroupError) {
+        guard case .member(let leaf) = sender, let credential else {
+            throw .forbiddenProposal("only members send group messages")
+        }
+        guard try GroupCredential.feed(of: credential) == author else { throw .senderMismatch(author: author) }
+        switch body {
+        case .application:
+            return
+        case .commit(let commit):
+            guard author == committer else { throw .notCommitter(committer: committer) }
+            for item in commit.proposals {
+                if case .proposal(.add(let keyPackage)) = item { _ = try GroupCredential.feed(of: keyPackage.leafNode.credential) }
+            }
+        case .proposal(let proposal):
+            if author == committer {
+                if case .add(let keyPackage) = proposal { _ = try GroupCredential.feed(of: keyPackage.leafNode.credential) }
+                return
+            }
+            switch proposal {
+            case .update: return
+            case .remove(let removed) where removed == leaf: return
+            case .remove: throw .forbiddenProposal("only the committer removes other members")
+            case .add: throw .forbiddenProposal("only the committer adds members")
+            default: throw .forbiddenProposal("a member may propose only its own update or departure")
+            }
+        }
+    }
+
+    /// Drops intents that the new epoch satisfied.
+    mutating func refreshIntents() {
+        if intents.update, let leaf = state.tree.leaf(state.ownLeaf), leaf.encryptionKey != intents.leafKeyWhenAsked {
+            intents.update = false
+            intents.leafKeyWhenAsked = []
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import KithCanonical
+
+/// `POST /api/rooms`: client1 offers a pending pairing under a join code
+/// (`{"joinid", "client1", "expiresInSeconds"}`).
+public struct CreateRoomRequest: Sendable, Hashable {
+    /// The join code client2 will type.
+    public var joinCode: JoinCode
+    /// client1's ephemeral device id.
+    public var client1: DeviceID
+    /// Seconds until the pairing expires, 1...86400, counted on the server's clock.
+    public var expiresInSeconds: Int
+
+    /// Creates a request.
+    public init(joinCode: JoinCode, client1: DeviceID, expiresInSeconds: Int) {
+        self.joinCode = joinCode
+        self.client1 = client1
+        self.expiresInSeconds = expiresInSeconds
+    }
+
+    /// Reads a request body. Missing members are reported first, in Inviso's order (`joinid`,
+    /// `client1`, `expiresInSeconds`); `expiresInSeconds` may be an integer or a string of
+    /// decimal digits (Inviso parsed it with `parseInt`).
+    public init(json object: JSONObject) throws(RendezvousCodecError) {
+        let fields = JSONFields(object)
+        for key in ["joinid", "client1", "expiresInSeconds"] where fields.isMissing(key) { throw .missingField(key) }
+        joinCode = try fields.joinCode("joinid")
+        client1 = try fields.deviceID("client1")
+        expiresInSeconds = try Self.seconds(object["expiresInSeconds"])
+    }
+
+    private static func seconds(_ value: JSONValue?) throws(RendezvousCodecError) -> Int {
+        let range = Int64(RendezvousLimits.minimumExpirySeconds)...Int64(RendezvousLimits.maximumExpirySeconds)
+        let number: Int64?
+        switch value {
+        case .integer(let integer)?: number = integer
+        case .string(let text)? where text.utf8.count <= 6 && text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }):
+            number = Int64(text)
+        default: number = nil
+        }
+        guard let number, range.contains(number) else {
+            throw .invalidField("expiresInSeconds", reason: RendezvousErrorCode.expiryDetails)
+        }
+        return Int(number)
+    }
+
+    /// The request body.
+    public var json: JSONObject {
+        ["joinid": .string(joinCode.text), "client1": .string(client1.text), "expiresInSeconds": .integer(Int64(expiresInSeconds))]
+    }
+}

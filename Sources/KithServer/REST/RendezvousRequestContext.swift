@@ -1,0 +1,35 @@
+import Hummingbird
+import HummingbirdWebSocket
+import KithRendezvous
+import NIOCore
+
+/// The request context of the rendezvous server's HTTP and WebSocket routes: Hummingbird's core
+/// storage plus the key that rate limits count by.
+public struct RendezvousRequestContext: RequestContext, WebSocketRequestContext {
+    /// Hummingbird's per-request storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The WebSocket upgrade slot.
+    public let webSocket: WebSocketHandlerReference<Self>
+    /// The source this request counts against: the peer's IPv4 address, or its IPv6 /64 prefix
+    /// (one subscriber usually holds a whole /64); `unknown` without a socket address.
+    public let sourceKey: String
+
+    /// Creates the context of one request.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        webSocket = WebSocketHandlerReference()
+        sourceKey = Self.sourceKey(of: source.channel.remoteAddress)
+    }
+
+    static func sourceKey(of address: SocketAddress?) -> String {
+        switch address {
+        case .v4(let ipv4)?:
+            return "v4:" + (SocketAddress.v4(ipv4).ipAddress ?? "unknown")
+        case .v6(let ipv6)?:
+            let prefix = withUnsafeBytes(of: ipv6.address.sin6_addr) { Array($0.prefix(8)) }
+            return "v6:" + prefix.map { String($0, radix: 16) }.joined(separator: ".")
+        default:
+            return "unknown"
+        }
+    }
+}

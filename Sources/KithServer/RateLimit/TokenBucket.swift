@@ -1,0 +1,33 @@
+/// One token bucket on millisecond time.
+struct TokenBucket: Sendable {
+    private(set) var tokens: Double
+    private(set) var updatedAt: Int64
+
+    /// A full bucket at `now`.
+    init(rule: RateLimitRule, now: Int64) {
+        tokens = rule.burst
+        updatedAt = now
+    }
+
+    /// Takes one token if there is one; otherwise returns the seconds until there will be.
+    mutating func take(rule: RateLimitRule, now: Int64) -> RateDecision {
+        refill(rule: rule, now: now)
+        if tokens >= 1 {
+            tokens -= 1
+            return .allowed
+        }
+        let seconds = (1 - tokens) / rule.perSecond
+        return .limited(retryAfterSeconds: max(1, Int(seconds.rounded(.up))))
+    }
+
+    /// True when the bucket would be full at `now` (it then carries no information).
+    func isFull(rule: RateLimitRule, now: Int64) -> Bool {
+        tokens + Double(max(0, now - updatedAt)) / 1_000 * rule.perSecond >= rule.burst
+    }
+
+    private mutating func refill(rule: RateLimitRule, now: Int64) {
+        guard now > updatedAt else { return }
+        tokens = min(rule.burst, tokens + Double(now - updatedAt) / 1_000 * rule.perSecond)
+        updatedAt = now
+    }
+}

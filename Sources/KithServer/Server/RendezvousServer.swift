@@ -1,0 +1,72 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import KithRendezvous
+import Logging
+import NIOCore
+
+/// `kith serve`: Inviso-compatible rooms by join code over REST and WebRTC signaling over
+/// WebSocket on one port, state in a ``RendezvousStore``.
+///
+/// ```swift
+/// let store = try SQLiteRendezvousStore.open(path: "rendezvous.sqlite")
+/// let server = RendezvousServer(configuration: .init(), store: store)
+/// try await server.run { host, port in print("listening on \(host):\(port)") }
+/// ```
+public struct RendezvousServer: Sendable {
+    /// Where and how it runs.
+    public let configuration: RendezvousServerConfiguration
+    let hub: SignalingHub
+    let api: RendezvousAPI
+    let store: any RendezvousStore
+    let clock: any ServerClock
+    let logger: Logger
+
+    /// A server on `store`, reading time from `clock`.
+    public init(
+        configuration: RendezvousServerConfiguration, store: any RendezvousStore,
+        clock: any ServerClock = SystemServerClock(), logger: Logger = Logger(label: "kith.serve")
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        let bus = LocalSignalBus(nodeID: configuration.nodeID)
+        hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits)
+        api = RendezvousAPI(store: store, clock: clock, limits: configuration.limits, hub: hub, logger: logger)
+    }
+
+    /// Signaling connections open on this node now.
+    public var connectionCount: Int { hub.bus.count }
+
+    /// The Hummingbird application (for `run` and for HummingbirdTesting); `onListening` gets the
+    /// bound host and port once the server accepts connections.
+    public func makeApplication(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
+        let router = Router(context: RendezvousRequestContext.self)
+        api.register(on: router)
+        let webSocketRouter = Router(context: RendezvousRequestContext.self)
+        let hub = hub
+        webSocketRouter.ws("/") { inbound, outbound, context in
+            try await hub.serve(inbound: inbound, outbound: outbound, logger: context.logger)
+        }
+        let limits = configuration.limits
+        let server = HTTPServerBuilder.http1WebSocketUpgrade(
+            webSocketRouter: webSocketRouter,
+            configuration: .init(
+                http1: .init(idleTimeout: .seconds(60)),
+                ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval))))
+        let host = configuration.host
+        return Application(
+            router: router,
+            server: server,
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
+            services: [SweepService(store: store, clock: clock, interval: limits.sweepInterval, logger: logger)],
+            onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Runs until SIGINT or SIGTERM, then closes every connection (1000) and returns.
+    public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
+        try await makeApplication(onListening: onListening).runService()
+    }
+}

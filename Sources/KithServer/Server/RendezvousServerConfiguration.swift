@@ -1,0 +1,26 @@
+import KithRendezvous
+
+/// Where and how a rendezvous server runs.
+public struct RendezvousServerConfiguration: Sendable {
+    /// Address to bind: loopback unless told otherwise.
+    public var host: String
+    /// TCP port (0 picks a free one).
+    public var port: Int
+    /// Bounds and timings.
+    public var limits: RendezvousServerLimits
+    /// This process's name among the nodes sharing a store (random by default).
+    public var nodeID: String
+
+    /// A configuration binding `host:port` (127.0.0.1:7460 by default).
+    public init(
+        host: String = RendezvousLimits.defaultHost,
+        port: Int = RendezvousLimits.defaultPort,
+        limits: RendezvousServerLimits = RendezvousServerLimits(),
+        nodeID: String = ClientID.random().text
+    ) {
+        self.host = host
+        self.port = port
+        self.limits = limits
+        self.nodeID = nodeID
+    }
+}

@@ -1,0 +1,48 @@
+import KithRendezvous
+
+/// The server's tunable bounds and timings; the defaults are the documented ones
+/// (`docs/SERVER.md`), tests shrink them.
+public struct RendezvousServerLimits: Sendable {
+    // MARK: Rooms
+
+    /// Seconds a room lives after its last join or leave (a room with a member never expires).
+    public var roomLifetimeSeconds = 7 * 86_400
+
+    // MARK: REST rate limits (per node, in memory)
+
+    /// Every REST request, per source address (IPv6 by /64): 60 at once, 1 a second after.
+    public var requestsPerSource = RateLimitRule(burst: 60, perSecond: 1)
+    /// Accepts and checks (the calls that guess codes), per source: 20 at once, then 20 a minute.
+    public var guessesPerSource = RateLimitRule(burst: 20, perSecond: 1.0 / 3)
+    /// Accepts of one join code, from every source together: 10 at once, then 10 a minute.
+    public var acceptsPerCode = RateLimitRule(burst: 10, perSecond: 1.0 / 6)
+    /// Buckets each limiter tracks at most.
+    public var rateLimiterKeys = 65_536
+
+    // MARK: Signaling
+
+    /// Largest signaling message, in bytes; a larger one closes the connection with 1009.
+    public var maximumMessageBytes = RendezvousLimits.maximumSignalingMessageBytes
+    /// Messages one connection may send: 60 at once, 20 a second after; excess ones are dropped
+    /// with a `Rate limit exceeded` error.
+    public var messagesPerConnection = RateLimitRule(burst: 60, perSecond: 20)
+    /// Dropped messages in a row after which the connection is closed with 1008.
+    public var rateLimitStrikes = 50
+    /// Interval of the server's RFC 6455 pings; a connection that has not answered the previous
+    /// ping by the next one is closed (half-open sockets).
+    public var pingInterval: Duration = .seconds(30)
+    /// A connection in no room that sends nothing for this long is closed with 1001.
+    public var idleTimeout: Duration = .seconds(600)
+    /// Messages queued for one connection; a connection that falls further behind is closed with 1008.
+    public var outboxCapacity = 256
+    /// Signaling connections one node holds; further upgrades are refused.
+    public var maximumConnections = 20_000
+
+    // MARK: Housekeeping
+
+    /// Interval of the sweep that deletes expired pairings and rooms.
+    public var sweepInterval: Duration = .seconds(60)
+
+    /// The documented defaults.
+    public init() {}
+}

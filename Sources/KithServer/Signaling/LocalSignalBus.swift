@@ -1,0 +1,42 @@
+import KithRendezvous
+import Synchronization
+
+/// The signaling connections of this node, by client id, and delivery to them.
+///
+/// Events for another node are dropped (and counted) until a cross-node transport exists.
+final class LocalSignalBus: SignalBus {
+    let nodeID: String
+    private let connections = Mutex<[ClientID: SignalingConnection]>([:])
+    private let undeliverable = Atomic<Int>(0)
+
+    init(nodeID: String) { self.nodeID = nodeID }
+
+    /// Adds a connection unless `limit` connections are already registered.
+    func register(_ connection: SignalingConnection, limit: Int) -> Bool {
+        connections.withLock { table in
+            guard table.count < limit else { return false }
+            table[connection.address.client] = connection
+            return true
+        }
+    }
+
+    /// Removes a connection.
+    func unregister(_ client: ClientID) {
+        _ = connections.withLock { $0.removeValue(forKey: client) }
+    }
+
+    /// Connections registered now.
+    var count: Int { connections.withLock { $0.count } }
+
+    /// Events that found no connection.
+    var undeliverableCount: Int { undeliverable.load(ordering: .relaxed) }
+
+    func deliver(_ event: SignalEvent, to address: MemberAddress) {
+        let target = address.node == nodeID ? connections.withLock { $0[address.client] } : nil
+        guard let target else {
+            undeliverable.add(1, ordering: .relaxed)
+            return
+        }
+        target.receive(event)
+    }
+}

@@ -1,0 +1,30 @@
+/// Why the server closes a signaling connection itself.
+enum SignalingCloseReason: Sendable, Equatable {
+    /// In no room and silent for the idle timeout (1001 going away).
+    case idle
+    /// Its queue of outgoing messages overflowed: it does not read (1008).
+    case slowConsumer
+    /// It kept sending over its rate limit (1008).
+    case rateLimit
+    /// The node holds its maximum of connections (1013 try again later).
+    case overloaded
+
+    /// The RFC 6455 status code.
+    var code: UInt16 {
+        switch self {
+        case .idle: 1001
+        case .slowConsumer, .rateLimit: 1008
+        case .overloaded: 1013
+        }
+    }
+
+    /// The close reason text.
+    var text: String {
+        switch self {
+        case .idle: "idle"
+        case .slowConsumer: "too far behind"
+        case .rateLimit: "rate limit exceeded"
+        case .overloaded: "server full"
+        }
+    }
+}

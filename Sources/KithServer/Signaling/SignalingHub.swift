@@ -1,0 +1,139 @@
+import HummingbirdWebSocket
+import KithRendezvous
+import Logging
+
+/// Runs Inviso's signaling protocol on each WebSocket connection: rooms from the store, events
+/// between members through the bus, limits from ``RendezvousServerLimits``.
+///
+/// Logs carry message types and counts only: never room ids, codes, device ids, SDP or keys.
+final class SignalingHub: Sendable {
+    let store: any RendezvousStore
+    let bus: LocalSignalBus
+    let clock: any ServerClock
+    let limits: RendezvousServerLimits
+
+    init(store: any RendezvousStore, bus: LocalSignalBus, clock: any ServerClock, limits: RendezvousServerLimits) {
+        self.store = store
+        self.bus = bus
+        self.clock = clock
+        self.limits = limits
+    }
+
+    /// When a room touched now expires.
+    var roomExpiry: Int64 { clock.nowMilliseconds() + Int64(limits.roomLifetimeSeconds) * 1_000 }
+
+    /// Serves one connection until it closes.
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
+        let address = MemberAddress(node: bus.nodeID, client: .random())
+        let (stream, continuation) = AsyncStream.makeStream(of: ServerMessage.self, bufferingPolicy: .bufferingOldest(limits.outboxCapacity))
+        let connection = SignalingConnection(
+            address: address, outbox: continuation, rule: limits.messagesPerConnection,
+            now: clock.nowMilliseconds(), bufferLimit: limits.outboxCapacity)
+        guard bus.register(connection, limit: limits.maximumConnections) else {
+            logger.notice("signaling connection refused: node full")
+            try await outbound.close(.unknown(SignalingCloseReason.overloaded.code), reason: SignalingCloseReason.overloaded.text)
+            return
+        }
+        connection.send(.connected(clientID: address.client, server: SignalingText.serverName))
+        var failure: (any Error)?
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await Self.write(stream, to: outbound, connection: connection) }
+                group.addTask { try await self.watchIdle(connection) }
+                defer {
+                    connection.finish()
+                    group.cancelAll()
+                }
+                try await read(inbound, outbound: outbound, connection: connection)
+            }
+        } catch {
+            failure = error
+        }
+        bus.unregister(address.client)
+        await disconnect(connection, logger: logger)
+        if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { throw failure }
+    }
+
+    /// Writes queued messages; when the queue ends because the server closes the connection,
+    /// sends the close frame with the reason's status.
+    private static func write(_ stream: AsyncStream<ServerMessage>, to outbound: WebSocketOutboundWriter, connection: SignalingConnection) async throws {
+        for await message in stream {
+            try await outbound.write(.text(message.text))
+        }
+        if let reason = connection.closeReason {
+            try await outbound.close(.unknown(reason.code), reason: reason.text)
+            // The reader drains until the client answers; a client that never does is cut off.
+            try await Task.sleep(for: Self.closeGrace)
+            throw CloseGraceExpired()
+        }
+    }
+
+    /// How long a client has to answer the server's close frame.
+    static let closeGrace: Duration = .seconds(10)
+
+    /// The client did not answer the server's close frame in time.
+    struct CloseGraceExpired: Error {}
+
+    /// Closes the connection once it is idle (in no room, silent for the idle timeout).
+    private func watchIdle(_ connection: SignalingConnection) async throws {
+        let timeout = limits.idleTimeout
+        let step = min(timeout / 4, .seconds(15))
+        while !Task.isCancelled {
+            try await Task.sleep(for: step)
+            if connection.isIdle(timeout: timeout) {
+                connection.requestClose(.idle)
+                return
+            }
+        }
+    }
+
+    private func read(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: SignalingConnection) async throws {
+        for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
+            // Once the server decided to close, the writer has sent the close frame: drain until
+            // the client answers it.
+            guard connection.closeReason == nil else { continue }
+            switch connection.admit(rule: limits.messagesPerConnection, strikeLimit: limits.rateLimitStrikes, now: clock.nowMilliseconds()) {
+            case .allowed: break
+            case .limited:
+                connection.send(.error(SignalingText.rateLimited))
+                continue
+            case .strikeOut:
+                connection.requestClose(.rateLimit)
+                continue
+            }
+            let bytes: [UInt8] = switch message {
+            case .text(let text): Array(text.utf8)
+            case .binary(let buffer): Array(buffer.readableBytesView)
+            }
+            let decoded: ClientMessage
+            do throws(RendezvousCodecError) {
+                decoded = try ClientMessage(bytes: bytes)
+            } catch {
+                connection.send(.error(SignalingText.error(for: error)))
+                continue
+            }
+            await handle(decoded, on: connection)
+        }
+    }
+
+    private func handle(_ message: ClientMessage, on connection: SignalingConnection) async {
+        do throws(RendezvousStoreError) {
+            switch message {
+            case .ping: connection.send(.pong)
+            case .joinRoom(let room, let device): try await join(room, device: device, on: connection)
+            case .leaveRoom: try await leave(on: connection)
+            case .signal(let payload): relay(payload, from: connection)
+            }
+        } catch {
+            connection.send(.error(SignalingText.serverError))
+        }
+    }
+
+    private func relay(_ payload: SignalPayload, from connection: SignalingConnection) {
+        let (room, peer) = connection.placement
+        guard let room else { return connection.send(.error(SignalingText.notInRoom)) }
+        guard let peer else { return connection.send(.error(SignalingText.roomNotReady)) }
+        let signal = RelayedSignal(from: connection.address.client, roomID: room, payload: payload)
+        bus.deliver(.relayed(from: connection.address, room: room, message: .relayed(signal)), to: peer)
+    }
+}

@@ -1,0 +1,320 @@
+import Foundation
+import GRDB
+import KithFeed
+
+/// Group state inside one store transaction: group records (member state sealed at rest), members, KeyPackages, and the
+/// group messages waiting to be processed.
+///
+/// Handed to the closures of ``FeedStore/withGroupState(_:)`` and, through ``OwnAppendSlot/groups``, to an append, so a
+/// group's state advances in the same transaction that stores the message that advanced it. Valid only during that call.
+public struct GroupStoreAccess {
+    let db: Database
+    let sealer: ContentSealer
+    let now: Int64
+
+    /// Largest number of a contact's KeyPackages kept here; older ones are dropped first.
+    public static let maxPeerKeyPackages = 8
+
+    // MARK: Records
+
+    /// The group, or nil when this store does not know it.
+    public func group(_ groupID: String) throws -> GroupRecord? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM mls_groups WHERE group_id = ?", arguments: [groupID]) else { return nil }
+        return try record(row)
+    }
+
+    /// Active groups whose explosion time (Unix seconds) is at or before `now`.
+    public func groupsDue(toExplodeAt now: Int64) throws -> [GroupRecord] {
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM mls_groups WHERE status = 'active' AND explode_at IS NOT NULL AND explode_at <= ?", arguments: [now]
+        ).map { try record($0) }
+    }
+
+    /// Every group, newest first.
+    public func groups() throws -> [GroupRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM mls_groups ORDER BY created_at DESC, group_id").map { try record($0) }
+    }
+
+    /// Inserts or replaces a group and, when `members` is given, its member list (the epoch each joined at is kept for
+    /// members already listed).
+    public func save(_ group: GroupRecord, members: [String]?) throws {
+        let blob: [UInt8] = group.state.isEmpty ? [] : Array(sealer.seal(group.state, context: "mls_state:" + group.groupID).utf8)
+        let name = group.name.map { sealer.seal(Array($0.utf8), context: "group_name:" + group.groupID) }
+        try db.execute(
+            sql: """
+                INSERT INTO mls_groups(group_id, group_name, epoch, mls_state_blob, created_at, status, committer, explode_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(group_id) DO UPDATE SET group_name = excluded.group_name, epoch = excluded.epoch,
+                    mls_state_blob = excluded.mls_state_blob, status = excluded.status, committer = excluded.committer,
+                    explode_at = excluded.explode_at, updated_at = excluded.updated_at
+                """,
+            arguments: [group.groupID, name, Int64(clamping: group.epoch), Data(blob), group.createdAt, group.status.rawValue, group.committer,
+                        group.explodeAt, now]
+        )
+        guard let members else { return }
+        let known = Set(try String.fetchAll(db, sql: "SELECT feed_id FROM mls_group_members WHERE group_id = ?", arguments: [group.groupID]))
+        let current = Set(members)
+        for gone in known.subtracting(current) {
+            try db.execute(sql: "DELETE FROM mls_group_members WHERE group_id = ? AND feed_id = ?", arguments: [group.groupID, gone])
+        }
+        for joined in current.subtracting(known) {
+            try db.execute(
+                sql: "INSERT INTO mls_group_members(group_id, feed_id, joined_at_epoch) VALUES (?, ?, ?)",
+                arguments: [group.groupID, joined, Int64(clamping: group.epoch)]
+            )
+        }
+    }
+
+    /// The member feeds of a group, with the epoch each joined at.
+    public func members(of groupID: String) throws -> [(feedID: String, joinedAtEpoch: UInt64)] {
+        try Row.fetchAll(
+            db, sql: "SELECT feed_id, joined_at_epoch FROM mls_group_members WHERE group_id = ? ORDER BY joined_at_epoch, feed_id",
+            arguments: [groupID]
+        ).map { ($0["feed_id"], UInt64(clamping: $0["joined_at_epoch"] as Int64)) }
+    }
+
+    private func record(_ row: Row) throws -> GroupRecord {
+        let id: String = row["group_id"]
+        let blob: Data = row["mls_state_blob"] ?? Data()
+        let state = blob.isEmpty ? [] : try sealer.open(String(decoding: blob, as: UTF8.self), context: "mls_state:" + id)
+        let name = try (row["group_name"] as String?).map { String(decoding: try sealer.open($0, context: "group_name:" + id), as: UTF8.self) }
+        return GroupRecord(
+            groupID: id, name: name, epoch: UInt64(clamping: row["epoch"] as Int64), state: state,
+            status: GroupRecord.Status(rawValue: row["status"]) ?? .active, committer: row["committer"], explodeAt: row["explode_at"],
+            createdAt: row["created_at"]
+        )
+    }
+
+    /// The feeds among `feeds` that this store follows (one query, whatever the count).
+    public func followed(among feeds: [String]) throws -> Set<String> {
+        guard !feeds.isEmpty else { return [] }
+        var found: Set<String> = []
+        for chunk in stride(from: 0, to: feeds.count, by: 500).map({ Array(feeds[$0..<min($0 + 500, feeds.count)]) }) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            found.formUnion(try String.fetchAll(db, sql: "SELECT feed_id FROM feeds WHERE feed_id IN (\(marks))", arguments: StatementArguments(chunk)))
+        }
+        return found
+    }
+
+    // MARK: Messages
+
+    /// The linked messages of `groupID`'s audience not yet processed, in feed and sequence order.
+    public func inbox(of groupID: String) throws -> [GroupInboxEntry] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT message_id, feed_id, sequence, type, envelope_json FROM messages
+                WHERE audience = ? AND content_json IS NULL AND audience LIKE 'group:%' AND tombstoned = 0
+                  AND message_id NOT IN (SELECT message_id FROM mls_processed)
+                ORDER BY feed_id, sequence
+                """,
+            arguments: ["group:" + groupID]
+        ).compactMap { row in
+            guard let envelope = try? Envelope.parseV1(Array((row["envelope_json"] as String).utf8)),
+                  let bytes = try? envelope.contentBytes() else { return nil }
+            return GroupInboxEntry(
+                messageID: row["message_id"], feedID: row["feed_id"], sequence: UInt32(clamping: row["sequence"] as Int64), type: row["type"],
+                contentBytes: bytes, envelope: envelope
+            )
+        }
+    }
+
+    /// Ids of the groups known here that have unprocessed messages of their audience (messages of groups this
+    /// identity is not in are relayed, never scanned).
+    public func groupsWithInbox() throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT g.group_id FROM mls_groups g
+                WHERE EXISTS (
+                    SELECT 1 FROM messages m
+                    WHERE m.audience = 'group:' || g.group_id AND m.content_json IS NULL AND m.audience LIKE 'group:%'
+                      AND m.tombstoned = 0 AND m.message_id NOT IN (SELECT message_id FROM mls_processed))
+                """
+        )
+    }
+
+    /// Decrypted direct `group_event` messages to `local` (Welcomes) not yet processed: (message id, author, plaintext).
+    public func welcomes(to local: String) throws -> [(messageID: String, author: String, plaintext: [UInt8])] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT message_id, feed_id, content_json FROM messages
+                WHERE audience = ? AND type = 'group_event' AND content_json IS NOT NULL
+                  AND message_id NOT IN (SELECT message_id FROM mls_processed)
+                ORDER BY received_at, feed_id, sequence
+                """,
+            arguments: ["direct:" + local]
+        ).compactMap { row in
+            let id: String = row["message_id"]
+            guard let plain = try? sealer.open(row["content_json"], context: id) else { return nil }
+            return (id, row["feed_id"], plain)
+        }
+    }
+
+    /// Stores the decrypted content of a group message (sealed) and applies its effects (`content` is `plaintext`
+    /// parsed; nil for content without effects).
+    public func storeContent(_ plaintext: [UInt8], of envelope: Envelope, content: Content?) throws {
+        let id = envelope.messageID.string
+        try db.execute(sql: "UPDATE messages SET content_json = ? WHERE message_id = ?", arguments: [sealer.seal(plaintext, context: id), id])
+        if let content { try ContentEffects.apply(content, of: envelope, in: db, sealer: sealer) }
+    }
+
+    /// Records that a message was handled (`outcome`: `stored`, `stale`, or the reason it was refused).
+    public func markProcessed(_ messageID: String, group groupID: String, outcome: String) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO mls_processed(message_id, group_id, outcome, processed_at) VALUES (?, ?, ?, ?)",
+            arguments: [messageID, groupID, String(outcome.prefix(500)), now]
+        )
+    }
+
+    /// The outcome recorded for a message, if it was processed.
+    public func outcome(of messageID: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT outcome FROM mls_processed WHERE message_id = ?", arguments: [messageID])
+    }
+
+    /// Clears the decrypted content of every message of a group's audience (explosion): envelopes stay for chain
+    /// integrity, their content goes.
+    public func clearContent(of groupID: String) throws {
+        try db.execute(sql: "UPDATE messages SET content_json = NULL WHERE audience = ?", arguments: ["group:" + groupID])
+        try db.execute(sql: "DELETE FROM mls_group_members WHERE group_id = ?", arguments: [groupID])
+    }
+
+    /// Runs `body` in a savepoint: what it wrote stays when it returns, and is undone when it throws (the error is
+    /// returned, not rethrown).
+    public func attempt(_ body: () throws -> Void) throws -> (any Error)? {
+        var failure: (any Error)?
+        try db.inSavepoint {
+            do {
+                try body()
+                return .commit
+            } catch {
+                failure = error
+                return .rollback
+            }
+        }
+        return failure
+    }
+
+    // MARK: Outbox
+
+    /// Queues a Welcome for `recipient` (sent as a direct message after the commit's transaction).
+    public func queueWelcome(_ message: [UInt8], group groupID: String, recipient: String) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO mls_outbox(group_id, recipient_feed_id, mls_message, created_at) VALUES (?, ?, ?, ?)",
+            arguments: [groupID, recipient, Data(message), now]
+        )
+    }
+
+    /// The queued Welcomes: (group, recipient, MLS message bytes).
+    public func queuedWelcomes() throws -> [(groupID: String, recipient: String, message: [UInt8])] {
+        try Row.fetchAll(db, sql: "SELECT group_id, recipient_feed_id, mls_message FROM mls_outbox ORDER BY created_at").map {
+            ($0["group_id"], $0["recipient_feed_id"], Array($0["mls_message"] as Data))
+        }
+    }
+
+    /// Removes a sent Welcome from the queue.
+    public func dequeueWelcome(group groupID: String, recipient: String) throws {
+        try db.execute(sql: "DELETE FROM mls_outbox WHERE group_id = ? AND recipient_feed_id = ?", arguments: [groupID, recipient])
+    }
+
+    // MARK: KeyPackages
+
+    /// Keeps a KeyPackage this identity hands `recipient`, with its private keys sealed.
+    public func saveOwnKeyPackage(reference: String, recipient: String, keyPackage: [UInt8], secrets: [UInt8]) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO mls_own_key_packages(ref, recipient_feed_id, key_package, secrets_sealed, created_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [reference, recipient, Data(keyPackage), sealer.seal(secrets, context: "mls_key_package:" + reference), now]
+        )
+    }
+
+    /// One of this identity's KeyPackages by reference: (KeyPackage bytes, private keys, recipient).
+    public func ownKeyPackage(reference: String) throws -> (keyPackage: [UInt8], secrets: [UInt8], recipient: String)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM mls_own_key_packages WHERE ref = ?", arguments: [reference]) else { return nil }
+        let secrets = try sealer.open(row["secrets_sealed"], context: "mls_key_package:" + reference)
+        return (Array(row["key_package"] as Data), secrets, row["recipient_feed_id"])
+    }
+
+    /// References of every KeyPackage this identity still holds the private keys of.
+    public func ownKeyPackageReferences() throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT ref FROM mls_own_key_packages")
+    }
+
+    /// How many unused KeyPackages of this identity `recipient` holds.
+    public func ownKeyPackageCount(for recipient: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mls_own_key_packages WHERE recipient_feed_id = ?", arguments: [recipient]) ?? 0
+    }
+
+    /// Deletes a used KeyPackage and its private keys.
+    public func deleteOwnKeyPackage(reference: String) throws {
+        try db.execute(sql: "DELETE FROM mls_own_key_packages WHERE ref = ?", arguments: [reference])
+    }
+
+    /// Keeps a contact's KeyPackage (at most ``maxPeerKeyPackages`` per contact, oldest dropped first).
+    public func savePeerKeyPackage(reference: String, peer: String, keyPackage: [UInt8]) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO mls_peer_key_packages(ref, peer_feed_id, key_package, received_at) VALUES (?, ?, ?, ?)",
+            arguments: [reference, peer, Data(keyPackage), now]
+        )
+        try db.execute(
+            sql: """
+                DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?1 AND ref NOT IN (
+                    SELECT ref FROM mls_peer_key_packages WHERE peer_feed_id = ?1 ORDER BY received_at DESC, rowid DESC LIMIT ?2)
+                """,
+            arguments: [peer, Self.maxPeerKeyPackages]
+        )
+    }
+
+    /// Takes (returns and deletes) the oldest KeyPackage `peer` handed this identity.
+    public func takePeerKeyPackage(of peer: String) throws -> [UInt8]? {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT ref, key_package FROM mls_peer_key_packages WHERE peer_feed_id = ? ORDER BY received_at, rowid LIMIT 1", arguments: [peer]
+        ) else { return nil }
+        try db.execute(sql: "DELETE FROM mls_peer_key_packages WHERE ref = ?", arguments: [row["ref"] as String])
+        return Array(row["key_package"] as Data)
+    }
+
+    /// How many of `peer`'s KeyPackages this identity holds.
+    public func peerKeyPackageCount(of peer: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mls_peer_key_packages WHERE peer_feed_id = ?", arguments: [peer]) ?? 0
+    }
+}
+
+extension FeedStore {
+    /// Runs `body` in one write transaction with access to the group state.
+    public func withGroupState<T>(_ body: (GroupStoreAccess) throws -> T) throws(StoreError) -> T {
+        try write { db in try body(GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis())) }
+    }
+
+    /// Reads group state (no writes).
+    public func readGroupState<T>(_ body: (GroupStoreAccess) throws -> T) throws(StoreError) -> T {
+        try read { db in try body(GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis())) }
+    }
+
+    /// A group's messages (of its audience), oldest first, decrypted where this identity read them.
+    public func groupMessages(_ groupID: String, limit: Int = 100) throws(StoreError) -> [StoredMessage] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM (
+                        SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages
+                        WHERE audience = ? AND \(WithheldContent.shownCondition) ORDER BY timestamp DESC, received_at DESC LIMIT ?
+                    ) ORDER BY timestamp, received_at
+                    """,
+                arguments: ["group:" + groupID, limit]
+            )
+            return rows.compactMap { self.storedMessage($0) }
+        }
+    }
+}
+
+extension OwnAppendSlot {
+    /// Group state in the append's transaction.
+    public var groups: GroupStoreAccess { GroupStoreAccess(db: directState.db, sealer: directState.sealer, now: directState.now) }
+}
+
+extension DirectSessionAccess {
+    /// Group state in the same transaction (a KeyPackage handed over in a direct message is kept with it).
+    public var groups: GroupStoreAccess { GroupStoreAccess(db: db, sealer: sealer, now: now) }
+}

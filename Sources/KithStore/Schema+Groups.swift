@@ -1,0 +1,51 @@
+extension Schema {
+    /// Groups (docs/GROUPS.md, "Storage"). The spec's `mls_groups` / `mls_group_members` plus Kith's columns and tables.
+    ///
+    /// - `mls_groups.mls_state_blob` holds this member's serialized state sealed by ``ContentSealer`` (context
+    ///   `mls_state:{group_id}`), `group_name` the name sealed (context `group_name:{group_id}`); `status` is
+    ///   `active`, `removed`, `left` or `exploded` (the state blob is then empty); `committer` is the feed that commits.
+    /// - `mls_own_key_packages`: KeyPackages this identity handed a contact, with their private keys sealed (context
+    ///   `mls_key_package:{ref}`), deleted when a Welcome uses them.
+    /// - `mls_peer_key_packages`: KeyPackages contacts handed this identity, used once each to add them.
+    /// - `mls_outbox`: Welcomes written in a commit's transaction and not yet sent as direct messages (a crash between
+    ///   the commit and the sends loses no Welcome).
+    /// - `mls_processed`: every group message handled (content stored, held no longer, or refused with its reason):
+    ///   no message is ever processed twice.
+    static let groupTables = """
+        ALTER TABLE mls_groups ADD COLUMN status TEXT NOT NULL DEFAULT 'active';
+        ALTER TABLE mls_groups ADD COLUMN committer TEXT;
+        ALTER TABLE mls_groups ADD COLUMN explode_at INTEGER;
+        ALTER TABLE mls_groups ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE mls_own_key_packages (
+            ref TEXT PRIMARY KEY,
+            recipient_feed_id TEXT NOT NULL,
+            key_package BLOB NOT NULL,
+            secrets_sealed TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX idx_own_kp_recipient ON mls_own_key_packages(recipient_feed_id);
+        CREATE TABLE mls_peer_key_packages (
+            ref TEXT PRIMARY KEY,
+            peer_feed_id TEXT NOT NULL,
+            key_package BLOB NOT NULL,
+            received_at INTEGER NOT NULL
+        );
+        CREATE INDEX idx_peer_kp_peer ON mls_peer_key_packages(peer_feed_id, received_at);
+        CREATE TABLE mls_processed (
+            message_id TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            processed_at INTEGER NOT NULL
+        );
+        CREATE INDEX idx_mls_processed_group ON mls_processed(group_id);
+        CREATE INDEX idx_messages_group_inbox ON messages(audience, feed_id, sequence)
+            WHERE content_json IS NULL AND audience LIKE 'group:%';
+        CREATE TABLE mls_outbox (
+            group_id TEXT NOT NULL,
+            recipient_feed_id TEXT NOT NULL,
+            mls_message BLOB NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY(group_id, recipient_feed_id)
+        );
+        """
+}

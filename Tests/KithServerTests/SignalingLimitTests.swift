@@ -1,0 +1,82 @@
+import Hummingbird
+import HummingbirdTesting
+import KithRendezvous
+import KithServer
+import Testing
+
+@Suite("Signaling limits: size, rate, idleness")
+struct SignalingLimitTests {
+    @Test("an oversize message closes the connection with 1009")
+    func oversize() async throws {
+        var limits = TestServer.limits()
+        limits.maximumMessageBytes = 4_096
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let (peer, _) = try await TestPeer.connect(try SignalingFlowTests.url(client))
+            try await peer.send(.ping)
+            #expect(try await peer.next() == .pong)
+            try await peer.send(.signal(.offer(sdp: String(repeating: "s", count: 5_000))))
+            #expect(try await peer.closed().code == 1009)
+        }
+    }
+
+    @Test("messages over the rate are dropped with an error; persistent excess closes with 1008")
+    func rate() async throws {
+        var limits = TestServer.limits()
+        limits.messagesPerConnection = RateLimitRule(burst: 5, perSecond: 0.001)
+        limits.rateLimitStrikes = 3
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let (peer, _) = try await TestPeer.connect(try SignalingFlowTests.url(client))
+            for _ in 0..<8 { try await peer.send(.ping) }
+            for _ in 0..<5 { #expect(try await peer.next() == .pong) }
+            for _ in 0..<3 { #expect(try await peer.next() == .error(SignalingText.rateLimited)) }
+            try await peer.send(.ping)
+            #expect(try await peer.closed().code == 1008)
+        }
+    }
+
+    @Test("a connection in no room that stays silent is closed with 1001")
+    func idle() async throws {
+        var limits = TestServer.limits()
+        limits.idleTimeout = .milliseconds(400)
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let (peer, _) = try await TestPeer.connect(try SignalingFlowTests.url(client))
+            #expect(try await peer.closed(seconds: 5).code == 1001)
+        }
+    }
+
+    @Test("a member of a room is not reaped for silence")
+    func memberNotIdle() async throws {
+        var limits = TestServer.limits()
+        limits.idleTimeout = .milliseconds(300)
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let room = try #require(RoomID(try await client.pairedRoom()))
+            let (peer, _) = try await TestPeer.connect(try SignalingFlowTests.url(client))
+            try await peer.send(.joinRoom(roomID: room, deviceID: nil))
+            _ = try await peer.next()
+            try await Task.sleep(for: .seconds(1))
+            try await peer.send(.ping)
+            #expect(try await peer.next() == .pong)
+            await peer.close()
+        }
+    }
+
+    @Test("a node holding its maximum of connections refuses more with 1013")
+    func connectionCap() async throws {
+        var limits = TestServer.limits()
+        limits.maximumConnections = 1
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let url = try SignalingFlowTests.url(client)
+            let (first, _) = try await TestPeer.connect(url)
+            let close = try await SignalingClient.connect(to: url) { channel in
+                for try await message in channel.messages { Issue.record("unexpected \(message)") }
+            }
+            #expect(close.code == 1013)
+            await first.close()
+        }
+    }
+}

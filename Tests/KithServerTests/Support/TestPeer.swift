@@ -1,0 +1,85 @@
+import KithRendezvous
+import Synchronization
+
+/// A signaling client for tests: connects in the background, collects what the server sends,
+/// sends on request and reports how the connection closed.
+final class TestPeer: Sendable {
+    struct Timeout: Error, CustomStringConvertible {
+        let waitingFor: String
+        var description: String { "timed out waiting for \(waitingFor)" }
+    }
+
+    private let inbox = Mutex<[ServerMessage]>([])
+    private let channel = Mutex<SignalingChannel?>(nil)
+    private let ended = Mutex<Result<SignalingClose, any Error>?>(nil)
+    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    /// Connects to `url` and waits for `connected`; answers the client id.
+    static func connect(_ url: String) async throws -> (TestPeer, ClientID) {
+        let peer = TestPeer()
+        let running = Task {
+            let result: Result<SignalingClose, any Error>
+            do {
+                result = .success(try await SignalingClient.connect(to: url) { channel in
+                    peer.channel.withLock { $0 = channel }
+                    for try await message in channel.messages { peer.inbox.withLock { $0.append(message) } }
+                })
+            } catch {
+                result = .failure(error)
+            }
+            peer.ended.withLock { $0 = result }
+        }
+        peer.task.withLock { $0 = running }
+        guard case .connected(let client, let server) = try await peer.next() else { throw Timeout(waitingFor: "connected") }
+        guard server == SignalingText.serverName else { throw Timeout(waitingFor: "Inviso's server name") }
+        return (peer, client)
+    }
+
+    /// The next message, waiting up to `seconds`.
+    func next(seconds: Double = 5) async throws -> ServerMessage {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        while ContinuousClock.now < deadline {
+            if let message = inbox.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return message }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw Timeout(waitingFor: "a message")
+    }
+
+    /// Asserts nothing arrives for `seconds`.
+    func nothing(seconds: Double = 0.3) async throws -> ServerMessage? {
+        try await Task.sleep(for: .milliseconds(Int(seconds * 1_000)))
+        return inbox.withLock { $0.first }
+    }
+
+    /// Sends a message.
+    func send(_ message: ClientMessage) async throws {
+        try await sendText(message.text)
+    }
+
+    /// Sends raw text.
+    func sendText(_ text: String) async throws {
+        guard let channel = channel.withLock({ $0 }) else { throw Timeout(waitingFor: "the channel") }
+        try await channel.sendText(text)
+    }
+
+    /// Closes the connection from this side and waits for its end.
+    func close() async {
+        if let channel = channel.withLock({ $0 }) { await channel.close() }
+        _ = try? await closed()
+    }
+
+    /// Waits (up to `seconds`) for the connection to end; answers the server's close status.
+    func closed(seconds: Double = 10) async throws -> SignalingClose {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        while ContinuousClock.now < deadline {
+            if let result = ended.withLock({ $0 }) { return try result.get() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw Timeout(waitingFor: "the close")
+    }
+
+    /// Cancels the connection without a closing handshake.
+    func cancel() {
+        task.withLock { $0?.cancel() }
+    }
+}

@@ -1,0 +1,157 @@
+import Kith
+import KithAccountFixtures
+import KithFeed
+import KithGroups
+import KithIdentity
+import KithStore
+import Testing
+
+/// Groups through the facade: KeyPackages over direct sessions, Welcomes as direct messages, commits and messages as
+/// entries of the members' feeds, carried here by feed export/import (what a sync moves).
+@Suite struct GroupConversationTests {
+    /// Alice knows Bob and Carol; Bob and Carol do not know each other.
+    static func people() async throws -> (alice: Account, bob: Account, carol: Account) {
+        let (alice, bob) = try await MetAccounts.met()
+        let carol = try MetAccounts.account(0xC0)
+        try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        return (alice, bob, carol)
+    }
+
+    /// Carries `from`'s feed to `to` (what a sync would move).
+    static func deliver(_ from: Account, to: Account) async throws {
+        _ = try await to.importKnownFeed(lines: try await from.exportFeed())
+    }
+
+    /// A group "trip" of Alice (committer), Bob and Carol, everyone joined.
+    static func trio() async throws -> (Account, Account, Account, GroupID) {
+        let (alice, bob, carol) = try await people()
+        try await bob.shareKeyPackage(with: alice.feedID)
+        try await carol.shareKeyPackage(with: alice.feedID)
+        try await Self.deliver(bob, to: alice)
+        try await Self.deliver(carol, to: alice)
+        #expect(try await alice.keyPackageCount(of: bob.feedID) == 1)
+        let group = try await alice.createGroup(name: "trip")
+        let added = try await alice.addToGroup(group.id, contacts: [bob.feedID, carol.feedID])
+        #expect(added.members.count == 3 && added.epoch == 1 && added.isCommitter)
+        try await Self.deliver(alice, to: bob)
+        try await Self.deliver(alice, to: carol)
+        #expect(try await bob.group(group.id).status == .active)
+        #expect(try await carol.group(group.id).members.count == 3)
+        return (alice, bob, carol, group.id)
+    }
+
+    static func texts(_ messages: [StoredMessage]) -> [String] {
+        messages.compactMap { if case .post(let post)? = $0.content { post.body } else { nil } }
+    }
+
+    @Test func threeMembersTalkThroughTheirFeeds() async throws {
+        let (alice, bob, carol, group) = try await Self.trio()
+        try await alice.sendToGroup(group, text: "saturday?")
+        try await Self.deliver(alice, to: bob)
+        try await Self.deliver(alice, to: carol)
+        try await bob.sendToGroup(group, text: "yes")
+        // Carol is not Bob's contact: she follows his feed because he is a member.
+        try await Self.deliver(bob, to: carol)
+        try await Self.deliver(bob, to: alice)
+        #expect(Self.texts(try await carol.groupMessages(group)) == ["saturday?", "yes"])
+        #expect(Self.texts(try await alice.groupMessages(group)) == ["saturday?", "yes"])
+        #expect(Self.texts(try await bob.groupMessages(group)) == ["saturday?", "yes"])
+    }
+
+    @Test func aRemovedMemberReadsNothingMore() async throws {
+        let (alice, bob, carol, group) = try await Self.trio()
+        let after = try await alice.removeFromGroup(group, member: carol.feedID)
+        #expect(after.members.count == 2 && after.epoch == 2)
+        try await alice.sendToGroup(group, text: "without carol")
+        try await Self.deliver(alice, to: bob)
+        try await Self.deliver(alice, to: carol)
+        #expect(try await carol.group(group).status == .removed)
+        #expect(Self.texts(try await carol.groupMessages(group)).isEmpty)
+        #expect(Self.texts(try await bob.groupMessages(group)) == ["without carol"])
+        await #expect(throws: KithError.self) { try await carol.sendToGroup(group, text: "still here?") }
+    }
+
+    @Test func aMembersUpdateAndDepartureAreCommittedByTheCommitter() async throws {
+        let (alice, bob, carol, group) = try await Self.trio()
+        try await bob.updateGroupKeys(group)
+        try await carol.leaveGroup(group)
+        // Alice gets Bob's proposal first and commits it at once (epoch 2); Carol's proposal of epoch 1 is then stale.
+        try await Self.deliver(bob, to: alice)
+        try await Self.deliver(carol, to: alice)
+        #expect(try await alice.group(group).epoch == 2)
+        #expect(try await alice.group(group).members.count == 3)
+        try await Self.deliver(alice, to: bob)
+        // Carol gets Alice's commit before Bob's proposal it names: the commit waits for Bob's feed.
+        try await Self.deliver(alice, to: carol)
+        #expect(try await carol.group(group).epoch == 1)
+        try await Self.deliver(bob, to: carol)
+        #expect(try await carol.group(group).epoch == 2)
+        #expect(try await bob.group(group).epoch == 2)
+        // Carol saw that epoch 2 did not apply her departure and proposed it again; Alice commits it.
+        try await Self.deliver(carol, to: alice)
+        let state = try await alice.group(group)
+        #expect(state.epoch == 3 && state.members.count == 2)
+        try await Self.deliver(carol, to: bob)
+        try await Self.deliver(alice, to: bob)
+        try await Self.deliver(alice, to: carol)
+        #expect(try await bob.group(group).epoch == 3)
+        #expect(try await carol.group(group).status == .removed)
+    }
+
+    @Test func messagesOfAFutureEpochWaitForTheirCommit() async throws {
+        let (alice, bob, carol, group) = try await Self.trio()
+        try await alice.updateGroupKeys(group)  // epoch 2, a commit in Alice's feed
+        try await Self.deliver(alice, to: bob)
+        try await bob.sendToGroup(group, text: "epoch two")
+        // Carol gets Bob's message (epoch 2) before Alice's commit: held, then opened.
+        try await Self.deliver(bob, to: carol)
+        #expect(Self.texts(try await carol.groupMessages(group)).isEmpty)
+        try await Self.deliver(alice, to: carol)
+        #expect(Self.texts(try await carol.groupMessages(group)) == ["epoch two"])
+    }
+
+    @Test func onlyTheCommitterAddsAndTheCommitterCannotSimplyLeave() async throws {
+        let (alice, bob, carol, group) = try await Self.trio()
+        await #expect(throws: KithError.self) { try await bob.removeFromGroup(group, member: carol.feedID) }
+        await #expect(throws: KithError.self) { try await alice.leaveGroup(group) }
+        await #expect(throws: KithError.self) { try await alice.addToGroup(group, contacts: [bob.feedID]) }
+    }
+
+    @Test func addingAContactWithoutAKeyPackageSaysWhatToDo() async throws {
+        let (alice, bob, _) = try await Self.people()
+        let group = try await alice.createGroup(name: "solo")
+        do {
+            try await alice.addToGroup(group.id, contacts: [bob.feedID])
+            Issue.record("added without a KeyPackage")
+        } catch {
+            #expect(error.description.contains("kith group keys share"))
+        }
+        #expect(try await alice.group(group.id).epoch == 0)
+    }
+}
+
+/// Handing the committer role over.
+@Suite struct GroupHandoverTests {
+    @Test func theCommitterHandsOverAndThenLeaves() async throws {
+        let (alice, bob, carol, group) = try await GroupConversationTests.trio()
+        let handed = try await alice.handOverGroup(group, to: bob.feedID)
+        #expect(handed.committer == bob.feedID && !handed.isCommitter)
+        try await GroupConversationTests.deliver(alice, to: bob)
+        try await GroupConversationTests.deliver(alice, to: carol)
+        #expect(try await bob.group(group).isCommitter)
+        // Alice now proposes her departure like any member; Bob commits it.
+        try await alice.leaveGroup(group)
+        try await GroupConversationTests.deliver(alice, to: bob)
+        #expect(try await bob.group(group).members.count == 2)
+        try await GroupConversationTests.deliver(bob, to: alice)
+        try await GroupConversationTests.deliver(alice, to: carol)
+        try await GroupConversationTests.deliver(bob, to: carol)
+        #expect(try await alice.group(group).status == .removed)
+        #expect(try await carol.group(group).members.count == 2)
+        // A commit from Alice (no longer the committer) would be refused by everyone; Bob's work.
+        try await bob.sendToGroup(group, text: "my group now")
+        try await GroupConversationTests.deliver(bob, to: carol)
+        #expect(GroupConversationTests.texts(try await carol.groupMessages(group)) == ["my group now"])
+    }
+}

@@ -1,0 +1,219 @@
+import Kith
+import KithAccountFixtures
+import KithCanonical
+import KithFeed
+import KithGroups
+import KithIdentity
+import KithMLS
+import KithStore
+import Testing
+
+@testable import Kith
+
+/// The one-history rule under hostile delivery: random orders, tampering, non-members, crashes.
+@Suite struct GroupHistoryTests {
+    /// Alice (committer) and four members who know only Alice.
+    static func crowd() async throws -> (alice: Account, others: [Account], group: GroupID) {
+        let alice = try MetAccounts.account(0xA1)
+        var others: [Account] = []
+        for (byte, name) in [(UInt8(0xB0), "Bob"), (0xC0, "Carol"), (0xD0, "Dave"), (0xE0, "Erin")] {
+            let member = try MetAccounts.account(byte)
+            try await member.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+            try await alice.addContact(cardText: try await member.contactCard(displayName: name).text, name: name)
+            try await member.shareKeyPackage(with: alice.feedID)
+            _ = try await alice.importKnownFeed(lines: try await member.exportFeed())
+            others.append(member)
+        }
+        let group = try await alice.createGroup(name: "five")
+        try await alice.addToGroup(group.id, contacts: others.map(\.feedID))
+        return (alice, others, group.id)
+    }
+
+    /// One delivery of `from`'s feed to `to`; false when `to` does not follow that feed (yet).
+    @discardableResult
+    static func deliver(_ from: Account, to: Account) async -> Bool {
+        guard from !== to, let lines = try? await from.exportFeed() else { return false }
+        return (try? await to.importKnownFeed(lines: lines)) != nil
+    }
+
+    /// What a member has: its epoch, status and the texts it read.
+    static func view(_ account: Account, _ group: GroupID) async throws -> (UInt64, GroupRecord.Status, Set<String>) {
+        let summary = try await account.group(group)
+        let texts = try await account.groupMessages(group, limit: 1000).compactMap { message -> String? in
+            if case .post(let post)? = message.content { post.body } else { nil }
+        }
+        return (summary.epoch, summary.status, Set(texts))
+    }
+
+    /// Delivers every feed to every account in random orders until a whole round changes nothing.
+    static func settle(_ accounts: [Account], _ group: GroupID, using generator: inout some RandomNumberGenerator) async throws {
+        var last: [String] = []
+        for _ in 0..<16 {
+            var pairs: [(Account, Account)] = []
+            for from in accounts { for to in accounts where from !== to { pairs.append((from, to)) } }
+            pairs.shuffle(using: &generator)
+            for (from, to) in pairs { await deliver(from, to: to) }
+            var now: [String] = []
+            for account in accounts {
+                let (epoch, status, texts) = try await view(account, group)
+                now.append("\(epoch) \(status) \(texts.count) \(try await account.headSequence(of: account.feedID) ?? 0)")
+            }
+            if now == last { return }
+            last = now
+        }
+        Issue.record("delivery did not settle")
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func fiveMembersConvergeUnderRandomDeliveryOrders(seed: UInt64) async throws {
+        var generator = SplitMix(seed: seed)
+        let (alice, others, group) = try await Self.crowd()
+        let everyone = [alice] + others
+        let (bob, carol, dave, erin) = (others[0], others[1], others[2], others[3])
+        var sent: Set<String> = []
+        // Joining happens in some random order.
+        for member in others.shuffled(using: &generator) { await Self.deliver(alice, to: member) }
+        for (index, member) in everyone.enumerated() {
+            try await member.sendToGroup(group, text: "hello \(index)")
+            sent.insert("hello \(index)")
+        }
+        try await bob.updateGroupKeys(group)
+        try await carol.leaveGroup(group)
+        try await Self.settle(everyone, group, using: &generator)
+        try await alice.removeFromGroup(group, member: dave.feedID)
+        // Bob and Erin learn of the removal before they write (a message of an epoch Dave was still in is his to read).
+        await Self.deliver(alice, to: bob)
+        await Self.deliver(alice, to: erin)
+        for (index, member) in [alice, bob, erin].enumerated() {
+            try await member.sendToGroup(group, text: "after \(index)")
+            sent.insert("after \(index)")
+        }
+        try await Self.settle(everyone, group, using: &generator)
+
+        let (epoch, _, aliceTexts) = try await Self.view(alice, group)
+        #expect(aliceTexts == sent)
+        for member in [bob, erin] {
+            let (memberEpoch, status, texts) = try await Self.view(member, group)
+            #expect(memberEpoch == epoch && status == .active)
+            #expect(texts == sent)
+        }
+        #expect(try await carol.group(group).status == .removed)
+        #expect(try await dave.group(group).status == .removed)
+        // Dave read nothing sent after his removal.
+        let (_, _, daveTexts) = try await Self.view(dave, group)
+        #expect(daveTexts.allSatisfy { $0.hasPrefix("hello") })
+        #expect(try await alice.group(group).members.count == 3)
+    }
+
+    @Test func aTamperedGroupEventChangesNothing() async throws {
+        let (alice, others, group) = try await Self.crowd()
+        let (bob, carol) = (others[0], others[1])
+        await Self.deliver(alice, to: bob)
+        await Self.deliver(alice, to: carol)
+        // Bob publishes garbage and a commit of his own (he is not the committer), both properly signed entries.
+        let garbage: [UInt8] = Array(repeating: 7, count: 64)
+        _ = try bob.appendMaking(type: "group_event", audience: .group(group.string)) { _ throws(KithError) in (garbage, garbage) }
+        let forged = try await Self.rawCommit(of: bob, group)
+        _ = try bob.appendMaking(type: "group_event", audience: .group(group.string)) { _ throws(KithError) in (forged, forged) }
+        let before = try await carol.group(group).epoch
+        await Self.deliver(bob, to: carol)
+        let report = try await carol.processGroupMessages()
+        #expect(report.commits == 0)
+        #expect(try await carol.group(group).epoch == before)
+        // The group goes on: Alice's next message still opens.
+        try await alice.sendToGroup(group, text: "still fine")
+        await Self.deliver(alice, to: carol)
+        let (_, _, texts) = try await Self.view(carol, group)
+        #expect(texts == ["still fine"])
+    }
+
+    /// A commit Bob builds with the raw MLS state, bypassing the Kith rule.
+    static func rawCommit(of account: Account, _ group: GroupID) async throws -> [UInt8] {
+        let record = try #require(try account.readGroupStore { access in try access.group(group.string) })
+        var state = try GroupMembership(serialized: record.state, now: { UInt64(MetAccounts.now) }).state
+        return try state.commit(wireFormat: .privateMessage).message.tlsEncoded
+    }
+
+    @Test func aNonMemberReadsNothing() async throws {
+        let (alice, _, group) = try await Self.crowd()
+        let frank = try MetAccounts.account(0xF0)
+        try await frank.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.sendToGroup(group, text: "members only")
+        await Self.deliver(alice, to: frank)
+        let stored = try await frank.timeline(feed: alice.feedID, limit: 100).filter { $0.audience == group.audience }
+        #expect(!stored.isEmpty && stored.allSatisfy { $0.content == nil })
+        await #expect(throws: KithError.self) { try await frank.group(group) }
+    }
+
+    @Test func nothingIsDecryptedTwice() async throws {
+        let (alice, others, group) = try await Self.crowd()
+        let bob = others[0]
+        await Self.deliver(alice, to: bob)
+        try await alice.sendToGroup(group, text: "once")
+        await Self.deliver(alice, to: bob)
+        await Self.deliver(alice, to: bob)
+        let again = try await bob.processGroupMessages()
+        #expect(again.opened.isEmpty && again.refused.isEmpty)
+        let (_, _, texts) = try await Self.view(bob, group)
+        #expect(texts == ["once"])
+    }
+
+    @Test func aCrashBetweenStoringAMessageAndAdvancingTheStateLosesNothing() async throws {
+        let (alice, others, group) = try await Self.crowd()
+        let bob = others[0]
+        await Self.deliver(alice, to: bob)
+        try await alice.sendToGroup(group, text: "first")
+        try await alice.updateGroupKeys(group)
+        try await alice.sendToGroup(group, text: "second")
+        bob.groupFaultAfterContent.withLock { $0 = true }
+        await #expect(throws: KithError.self) { try await bob.importKnownFeed(lines: try await alice.exportFeed()) }
+        // The failed pass kept neither the content nor the state: nothing read, still epoch 1.
+        #expect(try await bob.group(group).epoch == 1)
+        #expect(try await Self.view(bob, group).2.isEmpty)
+        let report = try await bob.processGroupMessages()
+        #expect(report.opened.count == 2 && report.commits == 1)
+        #expect(try await Self.view(bob, group).2 == ["first", "second"])
+        #expect(try await bob.group(group).epoch == 2)
+    }
+}
+
+/// A small seeded generator (SplitMix64) so random orders replay.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Re-adding a member whose device lost the group's state.
+@Suite struct GroupReaddTests {
+    @Test func aMemberWhoseStateWasLostIsReadded() async throws {
+        let (alice, others, group) = try await GroupHistoryTests.crowd()
+        let carol = others[1]
+        await GroupHistoryTests.deliver(alice, to: carol)
+        #expect(try await carol.group(group).status == .active)
+        // Carol's device loses the group (a damaged store): the record is gone.
+        try carol.withGroupStore { access throws(KithError) in
+            try carol.groupStoreCall { try access.save(GroupRecord(groupID: group.string, name: nil, epoch: 0, state: [], status: .removed, committer: nil, explodeAt: nil, createdAt: 0), members: []) }
+        }
+        try await carol.shareKeyPackage(with: alice.feedID)
+        await GroupHistoryTests.deliver(carol, to: alice)
+        let readded = try await alice.readdToGroup(group, member: carol.feedID)
+        #expect(readded.members.count == 5 && readded.epoch == 2)
+        try await alice.sendToGroup(group, text: "welcome back")
+        await GroupHistoryTests.deliver(alice, to: carol)
+        let summary = try await carol.group(group)
+        #expect(summary.status == .active && summary.epoch == 2)
+        #expect(try await GroupHistoryTests.view(carol, group).2 == ["welcome back"])
+        // The others follow the re-add like any commit.
+        let bob = others[0]
+        await GroupHistoryTests.deliver(alice, to: bob)
+        #expect(try await bob.group(group).epoch == 2)
+        #expect(try await GroupHistoryTests.view(bob, group).2 == ["welcome back"])
+    }
+}

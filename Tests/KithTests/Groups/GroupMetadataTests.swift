@@ -1,0 +1,89 @@
+import Foundation
+import Kith
+import KithAccountFixtures
+import KithFeed
+import KithGroups
+import KithIdentity
+import KithStore
+import Synchronization
+import Testing
+
+/// Convos conversation metadata through the feeds: the creator's tag, member profiles, the explosion time.
+@Suite struct GroupMetadataTests {
+    @Test func membersUpdateTheirOwnProfilesWithoutClobberingOthersOrTheTag() async throws {
+        let (alice, bob, carol, group) = try await GroupConversationTests.trio()
+        let before = try #require(try await alice.group(group).metadata)
+        #expect(before.inviteTag != nil)
+        // Bob and Carol change their profiles concurrently (both from the same epoch).
+        try await bob.setGroupProfile(group, displayName: "Bobby")
+        try await carol.setGroupProfile(group, displayName: "Caro")
+        try await GroupConversationTests.deliver(bob, to: alice)
+        try await GroupConversationTests.deliver(carol, to: alice)
+        let after = try #require(try await alice.group(group).metadata)
+        #expect(after.profile(of: bob.feedID)?.name == "Bobby")
+        #expect(after.profile(of: carol.feedID)?.name == "Caro")
+        #expect(after.tag == before.tag && after.expiresAtUnix == before.expiresAtUnix)
+        // Everyone sees the merged record after Alice's commit.
+        try await GroupConversationTests.deliver(alice, to: bob)
+        try await GroupConversationTests.deliver(carol, to: bob)
+        let bobView = try #require(try await bob.group(group).metadata)
+        #expect(bobView == after)
+        #expect(try await bob.group(group).name == "trip")
+    }
+
+    @Test func theCommitterSetsItsOwnProfileAtOnce() async throws {
+        let (alice, bob, _, group) = try await GroupConversationTests.trio()
+        try await alice.setGroupProfile(group, displayName: "Al")
+        try await GroupConversationTests.deliver(alice, to: bob)
+        #expect(try await bob.group(group).profileName(of: alice.feedID) == "Al")
+    }
+
+    /// An account whose clock the test moves.
+    final class Clock: Sendable {
+        let now = Mutex<Int64>(MetAccounts.now)
+        func advance(by seconds: Int64) { now.withLock { $0 += seconds } }
+        var read: @Sendable () -> Int64 { { [self] in self.now.withLock { $0 } } }
+    }
+
+    @Test func anOfflineMemberExplodesByItsOwnClockOnItsNextPass() async throws {
+        let clock = Clock()
+        let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: clock.read)
+        let bob = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB0, count: 32)), clock: clock.read)
+        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await bob.shareKeyPackage(with: alice.feedID)
+        try await GroupConversationTests.deliver(bob, to: alice)
+        let group = try await alice.createGroup(name: "brief", explodeAt: MetAccounts.now + 3600)
+        try await alice.addToGroup(group.id, contacts: [bob.feedID])
+        try await alice.sendToGroup(group.id, text: "gone in an hour")
+        try await GroupConversationTests.deliver(alice, to: bob)
+        #expect(try await bob.group(group.id).explodeAt == MetAccounts.now + 3600)
+        #expect(GroupConversationTests.texts(try await bob.groupMessages(group.id)) == ["gone in an hour"])
+        // Two hours later Bob's device starts again (no message from Alice): it explodes on its own.
+        clock.advance(by: 7200)
+        let report = try await bob.processGroupMessages()
+        #expect(report.ended == [group.id])
+        #expect(try await bob.group(group.id).status == .exploded)
+        #expect(try await bob.groupMessages(group.id).allSatisfy { $0.content == nil })
+        await #expect(throws: KithError.self) { try await bob.sendToGroup(group.id, text: "too late") }
+        // Alice explodes too, and what she sent before (in her feed) is not read by Bob anymore.
+        _ = try await alice.processGroupMessages()
+        #expect(try await alice.group(group.id).status == .exploded)
+        try await GroupConversationTests.deliver(alice, to: bob)
+        #expect(try await bob.groupMessages(group.id).allSatisfy { $0.content == nil })
+    }
+
+    @Test func anEarlyExplosionReachesMembersWhoseClocksAreBehind() async throws {
+        let (alice, bob, carol, group) = try await GroupConversationTests.trio()
+        try await alice.sendToGroup(group, text: "soon gone")
+        try await GroupConversationTests.deliver(alice, to: bob)
+        try await GroupConversationTests.deliver(alice, to: carol)
+        try await alice.explodeGroup(group)
+        try await GroupConversationTests.deliver(alice, to: bob)
+        try await GroupConversationTests.deliver(alice, to: carol)
+        for member in [alice, bob, carol] {
+            #expect(try await member.group(group).status == .exploded)
+            #expect(try await member.groupMessages(group).allSatisfy { $0.content == nil })
+        }
+    }
+}
