@@ -201,7 +201,7 @@ extension Account {
                     // Removed from a conversation set to explode: the removal is the committer's explosion signal.
                     let exploding = membership.explodeAt != nil || record.explodeAt != nil
                     try storeEvent(item, kind: .removeMember, id, access)
-                    try endGroup(id, record: record, status: exploding ? .exploded : .removed, access)
+                    try endGroup(id, record: record, status: exploding ? .exploded : membership.intents.leave ? .left : .removed, access)
                     report.ended.append(id)
                     return nil
                 }

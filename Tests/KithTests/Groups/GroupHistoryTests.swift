@@ -98,7 +98,7 @@ import Testing
             #expect(memberEpoch == epoch && status == .active)
             #expect(texts == sent)
         }
-        #expect(try await carol.group(group).status == .removed)
+        #expect(try await carol.group(group).status == .left)
         #expect(try await dave.group(group).status == .removed)
         // Dave read nothing sent after his removal.
         let (_, _, daveTexts) = try await Self.view(dave, group)
@@ -175,5 +175,33 @@ import Testing
         #expect(report.opened.count == 2 && report.commits == 1)
         #expect(try await Self.view(bob, group).2 == ["first", "second"])
         #expect(try await bob.group(group).epoch == 2)
+    }
+}
+
+/// Two commits for the same epoch: only the committer's counts, in whichever order they arrive.
+@Suite struct ConcurrentCommitTests {
+    @Test(arguments: [false, true])
+    func aMembersCommitLosesToTheCommittersWhateverTheOrder(committerFirst: Bool) async throws {
+        let (alice, others, group) = try await GroupHistoryTests.crowd()
+        let (bob, carol) = (others[0], others[1])
+        await GroupHistoryTests.deliver(alice, to: bob)
+        await GroupHistoryTests.deliver(alice, to: carol)
+        // Both commit in epoch 1: Bob with the raw MLS state, Alice as the committer.
+        let forged = try await GroupHistoryTests.rawCommit(of: bob, group)
+        _ = try bob.appendMaking(type: "group_event", audience: .group(group.string)) { _ throws(KithError) in (forged, forged) }
+        try await alice.updateGroupKeys(group)
+        try await alice.sendToGroup(group, text: "epoch two")
+        if committerFirst {
+            await GroupHistoryTests.deliver(alice, to: carol)
+            await GroupHistoryTests.deliver(bob, to: carol)
+        } else {
+            await GroupHistoryTests.deliver(bob, to: carol)
+            await GroupHistoryTests.deliver(alice, to: carol)
+        }
+        #expect(try await carol.group(group).epoch == 2)
+        #expect(try await GroupHistoryTests.view(carol, group).2 == ["epoch two"])
+        // Alice, too, stays on her own history.
+        await GroupHistoryTests.deliver(bob, to: alice)
+        #expect(try await alice.group(group).epoch == 2)
     }
 }
