@@ -218,9 +218,75 @@ struct GroupCommand: AsyncParsableCommand {
     /// `kith group keys share CONTACT`.
     struct Keys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "KeyPackages: hand a contact one, so they can add you to groups.",
-            subcommands: [Share.self]
+            abstract: "KeyPackages: hand a contact one (over your session or in person), so they can add you to groups.",
+            subcommands: [Share.self, Export.self, Import.self]
         )
+
+        /// `kith group keys export CONTACT`.
+        struct Export: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Print a fresh KeyPackage for a contact to carry away in person (file, NFC, QR code)."
+            )
+
+            @OptionGroup var global: GlobalOptions
+
+            @Argument(help: "The contact: a name or a feed id.")
+            var contact: String
+
+            func run() async throws {
+                try await Output.run {
+                    let account = try await openAccount(global)
+                    let text = try await account.keyPackageHandover(for: try await account.resolveContact(contact).feedID)
+                    if global.json {
+                        var object = JSONObject()
+                        object["key_package"] = .string(text)
+                        Output.json(.object(object))
+                    } else {
+                        Output.line(text)
+                    }
+                }
+            }
+        }
+
+        /// `kith group keys import CONTACT FILE`.
+        struct Import: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Import a KeyPackage a contact handed you in person.")
+
+            @OptionGroup var global: GlobalOptions
+
+            @Argument(help: "The contact who handed it over: a name or a feed id.")
+            var contact: String
+
+            @Argument(help: "A file holding the KeyPackage text (- for standard input).")
+            var file: String
+
+            func run() async throws {
+                try await Output.run {
+                    let account = try await openAccount(global)
+                    let record = try await account.resolveContact(contact)
+                    let data: Data
+                    if file == "-" {
+                        data = FileHandle.standardInput.readDataToEndOfFile()
+                    } else {
+                        guard let read = FileManager.default.contents(atPath: file) else {
+                            throw KithError.input(.invalid("cannot read \(file)"))
+                        }
+                        data = read
+                    }
+                    guard data.count <= 8192 else { throw KithError.input(.invalid("a KeyPackage text is at most 8 KiB")) }
+                    try await account.importKeyPackage(String(decoding: data, as: UTF8.self), from: record.feedID)
+                    let held = try await account.keyPackageCount(of: record.feedID)
+                    if global.json {
+                        var object = JSONObject()
+                        object["feed_id"] = .string(record.feedID.string)
+                        object["held"] = .integer(Int64(held))
+                        Output.json(.object(object))
+                    } else {
+                        Output.line("Imported a KeyPackage of \(TerminalText.escaped(record.shownName)); you hold \(held). Add them: kith group add GROUP \(TerminalText.escaped(record.shownName))")
+                    }
+                }
+            }
+        }
 
         /// `kith group keys share CONTACT...`.
         struct Share: AsyncParsableCommand {
