@@ -134,16 +134,14 @@ extension Account {
         _ id: GroupID, _ access: GroupStoreAccess, report: inout GroupProcessReport
     ) throws(KithError) -> (membership: GroupMembership, advanced: Bool, profiles: [FeedID: String?])? {
         let entries = try groupStoreCall { try access.inbox(of: id.string) }
-        guard let record = try groupStoreCall({ try access.group(id.string) }) else {
+        guard let (record, loaded) = try loadMembership(id, in: access) else {
             report.held += entries.count  // not joined (yet): a Welcome may still come
             return nil
         }
-        guard record.status == .active else {
+        guard var membership = loaded else {
             for entry in entries { try groupStoreCall { try access.markProcessed(entry.messageID, group: id.string, outcome: "ended: \(record.status.rawValue)") } }
             return nil
         }
-        var membership: GroupMembership
-        do throws(GroupError) { membership = try GroupMembership(serialized: record.state, now: groupClock) } catch { throw .group(error) }
         let startEpoch = membership.epoch
         var items: [InboxItem] = []
         for entry in entries {
