@@ -18,6 +18,7 @@ import PackageDescription
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
 ///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling) and its client
+///     KithPush                 Web Push crypto (RFC 8291 aes128gcm, RFC 8292 VAPID), push token values
 ///     KithServer               `kith serve`: rendezvous server (Hummingbird); its own product, never linked by an app
 ///     KithCLI (kith)           command-line client
 ///     KithBench (kith-bench)   benchmark runner
@@ -178,6 +179,18 @@ let package = Package(
                 "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Web Push crypto for push knocks (issue 16): RFC 8291 aes128gcm payloads, RFC 8292 VAPID,
+        // ChatSecure-Push token values. Pure values on swift-crypto; no server, no HTTP.
+        .target(
+            name: "KithPush",
+            dependencies: [
+                "KithCanonical",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -375,6 +388,11 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithPushTests",
+            dependencies: ["KithPush", "KithCanonical", "KithTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
