@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// The private half of a Web Push subscription, held by the receiving device (the user agent):
 /// its P-256 key pair and its authentication secret. Kith's own receiver decrypts with these.

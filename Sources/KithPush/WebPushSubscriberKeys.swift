@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import KithCanonical
 
 /// The public half of a Web Push subscription: what an application server needs to encrypt for a

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import KithCanonical
 
 /// A ChatSecure-Push whitelist token: a 160-bit random capability that lets one contact knock

@@ -22,8 +22,8 @@ import Testing
     static let vapidPrivate = [UInt8](repeating: 0x33, count: 32)
 
     @Test func paddedMessageVectorMatches() throws {
-        let auth = Array(0..<16).map(UInt8.init)
-        let salt = Array(16..<32).map(UInt8.init)
+        let auth = (0..<16).map { UInt8($0) }
+        let salt = (16..<32).map { UInt8($0) }
         let receiver = try WebPushReceiverKeys(rawPrivateKey: Self.uaPrivate, authSecret: auth)
         let sender = try P256.KeyAgreement.PrivateKey(rawRepresentation: Self.asPrivate)
         let plaintext = Array(#"{"token":"1daf13e01982d3029cf09ae3d027a62923f0f2b6"}"#.utf8)

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import KithCanonical
 import Testing
 @testable import KithPush
