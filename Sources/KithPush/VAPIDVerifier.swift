@@ -36,13 +36,13 @@ public struct VAPIDVerifier: Sendable {
         guard parts.count == 3 else { throw .malformedToken("\(parts.count) segments instead of 3") }
         let header = try Self.object(parts[0], name: "header")
         let payload = try Self.object(parts[1], name: "payload")
-        let signatureBytes: [UInt8]
-        do { signatureBytes = try Base64URL.decode(String(parts[2])) } catch { throw .malformedToken("signature is not base64url") }
-        guard signatureBytes.count == 64 else { throw .malformedToken("signature is \(signatureBytes.count) bytes, not raw r||s (64)") }
 
         guard header["alg"]?.stringValue == "ES256" else { throw .unsupportedHeader("alg is not ES256") }
         if let type = header["typ"], type.stringValue?.uppercased() != "JWT" { throw .unsupportedHeader("typ is not JWT") }
         if header["crit"] != nil { throw .unsupportedHeader("crit is not supported") }
+        let signatureBytes: [UInt8]
+        do { signatureBytes = try Base64URL.decode(String(parts[2])) } catch { throw .malformedToken("signature is not base64url") }
+        guard signatureBytes.count == 64 else { throw .malformedToken("signature is \(signatureBytes.count) bytes, not raw r||s (64)") }
 
         let signingInput = Array(authorization.token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),

@@ -104,7 +104,7 @@ import Testing
         #expect(throws: WebPushError.authenticationFailed) { try WebPushDecryption.decrypt(body, with: sameKeyOtherSecret) }
     }
 
-    @Test func checksTheDelimiter() {
+    @Test func checksTheDelimiter() throws {
         #expect(throws: WebPushError.missingPaddingDelimiter) { try WebPushDecryption.removePadding([0, 0, 0]) }
         #expect(throws: WebPushError.missingPaddingDelimiter) { try WebPushDecryption.removePadding([]) }
         #expect(throws: WebPushError.notLastRecord(delimiter: 1)) { try WebPushDecryption.removePadding([0x41, 1, 0]) }
