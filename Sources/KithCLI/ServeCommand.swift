@@ -28,6 +28,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite database file (default: rendezvous.sqlite in the Kith home).")
     var database: String?
 
+    @Option(help: "File holding the secret shared with a coturn server (use-auth-secret); enables GET /api/turn-credentials. Also KITH_TURN_SECRET_FILE.")
+    var turnSecretFile: String?
+
+    @Option(help: "A STUN/TURN URL handed out with TURN credentials (repeat for several), e.g. turn:example.org:3478.")
+    var turnURI: [String] = []
+
+    @Option(help: "Lifetime of TURN credentials in seconds (1...86400).")
+    var turnTTL: Int = 3_600
+
     func run() async throws {
         try await Output.run {
             guard (0...65_535).contains(port) else { throw KithError.input(.invalid("--port must be between 0 and 65535")) }
@@ -39,12 +48,29 @@ struct ServeCommand: AsyncParsableCommand {
                 Output.error("kith: error: \(error)")
                 throw ExitCode(5)
             }
-            let server = RendezvousServer(configuration: RendezvousServerConfiguration(host: host, port: port), store: store)
+            let server = RendezvousServer(configuration: RendezvousServerConfiguration(host: host, port: port, turn: try turnConfiguration()), store: store)
             let json = global.json
             try await server.run { host, port in
                 Self.announce(host: host, port: port, database: path, json: json)
             }
             if !json { Output.error("kith serve: stopped") }
+        }
+    }
+
+    /// TURN settings from the options (the secret from a file, never from the command line, which other users see).
+    private func turnConfiguration() throws -> TURNConfiguration? {
+        guard let path = turnSecretFile ?? ProcessInfo.processInfo.environment["KITH_TURN_SECRET_FILE"], !path.isEmpty else {
+            guard turnURI.isEmpty else { throw KithError.input(.invalid("--turn-uri needs --turn-secret-file")) }
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 4096 else {
+            throw KithError.input(.invalid("cannot read the TURN secret file \(path) (at most 4 KiB)"))
+        }
+        let secret = Array(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        do throws(TURNConfiguration.Problem) {
+            return try TURNConfiguration(secret: secret, uris: turnURI, ttlSeconds: turnTTL)
+        } catch {
+            throw KithError.input(.invalid(error.description))
         }
     }
 
