@@ -28,6 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite database file (default: rendezvous.sqlite in the Kith home).")
     var database: String?
 
+    @Option(help: "PostgreSQL shared by several nodes: postgres://user[:password]@host[:port]/database (TLS off). Also KITH_DATABASE_URL.")
+    var databaseURL: String?
+
     @Option(help: "File holding the secret shared with a coturn server (use-auth-secret); enables GET /api/turn-credentials. Also KITH_TURN_SECRET_FILE.")
     var turnSecretFile: String?
 
@@ -40,15 +43,25 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             guard (0...65_535).contains(port) else { throw KithError.input(.invalid("--port must be between 0 and 65535")) }
-            let path = try databasePath()
-            let store: SQLiteRendezvousStore
+            let configuration = RendezvousServerConfiguration(host: host, port: port, turn: try turnConfiguration())
+            let store: any RendezvousStore
+            let path: String
+            let url = databaseURL ?? ProcessInfo.processInfo.environment["KITH_DATABASE_URL"] ?? ""
+            if !url.isEmpty, database != nil { throw KithError.input(.invalid("use --database or --database-url, not both")) }
+            let filePath = url.isEmpty ? try databasePath() : ""
             do throws(RendezvousStoreError) {
-                store = try SQLiteRendezvousStore.open(path: path)
+                if !url.isEmpty {
+                    store = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: configuration.nodeID)
+                    path = Self.redacted(url)
+                } else {
+                    store = try SQLiteRendezvousStore.open(path: filePath)
+                    path = filePath
+                }
             } catch {
                 Output.error("kith: error: \(error)")
                 throw ExitCode(5)
             }
-            let server = RendezvousServer(configuration: RendezvousServerConfiguration(host: host, port: port, turn: try turnConfiguration()), store: store)
+            let server = RendezvousServer(configuration: configuration, store: store)
             let json = global.json
             try await server.run { host, port in
                 Self.announce(host: host, port: port, database: path, json: json)
@@ -72,6 +85,13 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw KithError.input(.invalid(error.description))
         }
+    }
+
+    /// A database URL without its password, for printing.
+    private static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? "postgres"
     }
 
     /// The database file: `--database`, else in the home (created 0700 if absent), else in a
