@@ -29,8 +29,16 @@ public final class PostgresRendezvousStore: RendezvousStore {
         do {
             try await store.client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(7460)", logger: logger)
-                for statement in PostgresRendezvousSchema.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                // Only a database without the tables runs the DDL: CREATE INDEX takes a table lock even when the index
+                // exists, which would stall (or deadlock with) the nodes already serving.
+                var present = false
+                for try await exists in try await connection.query("SELECT to_regclass('kith_members') IS NOT NULL", logger: logger).decode(Bool.self) {
+                    present = exists
+                }
+                if !present {
+                    for statement in PostgresRendezvousSchema.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
                 }
                 try await connection.query("DELETE FROM kith_members WHERE node_id = \(nodeID)", logger: logger)
             }
