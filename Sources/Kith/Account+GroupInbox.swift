@@ -38,7 +38,15 @@ extension Account {
             }
         }
         for (id, membership) in touched where advanced.contains(id) { try follow(membersOf: membership) }
-        for (id, membership) in touched { try followUp(id, membership, advanced: advanced.contains(id), profiles: profiles[id] ?? [:]) }
+        for (id, membership) in touched {
+            // One group's follow-up failing (its commit would not fit, its state is damaged) must not stop the others,
+            // nor the import that ran this pass: it is reported and tried again on the next pass.
+            do throws(KithError) {
+                try followUp(id, membership, advanced: advanced.contains(id), profiles: profiles[id] ?? [:])
+            } catch {
+                report.followUpFailures.append((id, error.description))
+            }
+        }
         try flushWelcomes()
         // A commit may have set an explosion time that has passed.
         if !advanced.isEmpty { try explodeDueGroupsBlocking(report: &report) }
