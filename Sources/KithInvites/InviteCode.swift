@@ -33,13 +33,8 @@ public enum InviteCode {
         var stripped: [UInt8] = []
         stripped.reserveCapacity(utf8.count)
         for (offset, byte) in utf8.enumerated() {
-            switch byte {
-            case UInt8(ascii: "*"): continue
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                stripped.append(byte)
-            default: throw .invalidCodeCharacter(offset: offset)
-            }
+            guard isCodeByte(byte) else { throw .invalidCodeCharacter(offset: offset) }
+            if byte != UInt8(ascii: "*") { stripped.append(byte) }
         }
         let frame: [UInt8]
         do {
@@ -55,10 +50,17 @@ public enum InviteCode {
     public static func looksLikeCode(_ text: String) -> Bool {
         let utf8 = text.utf8
         return utf8.count >= InviteLimits.minCodeCharacters && utf8.count <= InviteLimits.maxCodeCharacters
-            && utf8.allSatisfy { byte in
-                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "*")
-            }
+            && utf8.allSatisfy(isCodeByte)
+    }
+
+    /// `[A-Za-z0-9_*-]`.
+    static func isCodeByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "*"):
+            return true
+        default:
+            return false
+        }
     }
 }

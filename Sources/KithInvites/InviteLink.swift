@@ -90,11 +90,7 @@ public struct InviteLink: Sendable, Hashable {
         guard utf8.count <= InviteLimits.maxCodeCharacters else {
             throw .codeTooLong(characters: utf8.count, maximum: InviteLimits.maxCodeCharacters)
         }
-        if !InviteCode.looksLikeCode(code) {
-            let offset = utf8.firstIndex { byte in
-                !InviteCode.looksLikeCode(String(repeating: "A", count: InviteLimits.minCodeCharacters)
-                    + String(decoding: [byte], as: UTF8.self))
-            } ?? 0
+        if let offset = utf8.firstIndex(where: { !InviteCode.isCodeByte($0) }) {
             throw .invalidCodeCharacter(offset: offset)
         }
     }
