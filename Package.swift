@@ -19,6 +19,7 @@ import PackageDescription
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
 ///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling) and its client
+///     KithPush                 Web Push crypto (RFC 8291 aes128gcm, RFC 8292 VAPID), push token values
 ///     KithServer               `kith serve`: rendezvous server (Hummingbird); its own product, never linked by an app
 ///     KithCLI (kith)           command-line client
 ///     KithBench (kith-bench)   benchmark runner
@@ -46,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Convos / XMTP protobuf messages (KithGroups); the generated code is committed (scripts/generate-protos.sh).
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         // `swift package generate-documentation --target Kith` (the DocC catalog in Sources/Kith/Kith.docc).
@@ -202,6 +204,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Web Push crypto for push knocks (issue 16): RFC 8291 aes128gcm payloads, RFC 8292 VAPID,
+        // ChatSecure-Push token values. Pure values on swift-crypto; no server, no HTTP.
+        .target(
+            name: "KithPush",
+            dependencies: [
+                "KithCanonical",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         .target(
             name: "KithTestSupport",
             swiftSettings: swiftSettings
@@ -263,6 +277,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -378,7 +393,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithSyncTests",
-            dependencies: ["KithTestSupport", 
+            dependencies: ["KithTestSupport", "KithCanonical",
                 "KithIdentity",
                 "KithSync",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -400,6 +415,11 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithPushTests",
+            dependencies: ["KithPush", "KithCanonical", "KithTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
