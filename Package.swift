@@ -14,6 +14,7 @@ import PackageDescription
 ///     KithMLS                  RFC 9420 core (depends on swift-crypto only)
 ///     KithMLSConformance       RFC 9420 vector runners (tests and kith-vectors only)
 ///     KithGroups               groups on MLS through feeds: ids, conversation metadata, the one-history rule (no SQLite)
+///     KithInvites              Convos-compatible signed invites: codec, secp256k1 signatures, token, codes and URLs
 ///     KithSync                 Noise secure link, BLE wire structures, transports
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
@@ -72,6 +73,14 @@ let package = Package(
             path: "Sources/CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+
+        // secp256k1 recoverable ECDSA for Convos-compatible signed invites (KithInvites).
+        .systemLibrary(
+            name: "CSecp256k1",
+            path: "Sources/CSecp256k1",
+            pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"])]
         ),
 
         .systemLibrary(
@@ -156,6 +165,17 @@ let package = Package(
             name: "KithGroups",
             dependencies: [
                 "KithCanonical", "KithIdentity", "KithFeed", "KithMLS", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Convos-compatible signed invites: payload codec (current and legacy), secp256k1 signatures and the
+        // inbox-id binding, the conversation token, invite codes and URLs. No join flow here.
+        .target(
+            name: "KithInvites",
+            dependencies: [
+                "KithCanonical", "KithGroups", "CSecp256k1", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -364,6 +384,11 @@ let package = Package(
         .testTarget(
             name: "KithGroupsTests",
             dependencies: ["KithTestSupport", "KithGroups", "KithMLS", "KithFeed", "KithIdentity"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithInvitesTests",
+            dependencies: ["KithTestSupport", "KithInvites", "KithGroups", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
