@@ -29,7 +29,8 @@ public struct NanoTDF: Sendable, Equatable {
         var cursor = NanoTDFCursor(bytes)
         let header = try Header.read(from: &cursor, options: options)
         let payload = try Payload.read(from: &cursor, cipher: header.cipher)
-        let signature = header.hasSignature ? try Signature.read(from: &cursor, curve: header.signatureCurve) : nil
+        var signature: Signature?
+        if header.hasSignature { signature = try Signature.read(from: &cursor, curve: header.signatureCurve) }
         try cursor.expectEnd()
         try self.init(header: header, payload: payload, signature: signature)
     }

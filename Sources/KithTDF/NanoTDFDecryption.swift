@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 extension NanoTDF {
     /// Decrypts the payload with the recipient's private key.

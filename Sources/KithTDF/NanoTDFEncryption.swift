@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 extension NanoTDF {
     /// Encrypts `plaintext` for `recipient` with a fresh ephemeral key and a random non-zero IV.

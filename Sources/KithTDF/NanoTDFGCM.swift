@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import KithCanonical
 
 /// AES-256-GCM with NanoTDF's nonces and tag sizes on top of swift-crypto.

@@ -86,7 +86,8 @@ extension NanoTDF {
             var recipient: (curve: Curve, key: [UInt8])?
             if version == .v13 {
                 let curve = try Curve.decode(try cursor.readByte("recipient key curve"), field: "recipient key curve")
-                recipient = (curve, try curve.readCompressedKey(from: &cursor, field: "recipient public key"))
+                let key = try curve.readCompressedKey(from: &cursor, field: "recipient public key")
+                recipient = (curve, key)
             }
             let eccMode = try cursor.readByte("ECC and binding mode")
             guard eccMode & 0x78 == 0 else { throw .reservedBitsSet(field: "ECC and binding mode", value: eccMode) }

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 extension NanoTDF {
     /// The payload key derivation of the format (spec §4): `HKDF-SHA256(IKM = ECDH x, salt = SHA256(magic ‖ version), info = "", L = 32)`.

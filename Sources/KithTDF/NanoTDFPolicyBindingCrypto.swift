@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import KithCanonical
 
 extension NanoTDF.PolicyBinding {

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 extension NanoTDF {
     /// A recipient (or ephemeral) key-agreement private key on a curve swift-crypto supports.

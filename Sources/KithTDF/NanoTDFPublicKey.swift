@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 extension NanoTDF {
     /// A recipient (or ephemeral) key-agreement public key on a curve swift-crypto supports.

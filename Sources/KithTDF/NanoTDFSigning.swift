@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 extension NanoTDF {
     /// Returns this NanoTDF with a trailing P-256 signature by `creatorKey` over header ‖ payload.

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 extension NanoTDF {
     /// The magic-and-version field: 18 bits of magic, then a 6-bit version.

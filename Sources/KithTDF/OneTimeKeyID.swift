@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// The identifier of one pool key: the first 8 bytes of SHA-256 of its compressed public key.
 ///

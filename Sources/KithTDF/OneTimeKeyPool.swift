@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// The private halves of the one-time P-256 keys this side generated for one peer.
 ///

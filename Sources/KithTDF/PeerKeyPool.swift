@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// The public halves of the one-time keys a peer generated for this side, in the order received.
 ///

@@ -10,7 +10,7 @@ import Testing
         [.plaintext(policy), .encrypted(policy), .remote(try NanoTDF.ResourceLocator(scheme: .https, body: "kas.example.com/policy"))]
     }
 
-    @Test(arguments: curves, NanoTDF.Cipher.allCases)
+    @Test(arguments: RoundTripTests.curves, NanoTDF.Cipher.allCases)
     func curveAndCipher(curve: NanoTDF.Curve, cipher: NanoTDF.Cipher) throws {
         let recipient = try NanoTDF.PrivateKey(generatingOn: curve)
         for binding in [NanoTDF.EncryptionConfiguration.BindingMode.gmac, .ecdsa] {

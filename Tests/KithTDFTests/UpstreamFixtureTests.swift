@@ -16,7 +16,7 @@ import Testing
         ("opentdf-web-sdk__fixtures__nanotdf-spec-plain-embedded-example.ntdf", .fixed, false),
     ]
 
-    @Test(arguments: valid.map(\.0))
+    @Test(arguments: UpstreamFixtureTests.valid.map(\.0))
     func validFixtureParsesAndRewrites(name: String) throws {
         let entry = try #require(Self.valid.first { $0.0 == name })
         let bytes = try TDFVectors.file("upstream/" + name)
