@@ -72,7 +72,10 @@ import Testing
         #expect(published.count == 3)
         for item in published {
             let object = try #require(item.objectValue)
-            let hex = { (key: String) throws -> [UInt8] in try #require(TestPaths.hex(try #require(object[key]?.stringValue))) }
+            let hex = { (key: String) throws -> [UInt8] in
+                let text = try #require(object[key]?.stringValue)
+                return try #require(TestPaths.hex(text))
+            }
             let key = try NanoTDF.PrivateKey(curve: .secp256r1, rawScalar: try hex("recipient_private_key_scalar_hex"))
             let nano = try NanoTDF(parsing: try hex("nanotdf_hex"))
             #expect(try nano.decrypt(using: key) == Array(try #require(object["plaintext_utf8"]?.stringValue).utf8))
