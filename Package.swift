@@ -46,6 +46,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Convos / XMTP protobuf messages (KithGroups); the generated code is committed (scripts/generate-protos.sh).
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         // `swift package generate-documentation --target Kith` (the DocC catalog in Sources/Kith/Kith.docc).
@@ -250,6 +251,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -365,7 +367,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithSyncTests",
-            dependencies: ["KithTestSupport", 
+            dependencies: ["KithTestSupport", "KithCanonical",
                 "KithIdentity",
                 "KithSync",
                 .product(name: "PropertyBased", package: "swift-property-based"),

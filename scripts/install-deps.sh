@@ -10,6 +10,7 @@ packages=(
   zlib1g-dev        # Convos appData DEFLATE (KithGroups)
   libqrencode-dev   # contact-card QR codes
   libsecp256k1-dev  # signed invites
+  postgresql        # the PostgreSQL rendezvous store's tests (a throwaway cluster, scripts/postgres-cluster.sh)
   python3           # interop tests (independent Python implementations)
   python3-venv
   python3-pip

@@ -24,6 +24,22 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 
+echo "== PostgreSQL (a throwaway cluster on 127.0.0.1) =="
+# The tests that need a database server: the shared rendezvous store and two nodes on it.
+pg_dir="$(mktemp -d /tmp/kith-pg.XXXXXX)"
+pg_port=$(( 40000 + RANDOM % 20000 ))
+trap 'scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
+pg_url=$(scripts/postgres-cluster.sh start "$pg_dir" "$pg_port")
+set +e
+KITH_TEST_POSTGRES_URL="$pg_url" swift test --skip-build --filter PostgresStoreTests > .build/swift-test-postgres.log 2>&1
+status=$?
+set -e
+grep -E "✘|Test run with" .build/swift-test-postgres.log | tail -10 || true
+if [ "$status" -ne 0 ] || ! grep -q "Test run with [1-9]" .build/swift-test-postgres.log; then
+  echo "PostgreSQL tests failed or did not run (full log: .build/swift-test-postgres.log)" >&2
+  exit 1
+fi
+
 echo "== documentation (DocC) =="
 # The embedder's documentation must build without warnings (Sources/Kith/Kith.docc).
 if ! swift package generate-documentation --target Kith --warnings-as-errors --output-path .build/Kith.doccarchive > .build/docs.log 2>&1; then

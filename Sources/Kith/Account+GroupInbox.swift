@@ -38,7 +38,15 @@ extension Account {
             }
         }
         for (id, membership) in touched where advanced.contains(id) { try follow(membersOf: membership) }
-        for (id, membership) in touched { try followUp(id, membership, advanced: advanced.contains(id), profiles: profiles[id] ?? [:]) }
+        for (id, membership) in touched {
+            // One group's follow-up failing (its commit would not fit, its state is damaged) must not stop the others,
+            // nor the import that ran this pass: it is reported and tried again on the next pass.
+            do throws(KithError) {
+                try followUp(id, membership, advanced: advanced.contains(id), profiles: profiles[id] ?? [:])
+            } catch {
+                report.followUpFailures.append((id, error.description))
+            }
+        }
         try flushWelcomes()
         // A commit may have set an explosion time that has passed.
         if !advanced.isEmpty { try explodeDueGroupsBlocking(report: &report) }
@@ -134,16 +142,14 @@ extension Account {
         _ id: GroupID, _ access: GroupStoreAccess, report: inout GroupProcessReport
     ) throws(KithError) -> (membership: GroupMembership, advanced: Bool, profiles: [FeedID: String?])? {
         let entries = try groupStoreCall { try access.inbox(of: id.string) }
-        guard let record = try groupStoreCall({ try access.group(id.string) }) else {
+        guard let (record, loaded) = try loadMembership(id, in: access) else {
             report.held += entries.count  // not joined (yet): a Welcome may still come
             return nil
         }
-        guard record.status == .active else {
+        guard var membership = loaded else {
             for entry in entries { try groupStoreCall { try access.markProcessed(entry.messageID, group: id.string, outcome: "ended: \(record.status.rawValue)") } }
             return nil
         }
-        var membership: GroupMembership
-        do throws(GroupError) { membership = try GroupMembership(serialized: record.state, now: groupClock) } catch { throw .group(error) }
         let startEpoch = membership.epoch
         var items: [InboxItem] = []
         for entry in entries {
@@ -201,7 +207,7 @@ extension Account {
                     // Removed from a conversation set to explode: the removal is the committer's explosion signal.
                     let exploding = membership.explodeAt != nil || record.explodeAt != nil
                     try storeEvent(item, kind: .removeMember, id, access)
-                    try endGroup(id, record: record, status: exploding ? .exploded : .removed, access)
+                    try endGroup(id, record: record, status: exploding ? .exploded : membership.intents.leave ? .left : .removed, access)
                     report.ended.append(id)
                     return nil
                 }

@@ -35,6 +35,7 @@ extension Account {
     }
 
     /// Runs one store call inside a group transaction, turning SQLite errors into ``KithError/store(_:)``.
+    @discardableResult
     func groupStoreCall<T>(_ body: () throws -> T) throws(KithError) -> T {
         do { return try body() } catch let error as KithError { throw error } catch let error as StoreError { throw .store(error) } catch {
             throw .store(.database("\(error)"))
@@ -56,14 +57,30 @@ extension Account {
             createdAt: createdAt ?? clock() * 1000
         )
         let members: [String]? = status != .active ? [] : membersChanged ? membership.members.map(\.feed.string) : nil
-        try groupStoreCall { try access.save(record, members: members) }
+        let version = try groupStoreCall { try access.save(record, members: members) }
+        let id = membership.id.string
+        access.afterCommit { [self] in
+            groupStates.withLock { cache in
+                if status == .active { cache[id] = (version, membership) } else { cache[id] = nil }
+            }
+        }
+    }
+
+    /// A group's record and restored membership in `access`'s transaction; the restored state kept from an earlier
+    /// pass is reused while the store's version matches it. Nil for an unknown group.
+    func loadMembership(_ id: GroupID, in access: GroupStoreAccess) throws(KithError) -> (GroupRecord, GroupMembership?)? {
+        guard let header = try groupStoreCall({ try access.group(id.string, loadingState: false) }) else { return nil }
+        guard header.status == .active else { return (header, nil) }
+        if let cached = groupStates.withLock({ $0[id.string] }), cached.version == header.version { return (header, cached.membership) }
+        guard let record = try groupStoreCall({ try access.group(id.string) }) else { return nil }
+        do throws(GroupError) { return (record, try GroupMembership(serialized: record.state, now: groupClock)) } catch { throw .group(error) }
     }
 
     /// The active membership of `id` in `access`'s transaction, with its record.
     func activeMembership(_ id: GroupID, in access: GroupStoreAccess) throws(KithError) -> (GroupRecord, GroupMembership) {
-        guard let record = try groupStoreCall({ try access.group(id.string) }) else { throw .group(.unknownGroup(id.string)) }
-        guard record.status == .active else { throw .group(.ended(record.status.rawValue)) }
-        do throws(GroupError) { return (record, try GroupMembership(serialized: record.state, now: groupClock)) } catch { throw .group(error) }
+        guard let (record, membership) = try loadMembership(id, in: access) else { throw .group(.unknownGroup(id.string)) }
+        guard let membership else { throw .group(.ended(record.status.rawValue)) }
+        return (record, membership)
     }
 
     /// Makes a handshake (commit or proposal) under the append's write lock and appends it to this feed as a

@@ -143,6 +143,12 @@ extension Account {
 
     func shareKeyPackageBlocking(with contact: FeedID) throws(KithError) -> Envelope {
         let record = try contactRecordBlocking(contact)
+        let bytes = try makeKeyPackageBlocking(for: record)
+        return try sendDirectBlocking(.keyPackageOffer(KeyPackageOffer(keyPackageBytes: bytes)), to: record.feedID)
+    }
+
+    /// A fresh KeyPackage for `record`, its private keys kept sealed here; returns its TLS encoding.
+    func makeKeyPackageBlocking(for record: ContactRecord) throws(KithError) -> [UInt8] {
         let identityKey = try originalIdentityKey()
         let made: (keyPackage: KeyPackage, secrets: KeyPackageSecrets)
         let reference: [UInt8]
@@ -157,7 +163,41 @@ extension Account {
         try withGroupStore { access throws(KithError) in
             try self.groupStoreCall { try access.saveOwnKeyPackage(reference: Base64URL.encode(reference), recipient: record.feedID.string, keyPackage: bytes, secrets: secrets) }
         }
-        return try sendDirectBlocking(.keyPackageOffer(KeyPackageOffer(keyPackageBytes: bytes)), to: record.feedID)
+        return bytes
+    }
+
+    /// A fresh KeyPackage for `contact` to carry away in person (file, NFC, QR code): base64url of its TLS encoding.
+    /// Its private keys stay here, sealed, like those of ``shareKeyPackage(with:)``. The KeyPackage is signed by its
+    /// leaf key and names this feed and its identity key; `contact` checks both on import.
+    public func keyPackageHandover(for contact: FeedID) async throws(KithError) -> String {
+        try await BlockingWork.run { () throws(KithError) in
+            Base64URL.encode(try self.makeKeyPackageBlocking(for: try self.contactRecordBlocking(contact)))
+        }
+    }
+
+    /// Imports a KeyPackage `contact` handed over in person (``keyPackageHandover(for:)`` on their device).
+    ///
+    /// - Throws: ``KithError/group(_:)`` when the text is not a KeyPackage of `contact` (wrong owner, identity key,
+    ///   suite or signature, or larger than 4 KiB).
+    public func importKeyPackage(_ text: String, from contact: FeedID) async throws(KithError) {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try self.contactRecordBlocking(contact)
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard trimmed.utf8.count <= (GroupKeyPackage.maxEncodedBytes + 2) / 3 * 4, let bytes = try? Base64URL.decode(trimmed) else {
+                throw .group(.invalidKeyPackage("not base64url of at most \(GroupKeyPackage.maxEncodedBytes) bytes"))
+            }
+            let reference: [UInt8]
+            do throws(GroupError) {
+                let keyPackage = try GroupKeyPackage.decode(bytes)
+                try GroupKeyPackage.check(keyPackage, owner: record.feedID)
+                reference = try GroupKeyPackage.reference(keyPackage)
+            } catch {
+                throw .group(error)
+            }
+            try self.withGroupStore { access throws(KithError) in
+                try self.groupStoreCall { try access.savePeerKeyPackage(reference: Base64URL.encode(reference), peer: record.feedID.string, keyPackage: bytes) }
+            }
+        }
     }
 
     /// How many KeyPackages of `contact` this identity holds (each adds the contact to one group).

@@ -43,6 +43,9 @@ public struct GroupProcessReport: Sendable, Equatable {
     public var refused: [(MessageID, String)] = []
     /// Groups this identity was removed from (or that exploded) in this pass.
     public var ended: [GroupID] = []
+    /// Groups whose follow-up (the committer's commit of pending proposals, a member's re-proposal) failed, with why;
+    /// tried again on the next pass.
+    public var followUpFailures: [(GroupID, String)] = []
 
     /// An empty report.
     public init() {}

@@ -28,6 +28,18 @@ struct GroupCommand: AsyncParsableCommand {
         var group: String
     }
 
+    /// Opens the account, resolves the group, runs `operation`, and prints the group after it (with `lead` first).
+    static func perform(
+        _ global: GlobalOptions, _ target: Target, _ operation: (Account, GroupSummary) async throws -> (after: GroupSummary, lead: String?)
+    ) async throws {
+        try await Output.run {
+            let account = try await openAccount(global)
+            let group = try await account.resolveGroup(target.group)
+            let (after, lead) = try await operation(account, group)
+            try await GroupShow.print(after, account: account, json: global.json, lead: lead)
+        }
+    }
+
     /// `kith group create NAME`.
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group; you are its only member and its committer.")
@@ -71,13 +83,10 @@ struct GroupCommand: AsyncParsableCommand {
         var contacts: [String]
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+            try await GroupCommand.perform(global, target) { account, group in
                 var feeds: [FeedID] = []
                 for contact in contacts { feeds.append(try await account.resolveContact(contact).feedID) }
-                let after = try await account.addToGroup(group.id, contacts: feeds)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Added \(feeds.count); they join when they sync your feed.")
+                return (try await account.addToGroup(group.id, contacts: feeds), "Added \(feeds.count); they join when they sync your feed.")
             }
         }
     }
@@ -93,12 +102,9 @@ struct GroupCommand: AsyncParsableCommand {
         var member: String
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+            try await GroupCommand.perform(global, target) { account, group in
                 let feed = try await GroupShow.resolveMember(member, in: group, account: account)
-                let after = try await account.removeFromGroup(group.id, member: feed)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Removed.")
+                return (try await account.removeFromGroup(group.id, member: feed), "Removed.")
             }
         }
     }
@@ -113,12 +119,9 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+            try await GroupCommand.perform(global, target) { account, group in
                 let after = try await account.updateGroupKeys(group.id)
-                let lead = after.isCommitter ? "Keys updated (epoch \(after.epoch))." : "Key update proposed; the committer applies it when it syncs your feed."
-                try await GroupShow.print(after, account: account, json: global.json, lead: lead)
+                return (after, after.isCommitter ? "Keys updated (epoch \(after.epoch))." : "Key update proposed; the committer applies it when it syncs your feed.")
             }
         }
     }
@@ -131,11 +134,8 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
-                let after = try await account.leaveGroup(group.id)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Departure proposed; you are out once the committer applies it.")
+            try await GroupCommand.perform(global, target) { account, group in
+                (try await account.leaveGroup(group.id), "Departure proposed; you are out once the committer applies it.")
             }
         }
     }
@@ -177,10 +177,7 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                try await GroupShow.print(try await account.resolveGroup(target.group), account: account, json: global.json)
-            }
+            try await GroupCommand.perform(global, target) { _, group in (group, nil) }
         }
     }
 
@@ -195,12 +192,9 @@ struct GroupCommand: AsyncParsableCommand {
         var member: String
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+            try await GroupCommand.perform(global, target) { account, group in
                 let feed = try await GroupShow.resolveMember(member, in: group, account: account)
-                let after = try await account.handOverGroup(group.id, to: feed)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Handed over: they commit from now on.")
+                return (try await account.handOverGroup(group.id, to: feed), "Handed over: they commit from now on.")
             }
         }
     }
@@ -215,11 +209,8 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await Output.run {
-                let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
-                let after = try await account.explodeGroup(group.id)
-                try await GroupShow.print(after, account: account, json: global.json, lead: "Exploded: state, keys and messages deleted here; members follow when they sync.")
+            try await GroupCommand.perform(global, target) { account, group in
+                (try await account.explodeGroup(group.id), "Exploded: state, keys and messages deleted here; members follow when they sync.")
             }
         }
     }
@@ -227,9 +218,75 @@ struct GroupCommand: AsyncParsableCommand {
     /// `kith group keys share CONTACT`.
     struct Keys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "KeyPackages: hand a contact one, so they can add you to groups.",
-            subcommands: [Share.self]
+            abstract: "KeyPackages: hand a contact one (over your session or in person), so they can add you to groups.",
+            subcommands: [Share.self, Export.self, Import.self]
         )
+
+        /// `kith group keys export CONTACT`.
+        struct Export: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Print a fresh KeyPackage for a contact to carry away in person (file, NFC, QR code)."
+            )
+
+            @OptionGroup var global: GlobalOptions
+
+            @Argument(help: "The contact: a name or a feed id.")
+            var contact: String
+
+            func run() async throws {
+                try await Output.run {
+                    let account = try await openAccount(global)
+                    let text = try await account.keyPackageHandover(for: try await account.resolveContact(contact).feedID)
+                    if global.json {
+                        var object = JSONObject()
+                        object["key_package"] = .string(text)
+                        Output.json(.object(object))
+                    } else {
+                        Output.line(text)
+                    }
+                }
+            }
+        }
+
+        /// `kith group keys import CONTACT FILE`.
+        struct Import: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Import a KeyPackage a contact handed you in person.")
+
+            @OptionGroup var global: GlobalOptions
+
+            @Argument(help: "The contact who handed it over: a name or a feed id.")
+            var contact: String
+
+            @Argument(help: "A file holding the KeyPackage text (- for standard input).")
+            var file: String
+
+            func run() async throws {
+                try await Output.run {
+                    let account = try await openAccount(global)
+                    let record = try await account.resolveContact(contact)
+                    let data: Data
+                    if file == "-" {
+                        data = FileHandle.standardInput.readDataToEndOfFile()
+                    } else {
+                        guard let read = FileManager.default.contents(atPath: file) else {
+                            throw KithError.input(.invalid("cannot read \(file)"))
+                        }
+                        data = read
+                    }
+                    guard data.count <= 8192 else { throw KithError.input(.invalid("a KeyPackage text is at most 8 KiB")) }
+                    try await account.importKeyPackage(String(decoding: data, as: UTF8.self), from: record.feedID)
+                    let held = try await account.keyPackageCount(of: record.feedID)
+                    if global.json {
+                        var object = JSONObject()
+                        object["feed_id"] = .string(record.feedID.string)
+                        object["held"] = .integer(Int64(held))
+                        Output.json(.object(object))
+                    } else {
+                        Output.line("Imported a KeyPackage of \(TerminalText.escaped(record.shownName)); you hold \(held). Add them: kith group add GROUP \(TerminalText.escaped(record.shownName))")
+                    }
+                }
+            }
+        }
 
         /// `kith group keys share CONTACT...`.
         struct Share: AsyncParsableCommand {

@@ -28,24 +28,70 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite database file (default: rendezvous.sqlite in the Kith home).")
     var database: String?
 
+    @Option(help: "PostgreSQL shared by several nodes: postgres://user[:password]@host[:port]/database (TLS off). Also KITH_DATABASE_URL.")
+    var databaseURL: String?
+
+    @Option(help: "File holding the secret shared with a coturn server (use-auth-secret); enables GET /api/turn-credentials. Also KITH_TURN_SECRET_FILE.")
+    var turnSecretFile: String?
+
+    @Option(help: "A STUN/TURN URL handed out with TURN credentials (repeat for several), e.g. turn:example.org:3478.")
+    var turnURI: [String] = []
+
+    @Option(help: "Lifetime of TURN credentials in seconds (1...86400).")
+    var turnTTL: Int = 3_600
+
     func run() async throws {
         try await Output.run {
             guard (0...65_535).contains(port) else { throw KithError.input(.invalid("--port must be between 0 and 65535")) }
-            let path = try databasePath()
-            let store: SQLiteRendezvousStore
+            let configuration = RendezvousServerConfiguration(host: host, port: port, turn: try turnConfiguration())
+            let store: any RendezvousStore
+            let path: String
+            let url = databaseURL ?? ProcessInfo.processInfo.environment["KITH_DATABASE_URL"] ?? ""
+            if !url.isEmpty, database != nil { throw KithError.input(.invalid("use --database or --database-url, not both")) }
+            let filePath = url.isEmpty ? try databasePath() : ""
             do throws(RendezvousStoreError) {
-                store = try SQLiteRendezvousStore.open(path: path)
+                if !url.isEmpty {
+                    store = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: configuration.nodeID)
+                    path = Self.redacted(url)
+                } else {
+                    store = try SQLiteRendezvousStore.open(path: filePath)
+                    path = filePath
+                }
             } catch {
                 Output.error("kith: error: \(error)")
                 throw ExitCode(5)
             }
-            let server = RendezvousServer(configuration: RendezvousServerConfiguration(host: host, port: port), store: store)
+            let server = RendezvousServer(configuration: configuration, store: store)
             let json = global.json
             try await server.run { host, port in
                 Self.announce(host: host, port: port, database: path, json: json)
             }
             if !json { Output.error("kith serve: stopped") }
         }
+    }
+
+    /// TURN settings from the options (the secret from a file, never from the command line, which other users see).
+    private func turnConfiguration() throws -> TURNConfiguration? {
+        guard let path = turnSecretFile ?? ProcessInfo.processInfo.environment["KITH_TURN_SECRET_FILE"], !path.isEmpty else {
+            guard turnURI.isEmpty else { throw KithError.input(.invalid("--turn-uri needs --turn-secret-file")) }
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 4096 else {
+            throw KithError.input(.invalid("cannot read the TURN secret file \(path) (at most 4 KiB)"))
+        }
+        let secret = Array(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        do throws(TURNConfiguration.Problem) {
+            return try TURNConfiguration(secret: secret, uris: turnURI, ttlSeconds: turnTTL)
+        } catch {
+            throw KithError.input(.invalid(error.description))
+        }
+    }
+
+    /// A database URL without its password, for printing.
+    private static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? "postgres"
     }
 
     /// The database file: `--database`, else in the home (created 0700 if absent), else in a

@@ -66,8 +66,9 @@ extension Demo {
         }
         let bobStatus = try await bob.group(group).status
         summary.groupExploded = remaining == 0 && bobStatus == .exploded
-        say("Alice explodes the conversation early: she removes Bob in one last commit and deletes her state, keys and messages;")
-        say("Bob does the same when he syncs. Readable group messages left in the three stores: \(remaining).")
+        say("Alice explodes the conversation early: one commit sets the explosion time to now in the group's metadata, the last one")
+        say("removes Bob; she deletes her state, keys and messages, and Bob does the same when he syncs, whatever his clock says.")
+        say("Readable group messages left in the three stores: \(remaining).")
         say("The envelopes stay (the feeds' hash chains need them); their content is gone, and nothing new is accepted.")
     }
 

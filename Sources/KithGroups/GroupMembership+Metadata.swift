@@ -51,14 +51,6 @@ extension GroupMembership {
         } catch {
             throw .metadata(error)
         }
-        var work = state
-        let pending: PendingCommit
-        do {
-            pending = try work.commit(proposals: [.groupContextExtensions(extensions)], includePending: true, includePath: true, wireFormat: .privateMessage)
-        } catch {
-            throw .mls("\(error)")
-        }
-        state = pending.newState
-        return GroupHandshake(message: pending.message, kind: .updateKey, welcome: nil, joiners: [], isCommit: true)
+        return try commitExtensions(extensions)
     }
 }

@@ -120,6 +120,11 @@ extension GroupMembership {
         guard memberFeeds.contains(member) else { throw .unknownMember(member) }
         var extensions = state.context.extensions.filter { $0.type != GroupPolicy.extensionType }
         extensions.insert(GroupPolicy(committer: member).groupContextExtension, at: 0)
+        return try commitExtensions(extensions)
+    }
+
+    /// Commits a GroupContextExtensions proposal of `extensions` by value, with the pending proposals and a fresh path.
+    mutating func commitExtensions(_ extensions: [Extension]) throws(GroupError) -> GroupHandshake {
         var work = state
         let pending: PendingCommit
         do {

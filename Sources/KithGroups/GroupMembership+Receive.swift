@@ -10,6 +10,7 @@ extension GroupMembership {
     public mutating func receive(_ wire: GroupWireMessage, from author: FeedID) throws(GroupError) -> GroupReceipt {
         let before = memberFeeds
         let committer = try policy.committer
+        let pending = state.pendingProposals.map { ($0.sender, $0.proposal.type) }
         var work = state
         var rejection: GroupError?
         let result: ReceivedMessage
@@ -17,6 +18,11 @@ extension GroupMembership {
             result = try work.handle(wire.message) { sender, body, credential in
                 do throws(GroupError) {
                     try Self.authorize(sender: sender, body: body, credential: credential, author: author, committer: committer)
+                    // One pending proposal of each kind per member and epoch: a flood cannot grow the committer's next
+                    // commit past what one feed entry holds.
+                    if case .proposal(let proposal) = body, author != committer, pending.contains(where: { $0 == sender && $1 == proposal.type }) {
+                        throw GroupError.forbiddenProposal("a member has one pending \(proposal.type.rawValue) proposal per epoch")
+                    }
                 } catch {
                     rejection = error
                     throw error

@@ -12,6 +12,14 @@ public enum MLSLimits {
     public static let reuseGuardLength = 4
     /// Largest number of Adds in one commit that are checked against the members by direct scans; more use a ``MembershipIndex``.
     static let directMembershipCheckLimit = 4
+    /// Largest number of past epochs a serialized ``GroupState`` may carry (``GroupState/serializedState()`` refuses more).
+    public static let maxStoredPastEpochs = 64
+    /// Largest number of pending proposals, and of pending Update key pairs, a serialized ``GroupState`` may carry.
+    public static let maxStoredPendingProposals = 4096
+    /// Largest number of PSKs (external and resumption together) a serialized ``GroupState`` may carry.
+    public static let maxStoredPSKs = 4096
+    /// Largest length of a private or public key, PSK id or PSK secret in a serialized ``GroupState``.
+    public static let maxStoredKeyLength = 1024
     /// Label prefix added by ExpandWithLabel, SignWithLabel and EncryptWithLabel.
     public static let labelPrefix = "MLS 1.0 "
 }

@@ -17,10 +17,17 @@ public struct GroupStoreAccess {
 
     // MARK: Records
 
-    /// The group, or nil when this store does not know it.
-    public func group(_ groupID: String) throws -> GroupRecord? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM mls_groups WHERE group_id = ?", arguments: [groupID]) else { return nil }
-        return try record(row)
+    /// The group, or nil when this store does not know it. With `loadingState: false` the sealed state is not opened
+    /// (``GroupRecord/stateLoaded`` is false): for a caller that holds the state of this ``GroupRecord/version``.
+    public func group(_ groupID: String, loadingState: Bool = true) throws -> GroupRecord? {
+        let columns = loadingState ? "*" : "group_id, group_name, epoch, status, committer, explode_at, created_at, state_version"
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM mls_groups WHERE group_id = ?", arguments: [groupID]) else { return nil }
+        return try record(row, loadingState: loadingState)
+    }
+
+    /// Runs `action` once the current transaction commits (never if it rolls back): for caches of what it wrote.
+    public func afterCommit(_ action: @escaping @Sendable () -> Void) {
+        db.afterNextTransaction(onCommit: { _ in action() })
     }
 
     /// Active groups whose explosion time (Unix seconds) is at or before `now`.
@@ -36,22 +43,25 @@ public struct GroupStoreAccess {
     }
 
     /// Inserts or replaces a group and, when `members` is given, its member list (the epoch each joined at is kept for
-    /// members already listed).
-    public func save(_ group: GroupRecord, members: [String]?) throws {
-        let blob: [UInt8] = group.state.isEmpty ? [] : Array(sealer.seal(group.state, context: "mls_state:" + group.groupID).utf8)
+    /// members already listed). Returns the record's new version.
+    @discardableResult
+    public func save(_ group: GroupRecord, members: [String]?) throws -> Int64 {
+        let blob: [UInt8] = group.state.isEmpty ? [] : sealer.sealBinary(group.state, context: "mls_state:" + group.groupID)
         let name = group.name.map { sealer.seal(Array($0.utf8), context: "group_name:" + group.groupID) }
-        try db.execute(
+        let version = try Int64.fetchOne(
+            db,
             sql: """
-                INSERT INTO mls_groups(group_id, group_name, epoch, mls_state_blob, created_at, status, committer, explode_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO mls_groups(group_id, group_name, epoch, mls_state_blob, created_at, status, committer, explode_at, updated_at, state_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                 ON CONFLICT(group_id) DO UPDATE SET group_name = excluded.group_name, epoch = excluded.epoch,
                     mls_state_blob = excluded.mls_state_blob, status = excluded.status, committer = excluded.committer,
-                    explode_at = excluded.explode_at, updated_at = excluded.updated_at
+                    explode_at = excluded.explode_at, updated_at = excluded.updated_at, state_version = mls_groups.state_version + 1
+                RETURNING state_version
                 """,
             arguments: [group.groupID, name, Int64(clamping: group.epoch), Data(blob), group.createdAt, group.status.rawValue, group.committer,
                         group.explodeAt, now]
-        )
-        guard let members else { return }
+        ) ?? 0
+        guard let members else { return version }
         let known = Set(try String.fetchAll(db, sql: "SELECT feed_id FROM mls_group_members WHERE group_id = ?", arguments: [group.groupID]))
         let current = Set(members)
         for gone in known.subtracting(current) {
@@ -63,6 +73,7 @@ public struct GroupStoreAccess {
                 arguments: [group.groupID, joined, Int64(clamping: group.epoch)]
             )
         }
+        return version
     }
 
     /// The member feeds of a group, with the epoch each joined at.
@@ -73,16 +84,19 @@ public struct GroupStoreAccess {
         ).map { ($0["feed_id"], UInt64(clamping: $0["joined_at_epoch"] as Int64)) }
     }
 
-    private func record(_ row: Row) throws -> GroupRecord {
+    private func record(_ row: Row, loadingState: Bool = true) throws -> GroupRecord {
         let id: String = row["group_id"]
-        let blob: Data = row["mls_state_blob"] ?? Data()
-        let state = blob.isEmpty ? [] : try sealer.open(String(decoding: blob, as: UTF8.self), context: "mls_state:" + id)
+        let blob: Data = loadingState ? (row["mls_state_blob"] ?? Data()) : Data()
+        let state = blob.isEmpty ? [] : try sealer.openBinary(Array(blob), context: "mls_state:" + id)
         let name = try (row["group_name"] as String?).map { String(decoding: try sealer.open($0, context: "group_name:" + id), as: UTF8.self) }
-        return GroupRecord(
+        var record = GroupRecord(
             groupID: id, name: name, epoch: UInt64(clamping: row["epoch"] as Int64), state: state,
             status: GroupRecord.Status(rawValue: row["status"]) ?? .active, committer: row["committer"], explodeAt: row["explode_at"],
             createdAt: row["created_at"]
         )
+        record.version = row["state_version"] ?? 0
+        record.stateLoaded = loadingState
+        return record
     }
 
     /// The feeds among `feeds` that this store follows (one query, whatever the count).

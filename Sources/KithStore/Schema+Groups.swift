@@ -1,9 +1,10 @@
 extension Schema {
     /// Groups (docs/GROUPS.md, "Storage"). The spec's `mls_groups` / `mls_group_members` plus Kith's columns and tables.
     ///
-    /// - `mls_groups.mls_state_blob` holds this member's serialized state sealed by ``ContentSealer`` (context
-    ///   `mls_state:{group_id}`), `group_name` the name sealed (context `group_name:{group_id}`); `status` is
-    ///   `active`, `removed`, `left` or `exploded` (the state blob is then empty); `committer` is the feed that commits.
+    /// - `mls_groups.mls_state_blob` holds this member's serialized state sealed by ``ContentSealer`` in binary form
+    ///   (`0x01 | nonce | ciphertext | tag`, context `mls_state:{group_id}`), `group_name` the name sealed (context `group_name:{group_id}`); `status` is
+    ///   `active`, `removed`, `left` or `exploded` (the state blob is then empty); `committer` is the feed that commits;
+    ///   `state_version` grows with every save, so a process may keep a restored state in memory while it matches.
     /// - `mls_own_key_packages`: KeyPackages this identity handed a contact, with their private keys sealed (context
     ///   `mls_key_package:{ref}`), deleted when a Welcome uses them.
     /// - `mls_peer_key_packages`: KeyPackages contacts handed this identity, used once each to add them.
@@ -16,6 +17,7 @@ extension Schema {
         ALTER TABLE mls_groups ADD COLUMN committer TEXT;
         ALTER TABLE mls_groups ADD COLUMN explode_at INTEGER;
         ALTER TABLE mls_groups ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE mls_groups ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
         CREATE TABLE mls_own_key_packages (
             ref TEXT PRIMARY KEY,
             recipient_feed_id TEXT NOT NULL,

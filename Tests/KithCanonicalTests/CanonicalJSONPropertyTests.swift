@@ -41,7 +41,7 @@ import Testing
 
     @Test func memberOrderNeverChangesTheBytes() async {
         await propertyCheck(count: 200, input: JSONValueGenerator.tree, JSONValueGenerator.seed) { value, seed in
-            var source = SplitMix(seed: seed)
+            var source = SplitMix64(seed: seed)
             let shuffled = Self.shuffleMembers(value, using: &source)
             #expect(shuffled == value)
             #expect(CanonicalJSON.serialize(shuffled) == CanonicalJSON.serialize(value))
@@ -50,7 +50,7 @@ import Testing
 
     @Test func insertedWhitespaceParsesToTheSameValueButIsNotCanonical() async {
         await propertyCheck(count: 200, input: JSONValueGenerator.tree, JSONValueGenerator.seed) { value, seed in
-            var source = SplitMix(seed: seed)
+            var source = SplitMix64(seed: seed)
             let canonical = CanonicalJSON.serialize(value)
             let spaced = Self.insertWhitespace(into: canonical, using: &source)
             #expect((try? CanonicalJSON.parse(spaced)) == value)
@@ -62,7 +62,7 @@ import Testing
 
     @Test func mutatedBytesNeverCrashAndAcceptedInputIsExact() async {
         await propertyCheck(count: 1000, input: JSONValueGenerator.tree, JSONValueGenerator.seed) { value, seed in
-            var source = SplitMix(seed: seed)
+            var source = SplitMix64(seed: seed)
             var bytes = CanonicalJSON.serialize(value)
             for _ in 0...source.next(below: 3) {
                 switch source.next(below: 3) {
@@ -81,7 +81,7 @@ import Testing
         }
     }
 
-    static func shuffleMembers(_ value: JSONValue, using source: inout SplitMix) -> JSONValue {
+    static func shuffleMembers(_ value: JSONValue, using source: inout SplitMix64) -> JSONValue {
         switch value {
         case .array(let elements):
             return .array(elements.map { shuffleMembers($0, using: &source) })
@@ -95,7 +95,7 @@ import Testing
     }
 
     /// Inserts whitespace only between tokens (outside strings).
-    static func insertWhitespace(into bytes: [UInt8], using source: inout SplitMix) -> [UInt8] {
+    static func insertWhitespace(into bytes: [UInt8], using source: inout SplitMix64) -> [UInt8] {
         let whitespace: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
         let opening: Set<UInt8> = [0x5B, 0x7B, 0x2C, 0x3A]  // [ { , :
         let closing: Set<UInt8> = [0x5D, 0x7D, 0x2C, 0x3A]  // ] } , :

@@ -5,20 +5,20 @@ import PropertyBased
 enum JSONValueGenerator {
     /// Random trees (each test case draws a fresh seed; trees are not shrunk).
     static let tree = Generator<JSONValue, Shrink.None<JSONValue>>(run: { rng in
-        var source = SplitMix(seed: rng.next())
+        var source = SplitMix64(seed: rng.next())
         return randomValue(depth: 0, using: &source)
     })
 
     /// Random strings mixing ASCII, controls, escapes-needing bytes, BMP and non-BMP scalars.
     static let string = Generator<String, Shrink.None<String>>(run: { rng in
-        var source = SplitMix(seed: rng.next())
+        var source = SplitMix64(seed: rng.next())
         return randomString(using: &source)
     })
 
     /// A seed, for tests that need their own deterministic randomness.
     static let seed = Generator<UInt64, Shrink.None<UInt64>>(run: { rng in rng.next() })
 
-    static func randomValue(depth: Int, using source: inout SplitMix) -> JSONValue {
+    static func randomValue(depth: Int, using source: inout SplitMix64) -> JSONValue {
         let kind = source.next(below: depth >= 5 ? 4 : 6)
         switch kind {
         case 0: return .null
@@ -38,7 +38,7 @@ enum JSONValueGenerator {
         }
     }
 
-    static func randomInteger(using source: inout SplitMix) -> Int64 {
+    static func randomInteger(using source: inout SplitMix64) -> Int64 {
         switch source.next(below: 4) {
         case 0: return Int64(source.next(below: 21)) - 10
         case 1: return [JSONLimits.maxSafeInteger, -JSONLimits.maxSafeInteger, 0, 1 << 31, -(1 << 32)][source.next(below: 5)]
@@ -54,7 +54,7 @@ enum JSONValueGenerator {
         "\u{FFFF}", "\u{10000}", "\u{1F602}", "\u{10FFFF}", "A", "a", "e", "0",
     ]
 
-    static func randomString(using source: inout SplitMix) -> String {
+    static func randomString(using source: inout SplitMix64) -> String {
         let length = source.next(below: 9)
         var scalars = String.UnicodeScalarView()
         for _ in 0..<length {
@@ -72,19 +72,4 @@ enum JSONValueGenerator {
     }
 }
 
-/// A small deterministic generator (SplitMix64) seeded from the property checker's generator.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}

@@ -3,10 +3,10 @@ import KithCanonical
 /// Writes a value as valid JSON that randomly uses every non-canonical spelling Kith must detect:
 /// whitespace, unsorted members, `\/`, `\uXXXX` in either case, surrogate-pair escapes and `-0`.
 struct NonCanonicalSpelling {
-    private var source: SplitMix
+    private var source: SplitMix64
     private(set) var output: [UInt8] = []
 
-    init(seed: UInt64) { source = SplitMix(seed: seed) }
+    init(seed: UInt64) { source = SplitMix64(seed: seed) }
 
     /// The spelling of `value` (deterministic for a given seed).
     static func spell(_ value: JSONValue, seed: UInt64) -> [UInt8] {

@@ -136,3 +136,16 @@ import Testing
         #expect(throws: GroupError.self) { try GroupWireMessage(message.tlsEncoded + [0], group: alice.id) }
     }
 }
+
+/// A member cannot flood the committer with proposals.
+@Suite struct ProposalFloodTests {
+    @Test func aMemberHasOnePendingProposalOfEachKindPerEpoch() throws {
+        var (alice, bob, _) = try GroupMembershipTests.trio()
+        var raw = bob.state
+        let first = try GroupWireMessage(try raw.proposeUpdate(wireFormat: .privateMessage).tlsEncoded, group: bob.id)
+        let second = try GroupWireMessage(try raw.proposeUpdate(wireFormat: .privateMessage).tlsEncoded, group: bob.id)
+        #expect(try alice.receive(first, from: bob.ownFeed) == .proposal(from: bob.ownFeed))
+        #expect(throws: GroupError.self) { try alice.receive(second, from: bob.ownFeed) }
+        #expect(alice.state.pendingProposals.count == 1)
+    }
+}

@@ -1,3 +1,4 @@
+import KithCanonical
 import KithFeed
 import KithIdentity
 import KithStore

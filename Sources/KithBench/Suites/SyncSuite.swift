@@ -1,6 +1,7 @@
 import Crypto
 import Dispatch
 import Kith
+import KithCanonical
 import KithIdentity
 import KithSync
 import Synchronization

@@ -12,18 +12,18 @@ extension GroupState {
         var joiners: [(leaf: LeafIndex, keyPackage: KeyPackage)]
     }
 
-    /// Applies resolved proposals to a copy of the tree in RFC 9420 order: GroupContextExtensions
-    /// (every member must support them), Updates, Removes, then Adds (validated KeyPackages).
+    /// Applies resolved proposals to a copy of the tree in RFC 9420 order: GroupContextExtensions,
+    /// Updates, Removes, then Adds (validated KeyPackages).
+    ///
+    /// New GroupContext extensions must be supported by every member after the commit, the members it
+    /// adds included and the members it removes excluded (RFC 9420 §12.1.7): the remaining members are
+    /// checked once the Removes are applied, each added member as its KeyPackage is validated.
     ///
     /// - Returns: nil when a Remove names this member's own leaf: the commit removes this member,
     ///   which learns nothing more of the next epoch.
     func applyProposals(_ proposals: ResolvedProposals) throws -> AppliedProposals? {
         var newTree = tree
-        var newExtensions = context.extensions
-        if let extensions = proposals.groupContextExtensions {
-            try CapabilityRules.checkMembers(of: tree, support: extensions)
-            newExtensions = extensions
-        }
+        let newExtensions = proposals.groupContextExtensions ?? context.extensions
         for update in proposals.updates {
             try validateUpdateLeaf(update.node, at: update.leaf, in: newTree)
             try newTree.updateLeaf(update.node, at: update.leaf)
@@ -33,6 +33,7 @@ extension GroupState {
             if removed == ownLeaf { return nil }
             try newTree.removeLeaf(removed)
         }
+        if let extensions = proposals.groupContextExtensions { try CapabilityRules.checkMembers(of: newTree, support: extensions) }
         let joiners = try addValidatedKeyPackages(proposals.adds, to: &newTree, extensions: newExtensions)
         return AppliedProposals(tree: newTree, extensions: newExtensions, joiners: joiners)
     }

@@ -32,6 +32,7 @@ extension GroupState {
         let context = groupInfo.groupContext
         guard context.cipherSuite == suite.id else { throw MLSGroupError.parameterMismatch("GroupContext cipher suite") }
         guard context.version == .mls10 else { throw MLSGroupError.parameterMismatch("protocol version") }
+        try CapabilityRules.checkJoiner(keyPackage.leafNode.capabilities, extensions: context.extensions)
 
         let tree = try GroupState.verifiedTree(of: groupInfo, outOfBand: ratchetTree, suite: suite)
 

@@ -8,12 +8,8 @@ extension GroupState {
     public mutating func commit(adding keyPackages: [KeyPackage] = [], removing removed: [LeafIndex] = [], includePending: Bool = true,
                                 includePath: Bool = true, wireFormat: WireFormat = .publicMessage, authenticatedData: [UInt8] = [],
                                 ratchetTreeInWelcome: Bool = true) throws -> PendingCommit {
-        let proposals: [Proposal] = removed.map { .remove($0) } + keyPackages.map { .add($0) }
-        var work = self
-        let pending = try work.buildCommit(byValue: proposals, includePending: includePending, includePath: includePath, wireFormat: wireFormat,
-                                           authenticatedData: authenticatedData, ratchetTreeInWelcome: ratchetTreeInWelcome)
-        self = work
-        return pending
+        try commit(proposals: removed.map { .remove($0) } + keyPackages.map { .add($0) }, includePending: includePending, includePath: includePath,
+                   wireFormat: wireFormat, authenticatedData: authenticatedData, ratchetTreeInWelcome: ratchetTreeInWelcome)
     }
 
     /// Builds, signs and protects a commit of `byValue` proposals (and the pending ones when `includePending` is true).

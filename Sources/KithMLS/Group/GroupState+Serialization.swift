@@ -1,173 +1,142 @@
-/// A member's complete state as bytes, so an application can keep it (sealed) between messages and continue exactly
-/// where it stopped: the same keys, the same consumed generations, the same pending proposals and retained epochs.
+/// Storing a member's state between messages and restoring it exactly (the application seals the bytes at rest).
 ///
-/// Layout (TLS presentation language, every map sorted by key so equal states encode equally):
+/// The bytes are a ``GroupStateFormat`` envelope (version, body, checksum) around this body, in TLS presentation
+/// language with every map written in ascending key order (one state, one encoding):
 ///
-///     uint8 version = 1; uint16 cipher_suite; GroupContext context; RatchetTree tree;
-///     uint32 own_leaf; (uint32 node, opaque private<V>, opaque public<V>)<V> path keys;
-///     opaque signature_private_key<V>; EpochSecrets (11 x opaque<V>);
-///     opaque interim_transcript_hash<V>; opaque confirmation_tag<V>; SecretTree;
-///     (opaque id<V>, opaque secret<V>)<V> external PSKs; (opaque group_id<V>, (uint64 epoch, opaque psk<V>)<V>)<V> resumption PSKs;
-///     (opaque ref<V>, Proposal, Sender)<V> pending proposals;
-///     (GroupContext, (uint32 leaf, opaque signature_key<V>, Credential)<V>, SecretTree, opaque sender_data_secret<V>)<V> past epochs;
-///     optional<ReInit>; (opaque private<V>, opaque public<V>)<V> pending update keys
-///
-/// The application's ``GroupConfiguration`` is not part of it: it is supplied again on restore.
+/// ```
+/// CipherSuite cipher_suite;
+/// GroupContext context;
+/// RatchetTreeState tree;                       // every node slot
+/// TreePrivateKeysState private_keys;           // leaf index and HPKE key pairs of the path
+/// opaque signature_private_key<V>;
+/// EpochSecretsState secrets;
+/// opaque interim_transcript_hash<V>;
+/// opaque confirmation_tag<V>;
+/// SecretTreeState secret_tree;                 // ratchet generations and retained skipped keys
+/// PSKStoreState psks;
+/// PendingProposalState pending_proposals<V>;   // arrival order
+/// PastEpochState past_epochs<V>;               // oldest first; each epoch's senders, not its whole tree
+/// optional<ReInit> reinitialization;
+/// struct { opaque private_key<V>; opaque public_key<V>; } pending_update_keys<V>;
+/// ```
+/// Counts and lengths are bounded by ``MLSLimits`` (``MLSLimits/maxStoredPastEpochs``, ``MLSLimits/maxStoredPendingProposals``,
+/// ``MLSLimits/maxStoredPSKs``, ``MLSLimits/maxStoredKeyLength``, ``MLSLimits/maxForwardRatchet`` skipped keys per ratchet);
+/// every secret has the exact size of the suite. The ``GroupConfiguration`` is not stored: it is supplied at restore.
 extension GroupState {
-    /// The encoding version of ``serializedState()``.
-    static let stateVersion: UInt8 = 1
     /// Largest serialized state accepted on restore (a 1,000-member group is a few hundred kilobytes).
     public static let maxSerializedStateBytes = 64 << 20
 
-    /// The state's bytes (secret: seal them before they leave memory).
-    public func serializedState() throws -> [UInt8] {
-        var writer = TLSWriter()
-        writer.writeUInt8(Self.stateVersion)
+    /// The complete state as bytes for ``init(serializedState:configuration:)``: everything needed to continue exactly
+    /// where this value stands, private keys and message-key ratchets included.
+    ///
+    /// - Throws: ``MLSCodecError/invalidValue(field:reason:)`` when the state holds more than the storable limits of
+    ///   ``MLSLimits`` or ``maxSerializedStateBytes`` (for instance a configuration keeping more than ``MLSLimits/maxStoredPastEpochs`` past epochs), and
+    ///   ``MLSCodecError/varIntTooLarge(value:)`` when a part exceeds 2^30 - 1 bytes.
+    public func serializedState() throws(MLSCodecError) -> [UInt8] {
+        try Self.codecErrors("GroupState") {
+            var writer = TLSWriter()
+            try encodeState(to: &writer)
+            let bytes = try GroupStateFormat.seal(body: writer.bytes)
+            guard bytes.count <= Self.maxSerializedStateBytes else {
+                throw MLSCodecError.invalidValue(field: "GroupState", reason: "\(bytes.count) bytes exceed the restorable \(Self.maxSerializedStateBytes)")
+            }
+            return bytes
+        }
+    }
+
+    /// Restores a state written by ``serializedState()``, with the application's `configuration`.
+    ///
+    /// Past epochs beyond `configuration.pastEpochsForApplicationMessages` are erased, oldest first, as a new epoch would.
+    ///
+    /// - Throws: ``MLSCodecError`` for a blob of another format version (``MLSCodecError/unknownValue(field:value:)``),
+    ///   a truncated blob (``MLSCodecError/truncated(offset:needed:)``), trailing bytes (``MLSCodecError/trailingBytes(count:)``),
+    ///   a checksum mismatch or an inconsistent field (``MLSCodecError/invalidValue(field:reason:)``).
+    public init(serializedState bytes: [UInt8], configuration: GroupConfiguration) throws(MLSCodecError) {
+        guard bytes.count <= Self.maxSerializedStateBytes else {
+            throw MLSCodecError.invalidValue(field: "serialized GroupState", reason: "larger than \(Self.maxSerializedStateBytes) bytes")
+        }
+        self = try Self.codecErrors("serialized GroupState") {
+            var reader = TLSReader(try GroupStateFormat.open(bytes))
+            let state = try GroupState(stateFrom: &reader, configuration: configuration)
+            try reader.expectEnd()
+            return state
+        }
+    }
+
+    /// Runs `body`, reporting any non-codec error (an unsupported suite, a malformed tree) as an invalid `field`.
+    private static func codecErrors<T>(_ field: String, _ body: () throws -> T) throws(MLSCodecError) -> T {
+        do {
+            return try body()
+        } catch let error as MLSCodecError {
+            throw error
+        } catch {
+            throw MLSCodecError.invalidValue(field: field, reason: "\(error)")
+        }
+    }
+
+    /// Writes the body described in the extension's documentation.
+    private func encodeState(to writer: inout TLSWriter) throws {
+        guard pastEpochs.count <= MLSLimits.maxStoredPastEpochs else {
+            throw MLSCodecError.invalidValue(field: "past epochs", reason: "\(pastEpochs.count) exceed the storable \(MLSLimits.maxStoredPastEpochs)")
+        }
+        guard pendingProposals.count <= MLSLimits.maxStoredPendingProposals, pendingUpdateKeys.count <= MLSLimits.maxStoredPendingProposals else {
+            throw MLSCodecError.invalidValue(field: "pending proposals", reason: "more than the storable \(MLSLimits.maxStoredPendingProposals)")
+        }
+        let updateKeys = pendingUpdateKeys.values.sorted { CanonicalOrder.precedes($0.publicKey, $1.publicKey) }
+        for key in [signaturePrivateKey] + updateKeys.flatMap({ [$0.privateKey, $0.publicKey] }) where key.count > MLSLimits.maxStoredKeyLength {
+            throw MLSCodecError.invalidValue(field: "GroupState keys", reason: "a key exceeds \(MLSLimits.maxStoredKeyLength) bytes")
+        }
         suite.id.encode(to: &writer)
         context.encode(to: &writer)
-        tree.encode(to: &writer)
-        writer.writeUInt32(privateKeys.leaf.value)
-        writer.writeVector { inner in
-            for (node, pair) in privateKeys.keyPairs.sorted(by: { $0.key < $1.key }) {
-                inner.writeUInt32(node.value)
-                inner.writeOpaque(pair.privateKey)
-                inner.writeOpaque(pair.publicKey)
-            }
-        }
+        try tree.encodeState(to: &writer)
+        try privateKeys.encodeState(to: &writer)
         writer.writeOpaque(signaturePrivateKey)
         secrets.encodeState(to: &writer)
         writer.writeOpaque(interimTranscriptHash)
         writer.writeOpaque(confirmationTag)
         secretTree.encodeState(to: &writer)
-        writer.writeVector { inner in
-            for (id, secret) in psks.external.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                inner.writeOpaque(id)
-                inner.writeOpaque(secret)
-            }
-        }
-        writer.writeVector { inner in
-            for (group, epochs) in psks.resumption.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                inner.writeOpaque(group)
-                inner.writeVector { list in
-                    for (epoch, psk) in epochs.sorted(by: { $0.key < $1.key }) {
-                        list.writeUInt64(epoch)
-                        list.writeOpaque(psk)
-                    }
-                }
-            }
-        }
-        writer.writeVector { inner in
-            for pending in pendingProposals {
-                inner.writeOpaque(pending.reference)
-                pending.proposal.encode(to: &inner)
-                pending.sender.encode(to: &inner)
-            }
-        }
-        writer.writeVector { inner in
-            for past in pastEpochs {
-                past.context.encode(to: &inner)
-                inner.writeVector { list in
-                    for (leaf, sender) in past.senders.sorted(by: { $0.key < $1.key }) {
-                        list.writeUInt32(leaf)
-                        list.writeOpaque(sender.signatureKey)
-                        sender.credential.encode(to: &list)
-                    }
-                }
-                past.secretTree.encodeState(to: &inner)
-                inner.writeOpaque(past.senderDataSecret)
-            }
-        }
+        try psks.encodeState(to: &writer)
+        try writer.writeCheckedVector { inner in for pending in pendingProposals { pending.encodeState(to: &inner) } }
+        try writer.writeCheckedVector { inner in for past in pastEpochs { try past.encodeState(to: &inner) } }
         writer.writeOptional(reinitialization)
         writer.writeVector { inner in
-            for (_, pair) in pendingUpdateKeys.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            for pair in updateKeys {
                 inner.writeOpaque(pair.privateKey)
                 inner.writeOpaque(pair.publicKey)
             }
         }
-        return writer.bytes
     }
 
-    /// Restores a state from ``serializedState()`` bytes.
-    ///
-    /// - Throws: ``MLSCodecError`` for anything but exactly one well-formed state of a supported suite (wrong version,
-    ///   truncation, trailing bytes, sizes that do not match the suite, indices outside the tree). Restore only bytes
-    ///   this application produced and kept authenticated (sealed): the contents are not re-derived.
-    public init(serializedState bytes: [UInt8], configuration: GroupConfiguration) throws {
-        guard bytes.count <= Self.maxSerializedStateBytes else {
-            throw MLSCodecError.invalidValue(field: "GroupState", reason: "larger than \(Self.maxSerializedStateBytes) bytes")
-        }
-        var reader = TLSReader(bytes)
-        let version = try reader.readUInt8()
-        guard version == Self.stateVersion else { throw MLSCodecError.unknownValue(field: "GroupState.version", value: UInt64(version)) }
+    /// Reads the body written by ``encodeState(to:)``.
+    private init(stateFrom reader: inout TLSReader, configuration: GroupConfiguration) throws {
         let suite = try CipherSuite(try CipherSuiteID(from: &reader))
         let context = try GroupContext(from: &reader)
-        guard context.cipherSuite == suite.id else { throw MLSCodecError.invalidValue(field: "GroupState.context", reason: "suite mismatch") }
-        // The bytes are the application's own, kept sealed (authenticated): the tree is not re-hashed against the
-        // context here, which would cost a hash of every node on every restore.
-        let tree = try RatchetTree(from: &reader)
-        let leaf = LeafIndex(try reader.readUInt32())
-        var pairs: [NodeIndex: KeyPair] = [:]
-        var keyReader = try reader.readVectorReader()
-        while !keyReader.isAtEnd {
-            let node = NodeIndex(try keyReader.readUInt32())
-            guard tree.math.contains(node) else { throw MLSCodecError.invalidValue(field: "GroupState.keys", reason: "\(node) outside the tree") }
-            pairs[node] = KeyPair(privateKey: try keyReader.readOpaque(), publicKey: try keyReader.readOpaque())
+        guard context.cipherSuite == suite.id else {
+            throw MLSCodecError.invalidValue(field: "GroupContext", reason: "cipher suite \(context.cipherSuite) differs from the state's \(suite.id)")
         }
-        guard tree.leaf(leaf) != nil, let leafPair = pairs[leaf.nodeIndex] else {
-            throw MLSCodecError.invalidValue(field: "GroupState.keys", reason: "no key for the member's own leaf")
-        }
-        var privateKeys = TreePrivateKeys(leaf: leaf, leafKeyPair: leafPair)
-        for (node, pair) in pairs where node != leaf.nodeIndex { privateKeys.setKeyPair(pair, for: node) }
-        let signaturePrivateKey = try reader.readOpaque()
-        let secrets = try EpochSecrets(stateFrom: &reader, suite: suite)
-        self.init(suite: suite, context: context, tree: tree, privateKeys: privateKeys, signaturePrivateKey: signaturePrivateKey,
-                  secrets: secrets, configuration: configuration)
-        interimTranscriptHash = try reader.readOpaque()
-        confirmationTag = try reader.readOpaque()
+        let keyLimit = MLSLimits.maxStoredKeyLength
+        self.suite = suite
+        self.context = context
+        tree = try RatchetTree(stateFrom: &reader)
+        privateKeys = try TreePrivateKeys(stateFrom: &reader, tree: tree)
+        signaturePrivateKey = try reader.readOpaque(atMost: keyLimit, field: "signature private key")
+        secrets = try EpochSecrets(stateFrom: &reader, suite: suite)
+        interimTranscriptHash = try reader.readOpaque(exactly: suite.secretSize, field: "interim transcript hash")
+        confirmationTag = try reader.readOpaque(exactly: suite.secretSize, field: "confirmation tag")
         secretTree = try SecretTree(stateFrom: &reader, suite: suite)
-        var external: [[UInt8]: [UInt8]] = [:]
-        var externalReader = try reader.readVectorReader()
-        while !externalReader.isAtEnd { external[try externalReader.readOpaque()] = try externalReader.readOpaque() }
-        var resumption: [[UInt8]: [UInt64: [UInt8]]] = [:]
-        var resumptionReader = try reader.readVectorReader()
-        while !resumptionReader.isAtEnd {
-            let group = try resumptionReader.readOpaque()
-            var epochs: [UInt64: [UInt8]] = [:]
-            var epochReader = try resumptionReader.readVectorReader()
-            while !epochReader.isAtEnd { epochs[try epochReader.readUInt64()] = try epochReader.readOpaque() }
-            resumption[group] = epochs
+        psks = try PSKStore(stateFrom: &reader)
+        pendingProposals = try reader.readVector(atMost: MLSLimits.maxStoredPendingProposals, field: "pending proposals") {
+            try PendingProposal(stateFrom: &$0, suite: suite)
         }
-        psks = PSKStore(external: external, resumption: resumption)
-        var proposals: [PendingProposal] = []
-        var proposalReader = try reader.readVectorReader()
-        while !proposalReader.isAtEnd {
-            proposals.append(PendingProposal(
-                reference: try proposalReader.readOpaque(), proposal: try Proposal(from: &proposalReader), sender: try Sender(from: &proposalReader)
-            ))
-        }
-        pendingProposals = proposals
-        var past: [PastEpoch] = []
-        var pastReader = try reader.readVectorReader()
-        while !pastReader.isAtEnd {
-            let pastContext = try GroupContext(from: &pastReader)
-            var senders: [UInt32: PastSender] = [:]
-            var senderReader = try pastReader.readVectorReader()
-            while !senderReader.isAtEnd {
-                let leaf = try senderReader.readUInt32()
-                senders[leaf] = PastSender(signatureKey: try senderReader.readOpaque(), credential: try Credential(from: &senderReader))
-            }
-            let pastSecretTree = try SecretTree(stateFrom: &pastReader, suite: suite)
-            past.append(PastEpoch(context: pastContext, senders: senders, secretTree: pastSecretTree, senderDataSecret: try pastReader.readOpaque()))
-        }
-        pastEpochs = past
+        let past = try reader.readVector(atMost: MLSLimits.maxStoredPastEpochs, field: "past epochs") { try PastEpoch(stateFrom: &$0, suite: suite) }
+        pastEpochs = Array(past.suffix(max(0, configuration.pastEpochsForApplicationMessages)))
         reinitialization = try reader.readOptional(of: ReInit.self)
-        var updates: [[UInt8]: KeyPair] = [:]
-        var updateReader = try reader.readVectorReader()
-        while !updateReader.isAtEnd {
-            let pair = KeyPair(privateKey: try updateReader.readOpaque(), publicKey: try updateReader.readOpaque())
-            updates[pair.publicKey] = pair
+        let updateKeys = try reader.readVector(atMost: MLSLimits.maxStoredPendingProposals, field: "pending Update keys") { sub in
+            KeyPair(privateKey: try sub.readOpaque(atMost: keyLimit, field: "Update private key"),
+                    publicKey: try sub.readOpaque(atMost: keyLimit, field: "Update public key"))
         }
-        pendingUpdateKeys = updates
-        try reader.expectEnd()
+        try CanonicalOrder.checkAscending(updateKeys.map(\.publicKey), field: "pending Update keys")
+        pendingUpdateKeys = Dictionary(uniqueKeysWithValues: updateKeys.map { ($0.publicKey, $0) })
+        self.configuration = configuration
     }
 }

@@ -4,7 +4,7 @@ extension GroupState {
     func validateKeyPackage(_ keyPackage: KeyPackage, in tree: RatchetTree) throws {
         try validateKeyPackageItself(keyPackage)
         try checkUniqueKeys(keyPackage.leafNode, in: tree, ignoring: nil)
-        try CapabilityRules.check(keyPackage.leafNode, suite: suite.id, extensions: context.extensions, tree: tree, ignoring: nil)
+        try CapabilityRules.check(keyPackage.leafNode, extensions: context.extensions, tree: tree, ignoring: nil)
     }
 
     /// Validates the KeyPackages of a commit's Add proposals and adds their leaves to `tree` in order (RFC 9420 §12.1.1).
@@ -31,10 +31,10 @@ extension GroupState {
         for (position, keyPackage) in keyPackages.enumerated() {
             try validateKeyPackageItself(keyPackage, signaturesValid: signaturesValid[position])
             let leafNode = keyPackage.leafNode
-            try CapabilityRules.checkOwn(leafNode, suite: suite.id, extensions: extensions)
+            try CapabilityRules.checkOwn(leafNode, extensions: extensions)
             if index?.admits(leafNode) != true {
                 try checkUniqueKeys(leafNode, in: tree, ignoring: nil)
-                try CapabilityRules.check(leafNode, suite: suite.id, extensions: extensions, tree: tree, ignoring: nil)
+                try CapabilityRules.check(leafNode, extensions: extensions, tree: tree, ignoring: nil)
             }
             let leaf = try tree.addLeaf(leafNode, searchingFrom: searchFrom)
             searchFrom = leaf.value + 1
@@ -76,16 +76,16 @@ extension GroupState {
         }
         guard tree.leaf(leaf)?.encryptionKey != node.encryptionKey else { throw MLSTreeError.duplicateKey("encryption key reused by Update") }
         try checkUniqueKeys(node, in: tree, ignoring: leaf)
-        try CapabilityRules.check(node, suite: suite.id, extensions: context.extensions, tree: tree, ignoring: leaf)
+        try CapabilityRules.check(node, extensions: context.extensions, tree: tree, ignoring: leaf)
     }
 
-    /// Checks the new leaf of a commit's UpdatePath (RFC 9420 §7.3, §12.4.2): keys unique among the other members and
-    /// capabilities covering the group's suite, GroupContext extensions (after the commit) and the members' credentials.
+    /// Checks the new leaf of a commit's UpdatePath (RFC 9420 §7.3, §7.5, §12.4.2): keys unique among the other members and
+    /// the capability rules of ``CapabilityRules`` against the GroupContext extensions after the commit.
     /// `leaf` is nil for an external commit, whose leaf is not in the tree yet. Source, signature and parent hash are
     /// checked when the path is merged.
     func validateCommitPathLeaf(_ node: LeafNode, at leaf: LeafIndex?, in tree: RatchetTree, extensions: [Extension]) throws {
         try checkUniqueKeys(node, in: tree, ignoring: leaf)
-        try CapabilityRules.check(node, suite: suite.id, extensions: extensions, tree: tree, ignoring: leaf)
+        try CapabilityRules.check(node, extensions: extensions, tree: tree, ignoring: leaf)
     }
 
     /// Rejects a leaf whose encryption or signature key is already used by another leaf.

@@ -6,8 +6,9 @@ import Darwin
 #endif
 
 /// Checks independent signatures on every core (RFC 9420 §10.1 and §7.3 require both the
-/// KeyPackage's and its leaf's signature for each Add): the verdicts are the same as checking
-/// them one by one, in the same order of reporting, only computed concurrently.
+/// KeyPackage's and its leaf's signature for each Add, and every leaf's signature of a tree a
+/// joiner receives): the verdicts are the same as checking them one by one, in the same order of
+/// reporting, only computed concurrently.
 enum ParallelSignatureChecks {
     /// Below this many items the checks run inline (thread hand-off costs more than it saves).
     static let minimumItems = 16

@@ -1,7 +1,7 @@
-/// The stored form of an epoch's secrets: the eleven derived values, in declaration order, each `opaque<V>` of the
-/// suite's secret size.
+/// The stored form of an epoch's key schedule outputs, part of a serialized ``GroupState``: the eleven secrets in
+/// declaration order, each an `opaque<V>` of `Nh` bytes.
 extension EpochSecrets {
-    /// Encodes the secrets.
+    /// Writes every secret of the epoch.
     func encodeState(to writer: inout TLSWriter) {
         for secret in [joinerSecret, welcomeSecret, senderDataSecret, encryptionSecret, exporterSecret, epochAuthenticator, externalSecret,
                        confirmationKey, membershipKey, resumptionPSK, initSecret] {
@@ -9,27 +9,20 @@ extension EpochSecrets {
         }
     }
 
-    /// Decodes ``encodeState(to:)`` for `suite`.
+    /// Reads secrets written by ``encodeState(to:)``, each exactly `Nh` bytes of `suite`.
     init(stateFrom reader: inout TLSReader, suite: CipherSuite) throws {
-        var values: [[UInt8]] = []
-        for _ in 0..<11 {
-            let value = try reader.readOpaque()
-            guard value.count == suite.secretSize else {
-                throw MLSCodecError.invalidLength(field: "EpochSecrets", expected: suite.secretSize, actual: value.count)
-            }
-            values.append(value)
-        }
+        func next(_ field: String) throws -> [UInt8] { try reader.readOpaque(exactly: suite.secretSize, field: field) }
         self.suite = suite
-        joinerSecret = values[0]
-        welcomeSecret = values[1]
-        senderDataSecret = values[2]
-        encryptionSecret = values[3]
-        exporterSecret = values[4]
-        epochAuthenticator = values[5]
-        externalSecret = values[6]
-        confirmationKey = values[7]
-        membershipKey = values[8]
-        resumptionPSK = values[9]
-        initSecret = values[10]
+        joinerSecret = try next("joiner_secret")
+        welcomeSecret = try next("welcome_secret")
+        senderDataSecret = try next("sender_data_secret")
+        encryptionSecret = try next("encryption_secret")
+        exporterSecret = try next("exporter_secret")
+        epochAuthenticator = try next("epoch_authenticator")
+        externalSecret = try next("external_secret")
+        confirmationKey = try next("confirmation_key")
+        membershipKey = try next("membership_key")
+        resumptionPSK = try next("resumption_psk")
+        initSecret = try next("init_secret")
     }
 }

@@ -1,15 +1,22 @@
 /// One symmetric hash ratchet of a leaf (RFC 9420 §9.1), with a bounded store of skipped keys for out-of-order messages.
 struct HashRatchet: Sendable, Hashable {
     /// The ratchet secret of `generation`.
-    var secret: [UInt8]
+    private(set) var secret: [UInt8]
     /// The next generation not yet derived.
-    var generation: UInt32
+    private(set) var generation: UInt32
     /// Keys of skipped generations, deleted once used.
-    var skipped: [UInt32: RatchetKey] = [:]
+    private(set) var skipped: [UInt32: RatchetKey] = [:]
 
     init(secret: [UInt8]) {
         self.secret = secret
         self.generation = 0
+    }
+
+    /// Reassembles a ratchet at `generation` with its retained skipped keys, as read back from a serialized group state.
+    init(secret: [UInt8], generation: UInt32, skipped: [UInt32: RatchetKey]) {
+        self.secret = secret
+        self.generation = generation
+        self.skipped = skipped
     }
 
     private func derive(_ suite: CipherSuite) throws -> RatchetKey {

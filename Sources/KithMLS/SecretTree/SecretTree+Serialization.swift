@@ -1,8 +1,16 @@
-/// The stored form of a secret tree: every unconsumed node secret and every started ratchet with its skipped keys, so a
-/// restored tree hands out exactly the keys the original would (and refuses the ones it already used).
+/// The stored form of a secret tree, part of a serialized ``GroupState``: the secrets not expanded yet and the ratchets
+/// of the leaves expanded so far, with their current generations and retained (unconsumed) skipped keys.
+///
+/// ```
+/// struct {
+///     uint32 leaf_count;
+///     struct { uint32 node; opaque secret<V>; } node_secrets<V>;      // ascending node
+///     struct { uint32 leaf; HashRatchetState ratchet; } handshake<V>; // ascending leaf
+///     struct { uint32 leaf; HashRatchetState ratchet; } application<V>;
+/// } SecretTreeState;
+/// ```
 extension SecretTree {
-    /// Encodes `leafCount u32 | node secrets<V> | handshake ratchets<V> | application ratchets<V>`, entries sorted by
-    /// index so equal trees encode equally.
+    /// Writes the tree's shape, unexpanded node secrets and leaf ratchets.
     func encodeState(to writer: inout TLSWriter) {
         writer.writeUInt32(math.leafCount)
         writer.writeVector { inner in
@@ -21,62 +29,28 @@ extension SecretTree {
         }
     }
 
-    /// Decodes ``encodeState(to:)`` for `suite`; every index must lie inside the tree.
+    /// Reads a tree written by ``encodeState(to:)``, checking the shape, every index and every secret size.
     init(stateFrom reader: inout TLSReader, suite: CipherSuite) throws {
         let leafCount = try reader.readUInt32()
         guard let math = TreeMath(leafCount: leafCount) else {
-            throw MLSCodecError.invalidValue(field: "SecretTree.leafCount", reason: "\(leafCount) is not a power of two")
+            throw MLSCodecError.invalidValue(field: "secret tree leaf count", reason: "\(leafCount) is not a power of two up to \(MLSLimits.maxLeafCount)")
         }
-        self.init(suite: suite, encryptionSecret: [], math: math)
-        nodeSecrets = [:]
-        var nodes = try reader.readVectorReader()
-        while !nodes.isAtEnd {
-            let node = try nodes.readUInt32()
-            guard math.contains(NodeIndex(node)) else { throw MLSCodecError.invalidValue(field: "SecretTree.node", reason: "\(node) outside the tree") }
-            nodeSecrets[node] = try nodes.readOpaque()
+        let secrets = try reader.readVector(atMost: Int(math.nodeCount), field: "secret tree node secrets") { sub in
+            let node = try sub.readUInt32()
+            guard node < math.nodeCount else { throw MLSCodecError.invalidValue(field: "secret tree node", reason: "\(node) lies outside the tree") }
+            return (node, try sub.readOpaque(exactly: suite.secretSize, field: "secret tree node secret"))
         }
-        handshake = try Self.readRatchets(&reader, leafCount: leafCount, suite: suite)
-        application = try Self.readRatchets(&reader, leafCount: leafCount, suite: suite)
-    }
-
-    private static func readRatchets(_ reader: inout TLSReader, leafCount: UInt32, suite: CipherSuite) throws -> [UInt32: HashRatchet] {
-        var ratchets: [UInt32: HashRatchet] = [:]
-        var inner = try reader.readVectorReader()
-        while !inner.isAtEnd {
-            let leaf = try inner.readUInt32()
-            guard leaf < leafCount else { throw MLSCodecError.invalidValue(field: "SecretTree.leaf", reason: "\(leaf) outside the tree") }
-            ratchets[leaf] = try HashRatchet(stateFrom: &inner, suite: suite)
-        }
-        return ratchets
-    }
-}
-
-extension HashRatchet {
-    /// Encodes `secret<V> | generation u32 | skipped<V> (generation u32, key<V>, nonce<V>)*`.
-    func encodeState(to writer: inout TLSWriter) {
-        writer.writeOpaque(secret)
-        writer.writeUInt32(generation)
-        writer.writeVector { inner in
-            for (_, key) in skipped.sorted(by: { $0.key < $1.key }) {
-                inner.writeUInt32(key.generation)
-                inner.writeOpaque(key.key)
-                inner.writeOpaque(key.nonce)
+        try CanonicalOrder.checkAscending(secrets.map(\.0), field: "secret tree node secrets")
+        var ratchets: [[UInt32: HashRatchet]] = []
+        for field in ["handshake ratchets", "application ratchets"] {
+            let entries = try reader.readVector(atMost: Int(math.leafCount), field: field) { sub in
+                let leaf = try sub.readUInt32()
+                guard leaf < math.leafCount else { throw MLSCodecError.invalidValue(field: field, reason: "leaf \(leaf) lies outside the tree") }
+                return (leaf, try HashRatchet(stateFrom: &sub, suite: suite))
             }
+            try CanonicalOrder.checkAscending(entries.map(\.0), field: field)
+            ratchets.append(Dictionary(uniqueKeysWithValues: entries))
         }
-    }
-
-    /// Decodes ``encodeState(to:)``; at most ``MLSLimits/maxForwardRatchet`` skipped keys, all below the generation.
-    init(stateFrom reader: inout TLSReader, suite: CipherSuite) throws {
-        self.init(secret: try reader.readOpaque())
-        guard secret.count == suite.secretSize else { throw MLSCodecError.invalidLength(field: "HashRatchet.secret", expected: suite.secretSize, actual: secret.count) }
-        generation = try reader.readUInt32()
-        var inner = try reader.readVectorReader()
-        while !inner.isAtEnd {
-            let key = RatchetKey(generation: try inner.readUInt32(), key: try inner.readOpaque(), nonce: try inner.readOpaque())
-            guard key.generation < generation, skipped.count < Int(MLSLimits.maxForwardRatchet) else {
-                throw MLSCodecError.invalidValue(field: "HashRatchet.skipped", reason: "generation \(key.generation) or count out of bounds")
-            }
-            skipped[key.generation] = key
-        }
+        self.init(suite: suite, math: math, nodeSecrets: Dictionary(uniqueKeysWithValues: secrets), handshake: ratchets[0], application: ratchets[1])
     }
 }

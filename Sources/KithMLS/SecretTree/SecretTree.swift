@@ -4,11 +4,14 @@
 public struct SecretTree: Sendable, Hashable {
     /// The suite deriving the secrets.
     public let suite: CipherSuite
+    /// The shape of the ratchet tree the secrets belong to.
     let math: TreeMath
     /// Secrets of nodes not yet expanded, by node index.
-    var nodeSecrets: [UInt32: [UInt8]]
-    var handshake: [UInt32: HashRatchet] = [:]
-    var application: [UInt32: HashRatchet] = [:]
+    private(set) var nodeSecrets: [UInt32: [UInt8]]
+    /// Handshake ratchets of the leaves expanded so far, by leaf index.
+    private(set) var handshake: [UInt32: HashRatchet] = [:]
+    /// Application ratchets of the leaves expanded so far, by leaf index.
+    private(set) var application: [UInt32: HashRatchet] = [:]
 
     /// Creates the tree of an epoch from its `encryption_secret` for a ratchet tree of `leafCount` leaves (a power of two).
     public init(suite: CipherSuite, encryptionSecret: [UInt8], leafCount: UInt32) throws {
@@ -21,6 +24,15 @@ public struct SecretTree: Sendable, Hashable {
         self.suite = suite
         self.math = math
         self.nodeSecrets = [math.root.value: encryptionSecret]
+    }
+
+    /// Reassembles a tree from its parts, as read back from a serialized group state (``GroupState/init(serializedState:configuration:)``).
+    init(suite: CipherSuite, math: TreeMath, nodeSecrets: [UInt32: [UInt8]], handshake: [UInt32: HashRatchet], application: [UInt32: HashRatchet]) {
+        self.suite = suite
+        self.math = math
+        self.nodeSecrets = nodeSecrets
+        self.handshake = handshake
+        self.application = application
     }
 
     private mutating func ratchets(for leaf: LeafIndex) throws -> (HashRatchet, HashRatchet) {

@@ -3,19 +3,19 @@ extension RatchetTree {
     /// Throws unless every leaf signature verifies, every parent node is parent-hash valid, unmerged leaves are consistent
     /// and no HPKE or signature key is used twice.
     ///
-    /// The leaf signatures are independent of each other: they are checked on every core first
-    /// (``ParallelSignatureChecks``), then reported in leaf order, so the first failure is the same as checking one by one.
+    /// The leaf signatures are independent of each other: they are checked on every core first (``ParallelSignatureChecks``)
+    /// and their verdicts used in leaf order below, so the error reported is the one a leaf-by-leaf check would report.
     public func validate(suite: CipherSuite, groupID: [UInt8]) throws {
+        var collected: [(index: LeafIndex, leaf: LeafNode)] = []
+        forEachMember { collected.append(($0, $1)) }
+        let members = collected
+        let signaturesValid = ParallelSignatureChecks.run(count: members.count) { position in
+            members[position].leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: members[position].index)
+        }
         var encryptionKeys: Set<[UInt8]> = []
         var signatureKeys: Set<[UInt8]> = []
-        let leaves = occupiedLeaves.compactMap { index in leaf(index).map { (index, $0) } }
-        let signaturesValid = ParallelSignatureChecks.run(count: leaves.count) { position in
-            leaves[position].1.verifySignature(suite: suite, groupID: groupID, leafIndex: leaves[position].0)
-        }
-        for (position, (leafIndex, leaf)) in leaves.enumerated() {
-            guard signaturesValid[position] else {
-                throw MLSTreeError.invalidLeafSignature(leafIndex)
-            }
+        for (position, (leafIndex, leaf)) in members.enumerated() {
+            guard signaturesValid[position] else { throw MLSTreeError.invalidLeafSignature(leafIndex) }
             guard encryptionKeys.insert(leaf.encryptionKey).inserted else { throw MLSTreeError.duplicateKey("encryption key at \(leafIndex)") }
             guard signatureKeys.insert(leaf.signatureKey).inserted else { throw MLSTreeError.duplicateKey("signature key at \(leafIndex)") }
         }

@@ -12,6 +12,7 @@ extension RendezvousAPI {
         router.get("/api/rooms") { request, context in try await api.getRoom(request, context) }
         router.delete("/api/rooms") { request, context in try await api.deleteRoom(request, context) }
         router.post("/api/user/purge") { request, context in try await api.purge(request, context) }
+        router.get("/api/turn-credentials") { request, context in try await api.turnCredentials(request, context) }
         // Inviso's retired endpoints answer 410 so old clients learn to upgrade.
         let retired = RESTRejection(.gone, RendezvousErrorBody(error: RendezvousErrorCode.useNewEndpoints))
         router.post("/api/rooms/:roomid/accept") { _, _ -> Response in throw retired }

@@ -13,8 +13,11 @@ struct RendezvousAPI: Sendable {
     let guessesPerSource: RateLimiter
     let acceptsPerCode: RateLimiter
     let logger: Logger
+    let turn: TURNConfiguration?
 
-    init(store: any RendezvousStore, clock: any ServerClock, limits: RendezvousServerLimits, hub: SignalingHub, logger: Logger) {
+    init(store: any RendezvousStore, clock: any ServerClock, limits: RendezvousServerLimits, hub: SignalingHub, logger: Logger,
+         turn: TURNConfiguration? = nil) {
+        self.turn = turn
         self.store = store
         self.clock = clock
         self.limits = limits
@@ -107,6 +110,23 @@ struct RendezvousAPI: Sendable {
         hub.roomsRemoved(outcome.affectedMembers)
         let response = PurgeResponse(deviceIDCount: purge.deviceIDs.count, roomsDeleted: outcome.roomsDeleted, pendingsDeleted: outcome.pendingsDeleted)
         return RESTResponse.json(.ok, response.json)
+    }
+
+    /// `GET /api/turn-credentials?roomid=&deviceId=` → `200 {username, password, ttl, uris}` | `400` | `404` | `429`.
+    ///
+    /// Only a device of a live room (paired by a join code) gets credentials, so the TURN server does not become an
+    /// open relay; the username names the room, never the device id.
+    func turnCredentials(_ request: Request, _ context: RendezvousRequestContext) async throws(RESTRejection) -> Response {
+        try limit(requestsPerSource, context.sourceKey)
+        guard let turn else { throw RESTRejection(.notFound, RendezvousErrorBody(error: RendezvousErrorCode.notFound, details: "this server hands out no TURN credentials")) }
+        guard let roomText = request.uri.queryParameters.get("roomid"), !roomText.isEmpty else { throw RESTRejection(rejecting: .missingField("roomid")) }
+        guard let deviceText = request.uri.queryParameters.get("deviceId"), !deviceText.isEmpty else { throw RESTRejection(rejecting: .missingField("deviceId")) }
+        let notFound = RESTRejection(.notFound, RendezvousErrorBody(error: RendezvousErrorCode.notFound))
+        guard let room = RoomID(roomText), let device = DeviceID(deviceText) else { throw notFound }
+        let now = clock.nowMilliseconds()
+        guard let info = try await stored({ () async throws(RendezvousStoreError) in try await store.room(room, now: now) }),
+              SecretComparison.equal(info.client1.text, device.text) || SecretComparison.equal(info.client2.text, device.text) else { throw notFound }
+        return RESTResponse.json(.ok, turn.credentials(for: room.text, nowSeconds: now / 1_000).json)
     }
 
     // MARK: Helpers

@@ -33,7 +33,7 @@ public struct RendezvousServer: Sendable {
         self.logger = logger
         let bus = LocalSignalBus(nodeID: configuration.nodeID)
         hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits)
-        api = RendezvousAPI(store: store, clock: clock, limits: configuration.limits, hub: hub, logger: logger)
+        api = RendezvousAPI(store: store, clock: clock, limits: configuration.limits, hub: hub, logger: logger, turn: configuration.turn)
     }
 
     /// Signaling connections open on this node now.

@@ -10,14 +10,18 @@ public struct RendezvousServerConfiguration: Sendable {
     public var limits: RendezvousServerLimits
     /// This process's name among the nodes sharing a store (random by default).
     public var nodeID: String
+    /// TURN credentials handed to paired devices (`GET /api/turn-credentials`); nil: the endpoint answers 404.
+    public var turn: TURNConfiguration?
 
     /// A configuration binding `host:port` (127.0.0.1:7460 by default).
     public init(
         host: String = RendezvousLimits.defaultHost,
         port: Int = RendezvousLimits.defaultPort,
         limits: RendezvousServerLimits = RendezvousServerLimits(),
-        nodeID: String = ClientID.random().text
+        nodeID: String = ClientID.random().text,
+        turn: TURNConfiguration? = nil
     ) {
+        self.turn = turn
         self.host = host
         self.port = port
         self.limits = limits

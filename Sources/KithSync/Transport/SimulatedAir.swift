@@ -1,3 +1,4 @@
+import KithCanonical
 import Synchronization
 
 /// The shared state of a ``SimulatedBLELink`` pair: queues, virtual clocks, loss and counters.

@@ -36,8 +36,8 @@ import Testing
         }
     }
 
-    /// Regression: RFC 9420 §7.3 does not require `capabilities.cipher_suites` to list the group's suite (nor
-    /// `versions` to list mls10, nor the leaf to list its own credential type); conformant peers omit them.
+    /// Regression: RFC 9420 does not require `capabilities.cipher_suites` to list the group's suite (nor `versions` to
+    /// list mls10); conformant peers omit them (see ``CapabilityRules``).
     @Test func leafWithoutTheGroupSuiteOrVersionIsAccepted() throws {
         let (bob, index, leaf) = try bobsView()
         var copy = leaf

@@ -1,3 +1,4 @@
+import KithCanonical
 import KithSync
 import Testing
 

@@ -1,3 +1,4 @@
+import KithCanonical
 import Crypto
 import KithSync
 import PropertyBased

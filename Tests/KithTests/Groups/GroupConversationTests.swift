@@ -96,7 +96,7 @@ import Testing
         try await Self.deliver(alice, to: bob)
         try await Self.deliver(alice, to: carol)
         #expect(try await bob.group(group).epoch == 3)
-        #expect(try await carol.group(group).status == .removed)
+        #expect(try await carol.group(group).status == .left)
     }
 
     @Test func messagesOfAFutureEpochWaitForTheirCommit() async throws {
@@ -147,7 +147,7 @@ import Testing
         try await GroupConversationTests.deliver(bob, to: alice)
         try await GroupConversationTests.deliver(alice, to: carol)
         try await GroupConversationTests.deliver(bob, to: carol)
-        #expect(try await alice.group(group).status == .removed)
+        #expect(try await alice.group(group).status == .left)
         #expect(try await carol.group(group).members.count == 2)
         // A commit from Alice (no longer the committer) would be refused by everyone; Bob's work.
         try await bob.sendToGroup(group, text: "my group now")

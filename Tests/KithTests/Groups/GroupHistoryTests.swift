@@ -6,6 +6,7 @@ import KithGroups
 import KithIdentity
 import KithMLS
 import KithStore
+import KithTestSupport
 import Testing
 
 @testable import Kith
@@ -66,7 +67,7 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3])
     func fiveMembersConvergeUnderRandomDeliveryOrders(seed: UInt64) async throws {
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let (alice, others, group) = try await Self.crowd()
         let everyone = [alice] + others
         let (bob, carol, dave, erin) = (others[0], others[1], others[2], others[3])
@@ -97,7 +98,7 @@ import Testing
             #expect(memberEpoch == epoch && status == .active)
             #expect(texts == sent)
         }
-        #expect(try await carol.group(group).status == .removed)
+        #expect(try await carol.group(group).status == .left)
         #expect(try await dave.group(group).status == .removed)
         // Dave read nothing sent after his removal.
         let (_, _, daveTexts) = try await Self.view(dave, group)
@@ -177,43 +178,30 @@ import Testing
     }
 }
 
-/// A small seeded generator (SplitMix64) so random orders replay.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// Re-adding a member whose device lost the group's state.
-@Suite struct GroupReaddTests {
-    @Test func aMemberWhoseStateWasLostIsReadded() async throws {
+/// Two commits for the same epoch: only the committer's counts, in whichever order they arrive.
+@Suite struct ConcurrentCommitTests {
+    @Test(arguments: [false, true])
+    func aMembersCommitLosesToTheCommittersWhateverTheOrder(committerFirst: Bool) async throws {
         let (alice, others, group) = try await GroupHistoryTests.crowd()
-        let carol = others[1]
-        await GroupHistoryTests.deliver(alice, to: carol)
-        #expect(try await carol.group(group).status == .active)
-        // Carol's device loses the group (a damaged store): the record is gone.
-        try carol.withGroupStore { access throws(KithError) in
-            try carol.groupStoreCall { try access.save(GroupRecord(groupID: group.string, name: nil, epoch: 0, state: [], status: .removed, committer: nil, explodeAt: nil, createdAt: 0), members: []) }
-        }
-        try await carol.shareKeyPackage(with: alice.feedID)
-        await GroupHistoryTests.deliver(carol, to: alice)
-        let readded = try await alice.readdToGroup(group, member: carol.feedID)
-        #expect(readded.members.count == 5 && readded.epoch == 2)
-        try await alice.sendToGroup(group, text: "welcome back")
-        await GroupHistoryTests.deliver(alice, to: carol)
-        let summary = try await carol.group(group)
-        #expect(summary.status == .active && summary.epoch == 2)
-        #expect(try await GroupHistoryTests.view(carol, group).2 == ["welcome back"])
-        // The others follow the re-add like any commit.
-        let bob = others[0]
+        let (bob, carol) = (others[0], others[1])
         await GroupHistoryTests.deliver(alice, to: bob)
-        #expect(try await bob.group(group).epoch == 2)
-        #expect(try await GroupHistoryTests.view(bob, group).2 == ["welcome back"])
+        await GroupHistoryTests.deliver(alice, to: carol)
+        // Both commit in epoch 1: Bob with the raw MLS state, Alice as the committer.
+        let forged = try await GroupHistoryTests.rawCommit(of: bob, group)
+        _ = try bob.appendMaking(type: "group_event", audience: .group(group.string)) { _ throws(KithError) in (forged, forged) }
+        try await alice.updateGroupKeys(group)
+        try await alice.sendToGroup(group, text: "epoch two")
+        if committerFirst {
+            await GroupHistoryTests.deliver(alice, to: carol)
+            await GroupHistoryTests.deliver(bob, to: carol)
+        } else {
+            await GroupHistoryTests.deliver(bob, to: carol)
+            await GroupHistoryTests.deliver(alice, to: carol)
+        }
+        #expect(try await carol.group(group).epoch == 2)
+        #expect(try await GroupHistoryTests.view(carol, group).2 == ["epoch two"])
+        // Alice, too, stays on her own history.
+        await GroupHistoryTests.deliver(bob, to: alice)
+        #expect(try await alice.group(group).epoch == 2)
     }
 }

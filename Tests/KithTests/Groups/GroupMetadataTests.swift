@@ -87,3 +87,20 @@ import Testing
         }
     }
 }
+
+/// KeyPackages handed over in person.
+@Suite struct KeyPackageHandoverTests {
+    @Test func aKeyPackageHandedOverInPersonAddsTheContact() async throws {
+        let (alice, bob, carol) = try await GroupConversationTests.people()
+        let text = try await bob.keyPackageHandover(for: alice.feedID)
+        // Carol cannot pass Bob's KeyPackage off as hers.
+        await #expect(throws: KithError.self) { try await alice.importKeyPackage(text, from: carol.feedID) }
+        await #expect(throws: KithError.self) { try await alice.importKeyPackage("not a key package", from: bob.feedID) }
+        try await alice.importKeyPackage(text, from: bob.feedID)
+        #expect(try await alice.keyPackageCount(of: bob.feedID) == 1)
+        let group = try await alice.createGroup(name: "in person")
+        try await alice.addToGroup(group.id, contacts: [bob.feedID])
+        try await GroupConversationTests.deliver(alice, to: bob)
+        #expect(try await bob.group(group.id).status == .active)
+    }
+}

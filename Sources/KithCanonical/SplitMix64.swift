@@ -1,4 +1,5 @@
-/// A small deterministic random generator (SplitMix64), so simulated loss is reproducible from a seed.
+/// A small deterministic random generator (SplitMix64): simulated loss, benchmarks and randomized tests replay
+/// from a seed. Not for secrets.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
@@ -18,4 +19,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     public mutating func nextUnit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
+
+    /// A value in `0..<bound` (`bound` > 0).
+    public mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
