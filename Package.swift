@@ -13,6 +13,7 @@ import PackageDescription
 ///     KithStore                SQLite (GRDB): messages, chains, pending, forks; implements KithRatchet's stores
 ///     KithMLS                  RFC 9420 core (depends on swift-crypto only)
 ///     KithMLSConformance       RFC 9420 vector runners (tests and kith-vectors only)
+///     KithTDF                  NanoTDF containers (one-time TDF): bounded codec, ECDH + HKDF, AES-256-GCM; swift-crypto only
 ///     KithGroups               groups on MLS through feeds: ids, conversation metadata, the one-history rule (no SQLite)
 ///     KithInvites              Convos-compatible signed invites: codec, secp256k1 signatures, token, codes and URLs
 ///     KithSync                 Noise secure link, BLE wire structures, transports
@@ -152,6 +153,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // NanoTDF containers for one-time TDF messages (issue 17): codec and crypto, no storage.
+        .target(
+            name: "KithTDF",
+            dependencies: ["KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // The RFC 9420 vector runners: used by tests and `kith-vectors`, never linked by an app.
@@ -379,6 +386,11 @@ let package = Package(
         .testTarget(
             name: "KithMLSTests",
             dependencies: ["KithTestSupport", "KithMLS", "KithMLSConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithTDFTests",
+            dependencies: ["KithTestSupport", "KithTDF", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

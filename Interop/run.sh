@@ -41,6 +41,7 @@ check trust-terminal-escapes Interop/trust/cli_terminal_escapes.sh
 check groups-cli Interop/groups/cli_groups.sh
 check groups-vectors "$PYTHON" Interop/groups/check_vectors.py TestVectors/groups/groups-v1.json
 check direct-handover "$PYTHON" Interop/direct/check_handover.py
+check tdf-vectors "$PYTHON" Interop/tdf/decrypt_kith_vectors.py TestVectors/nanotdf/kith-dialect-v1.json
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done
