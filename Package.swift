@@ -182,7 +182,7 @@ let package = Package(
         .target(
             name: "KithInvites",
             dependencies: [
-                "KithCanonical", "KithGroups", "CSecp256k1", "CZlib",
+                "KithCanonical", "KithGroups", "CSecp256k1",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],

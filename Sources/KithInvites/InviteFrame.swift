@@ -1,4 +1,5 @@
 import KithCanonical
+import KithGroups
 
 /// The binary frame inside an invite code: the serialized SignedInvite, or
 /// `0x1F ‖ u32be(length) ‖ raw DEFLATE(SignedInvite)` when that is shorter.
@@ -12,7 +13,7 @@ public enum InviteFrame {
     /// Frames a serialized SignedInvite, compressing only when the whole frame gets shorter.
     public static func pack(_ signedInvite: [UInt8]) -> [UInt8] {
         guard signedInvite.count <= InviteLimits.maxSignedInviteBytes,
-            let body = InviteDeflate.compressRaw(signedInvite),
+            let body = Deflate.compressRaw(signedInvite),
             5 + body.count < signedInvite.count
         else { return signedInvite }
         let length = UInt32(signedInvite.count)
@@ -52,10 +53,12 @@ public enum InviteFrame {
         }
         var failure = InviteError.corruptCompressedBody
         // Raw DEFLATE first (Convos iOS and Kith), then zlib-wrapped (convos-cli).
-        for zlibWrapped in [false, true] {
-            guard let output = InviteDeflate.inflate(body, zlibWrapped: zlibWrapped, expected: declared) else { continue }
-            if output.count == declared { return output }
-            failure = .decompressedSizeMismatch(declared: declared, actual: output.count > declared ? nil : output.count)
+        for format in [Deflate.Format.raw, .zlib] {
+            switch Deflate.inflate(body[...], format: format, expectedLength: declared) {
+            case .inflated(let output): return output
+            case .wrongLength(let actual): failure = .decompressedSizeMismatch(declared: declared, actual: actual)
+            case .corrupt: continue
+            }
         }
         throw failure
     }

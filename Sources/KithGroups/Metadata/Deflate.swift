@@ -3,10 +3,11 @@ import CZlib
 /// DEFLATE through the system zlib: raw DEFLATE (RFC 1951) out, raw or zlib-wrapped (RFC 1950) in.
 ///
 /// Decompression is bounded: the caller states the exact output length, the output buffer is that length plus one
-/// byte, and a stream that would produce more stops there.
-enum Deflate {
+/// byte, and a stream that would produce more stops there. Shared by Convos appData (here) and Convos invites
+/// (`KithInvites`), which frame DEFLATE the same way.
+public enum Deflate {
     /// The two body formats a reader accepts.
-    enum Format: Sendable {
+    public enum Format: Sendable {
         /// Raw DEFLATE, what Convos iOS writes.
         case raw
         /// DEFLATE inside a zlib header and Adler-32 trailer, what older convos-cli versions wrote.
@@ -14,7 +15,7 @@ enum Deflate {
     }
 
     /// What a bounded inflate produced.
-    enum Outcome: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
         /// Exactly the expected bytes, and the stream ended where the input did.
         case inflated([UInt8])
         /// A complete stream of a different length (`nil`: longer than expected).
@@ -24,7 +25,7 @@ enum Deflate {
     }
 
     /// Compresses `input` as raw DEFLATE at the best compression level; `nil` only if zlib fails (out of memory).
-    static func compressRaw(_ input: [UInt8]) -> [UInt8]? {
+    public static func compressRaw(_ input: [UInt8]) -> [UInt8]? {
         guard !input.isEmpty else { return nil }
         var stream = z_stream()
         guard kith_zlib_deflate_init_raw(&stream, Z_BEST_COMPRESSION) == Z_OK else { return nil }
@@ -47,7 +48,7 @@ enum Deflate {
     }
 
     /// Inflates `input` in `format`, expecting exactly `expectedLength` bytes (at least 1).
-    static func inflate(_ input: ArraySlice<UInt8>, format: Format, expectedLength: Int) -> Outcome {
+    public static func inflate(_ input: ArraySlice<UInt8>, format: Format, expectedLength: Int) -> Outcome {
         guard !input.isEmpty, expectedLength > 0 else { return .corrupt }
         var stream = z_stream()
         guard kith_zlib_inflate_init(&stream, format == .zlib ? 1 : 0) == Z_OK else { return .corrupt }
