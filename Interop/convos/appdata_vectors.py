@@ -2,7 +2,7 @@
 """Convos appData, written a second time with Google's protobuf package (PyPI) and Python's zlib.
 
 An implementation independent of Kith's (SwiftProtobuf + system zlib): the schema is declared here as descriptors,
-straight from the published field numbers (../shared/reference/convos-invites.md §1.2), so no protoc is needed.
+straight from the published field numbers (xmtplabs/convos-ios ConvosAppData/Proto/conversation_custom_metadata.proto), so no protoc is needed.
 
   appdata_vectors.py generate OUT.json   writes the cases Kith's tests read (KithGroupsTests/PythonAppDataVectorTests)
   appdata_vectors.py check OUT.json FIXTURE

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent implementation of Convos signed invites (current and legacy formats), for Kith's cross-check.
 
-Written for Kith from the wire facts in ../shared/reference/convos-invites.md (no Convos code): the protobuf is
+Written for Kith from Convos' published wire facts (xmtplabs/convos-ios ConvosInvitesCore; no Convos code): the protobuf is
 encoded by hand, secp256k1 recoverable ECDSA comes from coincurve, Keccak-256 from pycryptodome, HKDF and
 ChaCha20-Poly1305 from `cryptography`, DEFLATE from Python's zlib.
 

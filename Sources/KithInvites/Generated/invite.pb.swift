@@ -11,7 +11,7 @@
 /// Convos invite payload and signed invite (current form), and the legacy October-2025 payload (read only).
 ///
 /// Wire-compatible with Convos' invite.proto (field numbers and types as published by xmtplabs/convos-ios,
-/// ConvosInvitesCore; see ../shared/reference/convos-invites.md §1.1 and §6). Written for Kith from those facts.
+/// ConvosInvitesCore, current and October-2025 forms). Written for Kith from those facts.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

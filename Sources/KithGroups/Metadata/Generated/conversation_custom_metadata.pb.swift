@@ -11,7 +11,7 @@
 /// Convos conversation metadata, as stored in an XMTP group's appData.
 ///
 /// Wire-compatible with Convos' ConversationCustomMetadata (field numbers and types as published by
-/// xmtplabs/convos-ios, ConvosAppData; see ../shared/reference/convos-invites.md §1.2). Fields Kith does not
+/// xmtplabs/convos-ios, ConvosAppData/Proto/conversation_custom_metadata.proto). Fields Kith does not
 /// model here (for example 9 and 10, written by convos-cli) survive a decode/encode cycle as unknown fields.
 
 #if canImport(FoundationEssentials)

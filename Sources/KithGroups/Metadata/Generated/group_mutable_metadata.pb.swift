@@ -10,8 +10,8 @@
 
 /// XMTP's mutable group metadata, the payload of MLS GroupContext extension 0xff00.
 ///
-/// Wire-compatible with libxmtp's GroupMutableMetadataV1 and Inboxes (package xmtp.mls.message_contents; see
-/// ../shared/reference/mls-rfc9420.md §7). The Convos conversation metadata lives in attributes["app_data"].
+/// Wire-compatible with libxmtp's GroupMutableMetadataV1 and Inboxes (package xmtp.mls.message_contents, libxmtp
+/// crates/xmtp_mls_common/src/group_mutable_metadata.rs; docs/GROUPS.md section 1). The Convos conversation metadata lives in attributes["app_data"].
 
 import SwiftProtobuf
 
