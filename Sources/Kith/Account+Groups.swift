@@ -31,7 +31,7 @@ extension Account {
 
     func createGroupBlocking(name: String, explodeAt: Int64?) throws(KithError) -> GroupSummary {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 128, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !trimmed.isEmpty, trimmed.utf8.count <= GroupMembership.maxNameBytes, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .input(.invalid("a group name is 1 to 128 bytes of text without control characters"))
         }
         if let explodeAt, explodeAt <= clock() { throw .input(.invalid("the explosion time must be in the future")) }
@@ -344,11 +344,9 @@ extension Account {
     }
 
     func sendToGroupBlocking(_ id: GroupID, content: Content) throws(KithError) -> Envelope {
-        switch content {
-        case .groupEvent, .keyPackageOffer, .prekeyBatch, .keyRotation, .contactIntroduction, .unknown:
+        // The receiving side's rule (Account.notInGroups), applied before anything is sealed.
+        guard content.isKnown, !Self.notInGroups.contains(content.type) else {
             throw .input(.invalid("\(content.type) cannot be sent to a group"))
-        default:
-            break
         }
         let plaintext: [UInt8]
         do throws(FeedError) { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }

@@ -264,17 +264,8 @@ struct GroupCommand: AsyncParsableCommand {
                 try await Output.run {
                     let account = try await openAccount(global)
                     let record = try await account.resolveContact(contact)
-                    let data: Data
-                    if file == "-" {
-                        data = FileHandle.standardInput.readDataToEndOfFile()
-                    } else {
-                        guard let read = FileManager.default.contents(atPath: file) else {
-                            throw KithError.input(.invalid("cannot read \(file)"))
-                        }
-                        data = read
-                    }
-                    guard data.count <= 8192 else { throw KithError.input(.invalid("a KeyPackage text is at most 8 KiB")) }
-                    try await account.importKeyPackage(String(decoding: data, as: UTF8.self), from: record.feedID)
+                    let text = String(decoding: try Output.readLines(file, maxBytes: 8192).joined(), as: UTF8.self)
+                    try await account.importKeyPackage(text, from: record.feedID)
                     let held = try await account.keyPackageCount(of: record.feedID)
                     if global.json {
                         var object = JSONObject()

@@ -11,9 +11,15 @@ extension GroupMembership {
         (try? ConversationMetadata(groupContextExtensions: state.context.extensions)) ?? nil
     }
 
-    /// The group's name, as its committer set it.
+    /// The longest group name taken from the metadata (what `createGroup` allows); a longer one is ignored.
+    public static let maxNameBytes = 128
+
+    /// The group's name, as its committer set it (nil when absent or longer than ``maxNameBytes``: the committer's
+    /// word, but not an unbounded string to show and store).
     public var groupName: String? {
-        ((try? GroupMutableMetadata(extensions: state.context.extensions)) ?? nil)?.attributes[Self.nameAttribute]
+        guard let name = ((try? GroupMutableMetadata(extensions: state.context.extensions)) ?? nil)?.attributes[Self.nameAttribute],
+              !name.isEmpty, name.utf8.count <= Self.maxNameBytes else { return nil }
+        return name
     }
 
     /// When the conversation explodes (Unix seconds), if it does.

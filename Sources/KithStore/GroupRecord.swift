@@ -32,8 +32,6 @@ public struct GroupRecord: Sendable, Equatable {
     public var createdAt: Int64
     /// Grows with every save of the record (0 before the first).
     public var version: Int64 = 0
-    /// False when the record was read without its state (``state`` is then empty).
-    public var stateLoaded = true
 
     /// Creates a record.
     public init(groupID: String, name: String?, epoch: UInt64, state: [UInt8], status: Status, committer: String?, explodeAt: Int64?, createdAt: Int64) {

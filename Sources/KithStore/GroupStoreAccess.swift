@@ -18,7 +18,7 @@ public struct GroupStoreAccess {
     // MARK: Records
 
     /// The group, or nil when this store does not know it. With `loadingState: false` the sealed state is not opened
-    /// (``GroupRecord/stateLoaded`` is false): for a caller that holds the state of this ``GroupRecord/version``.
+    /// (``GroupRecord/state`` is empty): for a caller that holds the state of this ``GroupRecord/version``.
     public func group(_ groupID: String, loadingState: Bool = true) throws -> GroupRecord? {
         let columns = loadingState ? "*" : "group_id, group_name, epoch, status, committer, explode_at, created_at, state_version"
         guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM mls_groups WHERE group_id = ?", arguments: [groupID]) else { return nil }
@@ -95,7 +95,6 @@ public struct GroupStoreAccess {
             createdAt: row["created_at"]
         )
         record.version = row["state_version"] ?? 0
-        record.stateLoaded = loadingState
         return record
     }
 
@@ -182,11 +181,6 @@ public struct GroupStoreAccess {
         )
     }
 
-    /// The outcome recorded for a message, if it was processed.
-    public func outcome(of messageID: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT outcome FROM mls_processed WHERE message_id = ?", arguments: [messageID])
-    }
-
     /// Clears the decrypted content of every message of a group's audience (explosion): envelopes stay for chain
     /// integrity, their content goes.
     public func clearContent(of groupID: String) throws {
@@ -247,16 +241,6 @@ public struct GroupStoreAccess {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM mls_own_key_packages WHERE ref = ?", arguments: [reference]) else { return nil }
         let secrets = try sealer.open(row["secrets_sealed"], context: "mls_key_package:" + reference)
         return (Array(row["key_package"] as Data), secrets, row["recipient_feed_id"])
-    }
-
-    /// References of every KeyPackage this identity still holds the private keys of.
-    public func ownKeyPackageReferences() throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT ref FROM mls_own_key_packages")
-    }
-
-    /// How many unused KeyPackages of this identity `recipient` holds.
-    public func ownKeyPackageCount(for recipient: String) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mls_own_key_packages WHERE recipient_feed_id = ?", arguments: [recipient]) ?? 0
     }
 
     /// Deletes a used KeyPackage and its private keys.

@@ -3,11 +3,7 @@ extension GroupState {
     /// Processes one message; on any error the state is left unchanged.
     @discardableResult
     public mutating func handle(_ message: MLSMessage) throws -> ReceivedMessage {
-        var work = self
-        let content = try work.unprotect(message)
-        let result = try work.process(content)
-        if result != .removedFromGroup { self = work }
-        return result
+        try handle(message) { _, _, _ in }
     }
 
     /// Unwraps, decrypts and authenticates a framed message of the current epoch.
