@@ -49,6 +49,8 @@ public final class Account: Sendable {
     /// Test seam: when armed, the next group message processing fails right after storing a decrypted content and
     /// before the group state is saved (the transaction must then keep neither).
     let groupFaultAfterContent = Mutex(false)
+    /// Contacts keys derived by earlier imports.
+    let contactsKeyCache = ContactsKeyCache()
     /// Restored group states by group id, with the store version they were saved as: a pass reuses one while the
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])
@@ -407,5 +409,5 @@ public final class Account: Sendable {
         }
     }
 
-    var decryptor: AccountDecryptor { AccountDecryptor(identity: identity, store: store) }
+    var decryptor: AccountDecryptor { AccountDecryptor(identity: identity, store: store, cache: contactsKeyCache) }
 }

@@ -9,7 +9,8 @@ import Synchronization
 /// of its own feed (self slot) and of its contacts (pairwise contacts keys).
 ///
 /// Built before an ingest from a snapshot of the contacts' dh keys (the store must not be read
-/// during its own write transaction). Contacts keys are derived lazily and cached. When it opens
+/// during its own write transaction). Contacts keys are derived lazily and cached (in the account's
+/// ``ContactsKeyCache`` when it has one, so later imports reuse them). When it opens
 /// a contact's verified key_rotation, it learns the new dh key at once, so later messages of the
 /// same batch stay readable.
 final class AccountDecryptor: ContentDecryptor {
@@ -18,13 +19,12 @@ final class AccountDecryptor: ContentDecryptor {
         var dhKeys: [FeedID: [String]]
         /// The identity key (base64url) each contact currently signs with (for rotation checks).
         var identityKeys: [FeedID: String]
-        /// Derived contacts keys by "feed_id/dh_key".
-        var cache: [String: SymmetricKey] = [:]
     }
 
     let identity: Identity
     let selfSlotKey: SymmetricKey
     private let state: Mutex<State>
+    private let cache: ContactsKeyCache
 
     /// A decryptor without contacts (own messages only).
     convenience init(identity: Identity) {
@@ -32,14 +32,17 @@ final class AccountDecryptor: ContentDecryptor {
     }
 
     /// A decryptor that knows the store's contacts.
-    convenience init(identity: Identity, store: FeedStore) {
-        self.init(identity: identity, dhKeys: (try? store.contactDHKeys()) ?? [:], identityKeys: (try? store.contactIdentityKeys()) ?? [:])
+    convenience init(identity: Identity, store: FeedStore, cache: ContactsKeyCache = ContactsKeyCache()) {
+        self.init(
+            identity: identity, dhKeys: (try? store.contactDHKeys()) ?? [:], identityKeys: (try? store.contactIdentityKeys()) ?? [:], cache: cache
+        )
     }
 
-    init(identity: Identity, dhKeys: [FeedID: [String]], identityKeys: [FeedID: String]) {
+    init(identity: Identity, dhKeys: [FeedID: [String]], identityKeys: [FeedID: String], cache: ContactsKeyCache = ContactsKeyCache()) {
         self.identity = identity
         selfSlotKey = ContactsKey.selfSlotKey(journalKey: identity.journalKey)
         state = Mutex(State(dhKeys: dhKeys, identityKeys: identityKeys))
+        self.cache = cache
     }
 
     func decrypt(_ envelope: Envelope) throws(FeedError) -> [UInt8]? {
@@ -70,22 +73,20 @@ final class AccountDecryptor: ContentDecryptor {
     /// (for posts written before the contact saw it).
     func contactsKeys(for feed: FeedID) -> [SymmetricKey] {
         let mine = [identity.dhKey] + (identity.previousDHKey.map { [$0] } ?? [])
-        return state.withLock { state in
-            var keys: [SymmetricKey] = []
-            for (generation, myKey) in mine.enumerated() {
-                for dh in state.dhKeys[feed] ?? [] {
-                    let cacheKey = "\(generation)/" + feed.string + "/" + dh
-                    if let cached = state.cache[cacheKey] { keys.append(cached); continue }
+        let theirs = state.withLock { $0.dhKeys[feed] ?? [] }
+        var keys: [SymmetricKey] = []
+        for myKey in mine {
+            let myPublic = Base64URL.encode(myKey.publicKey.rawRepresentation)
+            for dh in theirs {
+                let derived = cache.key(myPublic + "/" + feed.string + "/" + dh) {
                     guard let raw = try? Base64URL.decode(dh, expectedLength: 32),
-                          let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw),
-                          let derived = try? ContactsKey.derive(myDHKey: myKey, theirDHKey: publicKey, myFeed: identity.feedID, theirFeed: feed)
-                    else { continue }
-                    state.cache[cacheKey] = derived
-                    keys.append(derived)
+                          let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw) else { return nil }
+                    return try? ContactsKey.derive(myDHKey: myKey, theirDHKey: publicKey, myFeed: identity.feedID, theirFeed: feed)
                 }
+                if let derived { keys.append(derived) }
             }
-            return keys
         }
+        return keys
     }
 
     private func observeRotation(_ plaintext: [UInt8], of feed: FeedID) {

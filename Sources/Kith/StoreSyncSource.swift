@@ -275,7 +275,7 @@ extension Account {
     /// stubs: ``SyncAgent/run(link:clock:observer:)`` signs any missing ones first (see
     /// ``signMissingSelfStubs()``).
     public func makeSyncSource() -> StoreSyncSource {
-        StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store), entryPage: 512) { [weak self] entries, report in
+        StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store, cache: contactsKeyCache), entryPage: 512) { [weak self] entries, report in
             self?.announceSynced(entries, report: report)
         }
     }

@@ -8,7 +8,6 @@ extension GroupMembership {
     /// Rules on top of MLS (docs/GROUPS.md): the MLS sender must be `author`; only the committer commits; a
     /// non-committer may propose only its own Update or its own removal. On any error `self` is unchanged.
     public mutating func receive(_ wire: GroupWireMessage, from author: FeedID) throws(GroupError) -> GroupReceipt {
-        let before = memberFeeds
         let committer = try policy.committer
         let pending = state.pendingProposals.map { ($0.sender, $0.proposal.type) }
         var work = state
@@ -41,6 +40,8 @@ extension GroupMembership {
             state = work
             return .proposal(from: author)
         case .newEpoch(let epoch):
+            // The member lists before and after, from the tree (only a commit changes them).
+            let before = memberFeeds
             state = work
             let after = memberFeeds
             refreshIntents()

@@ -27,13 +27,13 @@ extension FeedStore {
         }
         let hash = BlobCipher.contentHash(of: blob)
         try write { db in
-            if try Int.fetchOne(db, sql: "SELECT 1 FROM blobs WHERE content_hash = ?", arguments: [hash]) != nil { return }
-            let total = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size_bytes), 0) FROM blobs") ?? 0
+            if try Int.fetchOne(db, cached: "SELECT 1 FROM blobs WHERE content_hash = ?", arguments: [hash]) != nil { return }
+            let total = try Int64.fetchOne(db, cached: "SELECT COALESCE(SUM(size_bytes), 0) FROM blobs") ?? 0
             guard total + Int64(blob.count) <= limits.maxStoreBytes else {
                 throw StoreError.database("the blob store is full (\(total) of \(limits.maxStoreBytes) bytes); run `kith gc`")
             }
             try db.execute(
-                sql: "INSERT INTO blobs(content_hash, data, mime_type, size_bytes, stored_at) VALUES (?, ?, ?, ?, ?)",
+                cached: "INSERT INTO blobs(content_hash, data, mime_type, size_bytes, stored_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [hash, Data(blob), mimeType, blob.count, nowMillis ?? Self.nowMillis()]
             )
         }
@@ -43,20 +43,20 @@ extension FeedStore {
     /// The encrypted blob with this content hash, if held.
     public func blob(_ contentHash: String) throws(StoreError) -> [UInt8]? {
         try read { db in
-            try Data.fetchOne(db, sql: "SELECT data FROM blobs WHERE content_hash = ?", arguments: [contentHash]).map { Array($0) }
+            try Data.fetchOne(db, cached: "SELECT data FROM blobs WHERE content_hash = ?", arguments: [contentHash]).map { Array($0) }
         }
     }
 
     /// The content hashes of every held blob.
     public func blobHashes() throws(StoreError) -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT content_hash FROM blobs ORDER BY content_hash") }
+        try read { db in try String.fetchAll(db, cached: "SELECT content_hash FROM blobs ORDER BY content_hash") }
     }
 
     /// The raw decrypted content JSON of a readable message (to reach fields its typed form
     /// drops, such as a post's `attachment_keys`).
     public func contentObject(_ id: MessageID) throws(StoreError) -> JSONObject? {
         let sealed: String? = try read { db in
-            try String.fetchOne(db, sql: "SELECT content_json FROM messages WHERE message_id = ?", arguments: [id.string])
+            try String.fetchOne(db, cached: "SELECT content_json FROM messages WHERE message_id = ?", arguments: [id.string])
         }
         guard let sealed else { return nil }
         let plain = try sealer.open(sealed, context: id.string)

@@ -41,8 +41,8 @@ enum ContactKeyRule {
     /// The current verified identity key (base64url) of a followed feed, or nil when not followed.
     static func chainKey(_ db: Database, feed: String) throws -> String? {
         try String.fetchOne(
-            db, sql: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND verified = 1 ORDER BY from_sequence DESC LIMIT 1", arguments: [feed]
-        ) ?? String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feed])
+            db, cached: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND verified = 1 ORDER BY from_sequence DESC LIMIT 1", arguments: [feed]
+        ) ?? String.fetchOne(db, cached: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feed])
     }
 
     /// Applies the rule to a verified card; throws ``StoreError/contactKeyConflict(feed:cardKey:chainKey:)``.
@@ -50,7 +50,7 @@ enum ContactKeyRule {
         let feed = card.feedID.string
         let cardKey = card.publicKeys.identityKeyString
         let chainKey = try chainKey(db, feed: feed) ?? Base64URL.encode(card.feedKey.rawRepresentation)
-        let held = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM contacts WHERE feed_id = ?", arguments: [feed])
+        let held = try String.fetchOne(db, cached: "SELECT identity_key_pub FROM contacts WHERE feed_id = ?", arguments: [feed])
         let heldIsVerified = held == chainKey
         if cardKey == chainKey {
             return Verdict(isVerified: true, replacesUnverifiedClaim: held != nil && !heldIsVerified)
@@ -68,7 +68,7 @@ enum ContactKeyRule {
     static func reliesOnKeys(_ db: Database, feed: String) throws -> Bool {
         try Bool.fetchOne(
             db,
-            sql: """
+            cached: """
                 SELECT EXISTS(SELECT 1 FROM feeds WHERE feed_id = ?1 AND is_local = 1)
                     OR EXISTS(SELECT 1 FROM feed_keys WHERE feed_id = ?1 AND verified = 1)
                     OR EXISTS(SELECT 1 FROM messages WHERE feed_id = ?1)

@@ -90,11 +90,11 @@ extension FeedStore {
         try write { db in
             let verdict = try ContactKeyRule.check(card, in: db)
             try db.execute(
-                sql: "INSERT OR IGNORE INTO feeds(feed_id, identity_key_pub, is_local, added_at) VALUES (?, ?, 0, ?)",
+                cached: "INSERT OR IGNORE INTO feeds(feed_id, identity_key_pub, is_local, added_at) VALUES (?, ?, 0, ?)",
                 arguments: [card.feedID.string, Base64URL.encode(card.feedKey.rawRepresentation), Self.nowMillis()]
             )
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO contacts(feed_id, display_name, identity_key_pub, dh_key_pub, pq_key_pub, contacts_key, added_at, local_name, card, key_stale)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0)
                     ON CONFLICT(feed_id) DO UPDATE SET identity_key_pub = excluded.identity_key_pub, dh_key_pub = excluded.dh_key_pub,
@@ -106,13 +106,13 @@ extension FeedStore {
                             keys.pqKeyString, sealedKey, addedAt, localName, card.text, verdict.replacesUnverifiedClaim]
             )
             if verdict.isVerified {
-                let next = (try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM messages WHERE feed_id = ?", arguments: [card.feedID.string]) ?? -1) + 1
+                let next = (try Int64.fetchOne(db, cached: "SELECT MAX(sequence) FROM messages WHERE feed_id = ?", arguments: [card.feedID.string]) ?? -1) + 1
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO contact_dh_keys(feed_id, dh_key_pub, from_sequence) VALUES (?, ?, ?)",
+                    cached: "INSERT OR IGNORE INTO contact_dh_keys(feed_id, dh_key_pub, from_sequence) VALUES (?, ?, ?)",
                     arguments: [card.feedID.string, keys.dhKeyString, next]
                 )
             }
-            try db.execute(sql: "DELETE FROM contact_introductions WHERE introduced_feed_id = ?", arguments: [card.feedID.string])
+            try db.execute(cached: "DELETE FROM contact_introductions WHERE introduced_feed_id = ?", arguments: [card.feedID.string])
             try Self.applyLatestProfile(db, feed: card.feedID, sealer: sealer)
         }
     }
@@ -122,12 +122,12 @@ extension FeedStore {
     @discardableResult
     public func removeContact(_ feedID: FeedID) throws(StoreError) -> Bool {
         try write { db in
-            try db.execute(sql: "DELETE FROM dr_sessions WHERE peer_feed_id = ?", arguments: [feedID.string])
-            try db.execute(sql: "DELETE FROM one_time_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
-            try db.execute(sql: "DELETE FROM prekey_batches WHERE peer_feed_id = ?", arguments: [feedID.string])
-            try db.execute(sql: "DELETE FROM peer_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
-            try db.execute(sql: "DELETE FROM contact_dh_keys WHERE feed_id = ?", arguments: [feedID.string])
-            try db.execute(sql: "DELETE FROM contacts WHERE feed_id = ?", arguments: [feedID.string])
+            try db.execute(cached: "DELETE FROM dr_sessions WHERE peer_feed_id = ?", arguments: [feedID.string])
+            try db.execute(cached: "DELETE FROM one_time_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
+            try db.execute(cached: "DELETE FROM prekey_batches WHERE peer_feed_id = ?", arguments: [feedID.string])
+            try db.execute(cached: "DELETE FROM peer_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
+            try db.execute(cached: "DELETE FROM contact_dh_keys WHERE feed_id = ?", arguments: [feedID.string])
+            try db.execute(cached: "DELETE FROM contacts WHERE feed_id = ?", arguments: [feedID.string])
             return db.changesCount > 0
         }
     }
@@ -135,14 +135,14 @@ extension FeedStore {
     /// Every contact, by shown name.
     public func contacts() throws(StoreError) -> [ContactRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: ContactKeyRule.contactsSelect).compactMap(Self.contactRecord)
+            try Row.fetchAll(db, cached: ContactKeyRule.contactsSelect).compactMap(Self.contactRecord)
         }.sorted { $0.shownName.lowercased() < $1.shownName.lowercased() }
     }
 
     /// Contacts whose contacts key a verified dh rotation made stale.
     public func staleContacts() throws(StoreError) -> [ContactRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: ContactKeyRule.contactsSelect + " WHERE c.key_stale = 1").compactMap(Self.contactRecord)
+            try Row.fetchAll(db, cached: ContactKeyRule.contactsSelect + " WHERE c.key_stale = 1").compactMap(Self.contactRecord)
         }
     }
 
@@ -150,7 +150,7 @@ extension FeedStore {
     public func contactIdentityKeys() throws(StoreError) -> [FeedID: String] {
         try read { db in
             var keys: [FeedID: String] = [:]
-            for row in try Row.fetchAll(db, sql: ContactKeyRule.contactsSelect + " WHERE " + ContactKeyRule.verifiedCondition) {
+            for row in try Row.fetchAll(db, cached: ContactKeyRule.contactsSelect + " WHERE " + ContactKeyRule.verifiedCondition) {
                 if let feed = try? FeedID(row["feed_id"] as String) { keys[feed] = row["identity_key_pub"] }
             }
             return keys
@@ -160,7 +160,7 @@ extension FeedStore {
     /// One contact by feed id.
     public func contact(_ feedID: FeedID) throws(StoreError) -> ContactRecord? {
         try read { db in
-            try Row.fetchOne(db, sql: ContactKeyRule.contactsSelect + " WHERE c.feed_id = ?", arguments: [feedID.string]).flatMap(Self.contactRecord)
+            try Row.fetchOne(db, cached: ContactKeyRule.contactsSelect + " WHERE c.feed_id = ?", arguments: [feedID.string]).flatMap(Self.contactRecord)
         }
     }
 
@@ -182,7 +182,7 @@ extension FeedStore {
     /// unverified contact gets nothing encrypted for it).
     public func contactsKeys() throws(StoreError) -> [(feedID: FeedID, key: SymmetricKey)] {
         let rows: [(String, String)] = try read { db in
-            try Row.fetchAll(db, sql: ContactKeyRule.contactsSelect + " WHERE c.key_stale = 0 AND " + ContactKeyRule.verifiedCondition)
+            try Row.fetchAll(db, cached: ContactKeyRule.contactsSelect + " WHERE c.key_stale = 0 AND " + ContactKeyRule.verifiedCondition)
                 .map { ($0["feed_id"], $0["contacts_key"]) }
         }
         var keys: [(FeedID, SymmetricKey)] = []
@@ -199,7 +199,7 @@ extension FeedStore {
     public func updateContactsKey(_ feedID: FeedID, key: SymmetricKey) throws(StoreError) {
         let sealedKey = sealer.seal(key.withUnsafeBytes { Array($0) }, context: Self.contactsKeyContext(feedID))
         try write { db in
-            try db.execute(sql: "UPDATE contacts SET contacts_key = ?, key_stale = 0 WHERE feed_id = ?", arguments: [sealedKey, feedID.string])
+            try db.execute(cached: "UPDATE contacts SET contacts_key = ?, key_stale = 0 WHERE feed_id = ?", arguments: [sealedKey, feedID.string])
         }
     }
 
@@ -207,7 +207,7 @@ extension FeedStore {
     public func contactDHKeys() throws(StoreError) -> [FeedID: [String]] {
         try read { db in
             var keys: [FeedID: [String]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT feed_id, dh_key_pub FROM contact_dh_keys ORDER BY from_sequence DESC") {
+            for row in try Row.fetchAll(db, cached: "SELECT feed_id, dh_key_pub FROM contact_dh_keys ORDER BY from_sequence DESC") {
                 guard let feed = try? FeedID(row["feed_id"] as String) else { continue }
                 keys[feed, default: []].append(row["dh_key_pub"])
             }
@@ -217,7 +217,7 @@ extension FeedStore {
 
     /// People introduced by contacts and not met yet.
     public func introductions() throws(StoreError) -> [IntroductionRecord] {
-        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT * FROM contact_introductions ORDER BY introduced_at") }
+        let rows = try read { db in try Row.fetchAll(db, cached: "SELECT * FROM contact_introductions ORDER BY introduced_at") }
         return rows.compactMap { row in
             guard let introduced = try? FeedID(row["introduced_feed_id"] as String),
                   let introducer = try? FeedID(row["introducer_feed_id"] as String),
@@ -234,7 +234,7 @@ extension FeedStore {
     public func keyRotations(feed: FeedID? = nil) throws(StoreError) -> [KeyRotationRecord] {
         try read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM key_rotations WHERE ?1 IS NULL OR feed_id = ?1 ORDER BY feed_id, sequence", arguments: [feed?.string]
+                db, cached: "SELECT * FROM key_rotations WHERE ?1 IS NULL OR feed_id = ?1 ORDER BY feed_id, sequence", arguments: [feed?.string]
             )
             return rows.compactMap { row in
                 guard let feedID = try? FeedID(row["feed_id"] as String) else { return nil }
@@ -259,7 +259,7 @@ extension FeedStore {
         try write { db in
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT envelope_json FROM messages WHERE feed_id = ? AND content_json IS NULL AND tombstoned = 0 ORDER BY sequence",
+                cached: "SELECT envelope_json FROM messages WHERE feed_id = ? AND content_json IS NULL AND tombstoned = 0 ORDER BY sequence",
                 arguments: [feed.string]
             )
             var opened = 0
@@ -278,7 +278,7 @@ extension FeedStore {
                     continue
                 }
                 try db.execute(
-                    sql: "UPDATE messages SET content_json = ? WHERE message_id = ?",
+                    cached: "UPDATE messages SET content_json = ? WHERE message_id = ?",
                     arguments: [sealer.seal(plain, context: envelope.messageID.string), envelope.messageID.string]
                 )
                 try ContentEffects.apply(content, of: envelope, in: db, sealer: sealer)
@@ -293,7 +293,7 @@ extension FeedStore {
     static func latestProfile(_ db: Database, feed: FeedID, sealer: ContentSealer) throws -> (update: ProfileUpdate, sequence: Int64)? {
         let rows = try Row.fetchAll(
             db,
-            sql: "SELECT message_id, sequence, content_json FROM messages WHERE feed_id = ? AND type = 'profile_update' AND content_json IS NOT NULL ORDER BY sequence DESC",
+            cached: "SELECT message_id, sequence, content_json FROM messages WHERE feed_id = ? AND type = 'profile_update' AND content_json IS NOT NULL ORDER BY sequence DESC",
             arguments: [feed.string]
         )
         for row in rows {
@@ -308,7 +308,7 @@ extension FeedStore {
     static func applyLatestProfile(_ db: Database, feed: FeedID, sealer: ContentSealer) throws {
         guard let (update, sequence) = try latestProfile(db, feed: feed, sealer: sealer) else { return }
         try db.execute(
-            sql: "UPDATE contacts SET display_name = ?, avatar_hash = ?, profile_sequence = ? WHERE feed_id = ? AND profile_sequence < ?",
+            cached: "UPDATE contacts SET display_name = ?, avatar_hash = ?, profile_sequence = ? WHERE feed_id = ? AND profile_sequence < ?",
             arguments: [update.displayName, update.avatarHash, sequence, feed.string, sequence]
         )
     }

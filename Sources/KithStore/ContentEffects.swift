@@ -20,12 +20,12 @@ enum ContentEffects {
         case .tombstone(let tombstone):
             // Only the author can retract: the target must be in the same feed (spec 5.7).
             try db.execute(
-                sql: "UPDATE messages SET tombstoned = 1, content_json = NULL WHERE message_id = ? AND feed_id = ?",
+                cached: "UPDATE messages SET tombstoned = 1, content_json = NULL WHERE message_id = ? AND feed_id = ?",
                 arguments: [tombstone.targetMessage.string, envelope.feedID.string]
             )
         case .profileUpdate(let update):
             try db.execute(
-                sql: "UPDATE contacts SET display_name = ?, avatar_hash = ?, profile_sequence = ? WHERE feed_id = ? AND profile_sequence < ?",
+                cached: "UPDATE contacts SET display_name = ?, avatar_hash = ?, profile_sequence = ? WHERE feed_id = ? AND profile_sequence < ?",
                 arguments: [update.displayName, update.avatarHash, envelope.sequence, envelope.feedID.string, envelope.sequence]
             )
         case .contactIntroduction(let introduction):
@@ -40,12 +40,12 @@ enum ContentEffects {
     static func stage(_ introduction: ContactIntroduction, of envelope: Envelope, in db: Database, sealer: ContentSealer) throws {
         let introduced = introduction.introducedFeedID.string
         guard introduced != envelope.feedID.string else { return }
-        let isLocal = try Int.fetchOne(db, sql: "SELECT 1 FROM feeds WHERE feed_id = ? AND is_local = 1", arguments: [introduced]) != nil
-        let isContact = try Int.fetchOne(db, sql: "SELECT 1 FROM contacts WHERE feed_id = ?", arguments: [introduced]) != nil
+        let isLocal = try Int.fetchOne(db, cached: "SELECT 1 FROM feeds WHERE feed_id = ? AND is_local = 1", arguments: [introduced]) != nil
+        let isContact = try Int.fetchOne(db, cached: "SELECT 1 FROM contacts WHERE feed_id = ?", arguments: [introduced]) != nil
         guard !isLocal, !isContact else { return }
         let note = introduction.note.map { sealer.seal(Array($0.utf8), context: "introduction:\(envelope.messageID.string)") }
         try db.execute(
-            sql: """
+            cached: """
                 INSERT OR REPLACE INTO contact_introductions(introduced_feed_id, introducer_feed_id, dh_key_pub, pq_key_pub, note_sealed, message_id, introduced_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
@@ -57,13 +57,13 @@ enum ContentEffects {
     static func record(_ rotation: KeyRotation, of envelope: Envelope, in db: Database) throws {
         let feed = envelope.feedID.string
         let keyText = try String.fetchOne(
-            db, sql: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND from_sequence <= ? AND verified = 1 ORDER BY from_sequence DESC LIMIT 1",
+            db, cached: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND from_sequence <= ? AND verified = 1 ORDER BY from_sequence DESC LIMIT 1",
             arguments: [feed, envelope.sequence]
-        ) ?? String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feed])
+        ) ?? String.fetchOne(db, cached: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feed])
         let oldKey = keyText.flatMap { try? PublicKeys.identityKey(storedBase64URL: $0) }
         let verified = oldKey.map { KeyRotationVerifier.isVerified(rotation, oldIdentityKey: $0) } ?? false
         try db.execute(
-            sql: """
+            cached: """
                 INSERT OR IGNORE INTO key_rotations(message_id, feed_id, sequence, new_identity_key, new_dh_key, new_pq_key, verified, reason, recorded_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
@@ -72,20 +72,20 @@ enum ContentEffects {
         )
         guard verified else { return }
         try db.execute(
-            sql: "INSERT OR REPLACE INTO feed_keys(feed_id, from_sequence, identity_key_pub, verified) VALUES (?, ?, ?, 1)",
+            cached: "INSERT OR REPLACE INTO feed_keys(feed_id, from_sequence, identity_key_pub, verified) VALUES (?, ?, ?, 1)",
             arguments: [feed, Int64(envelope.sequence) + 1, rotation.newIdentityKey]
         )
         try db.execute(
-            sql: "UPDATE contacts SET identity_key_pub = ?, dh_key_pub = ?, pq_key_pub = ?, key_stale = 1 WHERE feed_id = ? AND dh_key_pub != ?",
+            cached: "UPDATE contacts SET identity_key_pub = ?, dh_key_pub = ?, pq_key_pub = ?, key_stale = 1 WHERE feed_id = ? AND dh_key_pub != ?",
             arguments: [rotation.newIdentityKey, rotation.newDHKey, rotation.newPQKey, feed, rotation.newDHKey]
         )
         try db.execute(
-            sql: "UPDATE contacts SET identity_key_pub = ?, pq_key_pub = ? WHERE feed_id = ?",
+            cached: "UPDATE contacts SET identity_key_pub = ?, pq_key_pub = ? WHERE feed_id = ?",
             arguments: [rotation.newIdentityKey, rotation.newPQKey, feed]
         )
-        if try Int.fetchOne(db, sql: "SELECT 1 FROM contacts WHERE feed_id = ?", arguments: [feed]) != nil {
+        if try Int.fetchOne(db, cached: "SELECT 1 FROM contacts WHERE feed_id = ?", arguments: [feed]) != nil {
             try db.execute(
-                sql: "INSERT OR IGNORE INTO contact_dh_keys(feed_id, dh_key_pub, from_sequence) VALUES (?, ?, ?)",
+                cached: "INSERT OR IGNORE INTO contact_dh_keys(feed_id, dh_key_pub, from_sequence) VALUES (?, ?, ?)",
                 arguments: [feed, rotation.newDHKey, Int64(envelope.sequence) + 1]
             )
         }

@@ -23,17 +23,17 @@ public struct DirectSessionAccess {
     public func identityKey(of peer: String, at sequence: UInt32) throws -> String? {
         if let rotated = try String.fetchOne(
             db,
-            sql: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND from_sequence <= ? AND verified = 1 ORDER BY from_sequence DESC LIMIT 1",
+            cached: "SELECT identity_key_pub FROM feed_keys WHERE feed_id = ? AND from_sequence <= ? AND verified = 1 ORDER BY from_sequence DESC LIMIT 1",
             arguments: [peer, sequence]
         ) {
             return rotated
         }
-        return try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [peer])
+        return try String.fetchOne(db, cached: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [peer])
     }
 
     public func contactKeys(peer: String) throws -> (identityKey: String, dhKey: String, pqKey: String)? {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT identity_key_pub, dh_key_pub, pq_key_pub FROM contacts WHERE feed_id = ?", arguments: [peer]
+            db, cached: "SELECT identity_key_pub, dh_key_pub, pq_key_pub FROM contacts WHERE feed_id = ?", arguments: [peer]
         ) else { return nil }
         return (row["identity_key_pub"], row["dh_key_pub"], row["pq_key_pub"])
     }

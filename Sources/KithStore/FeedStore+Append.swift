@@ -73,7 +73,7 @@ extension FeedStore {
                     if case .rejected(_, let error)? = report.outcomes.first { throw StoreError.feed(error) }
                     if let stub = made.selfStub {
                         try db.execute(
-                            sql: "INSERT OR REPLACE INTO own_self_stubs(message_id, entry_json) VALUES (?, ?)",
+                            cached: "INSERT OR REPLACE INTO own_self_stubs(message_id, entry_json) VALUES (?, ?)",
                             arguments: [stub.messageID.string, String(decoding: stub.canonicalBytes, as: UTF8.self)]
                         )
                     }

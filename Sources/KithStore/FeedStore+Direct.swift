@@ -61,7 +61,7 @@ extension FeedStore {
             let access = DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis())
             let rows = try Row.fetchAll(
                 db,
-                sql: """
+                cached: """
                     SELECT message_id, envelope_json FROM messages
                     WHERE audience = ? AND content_json IS NULL AND tombstoned = 0 AND audience LIKE 'direct:%'
                       AND message_id NOT IN (SELECT message_id FROM direct_failures) AND \(WithheldContent.shownCondition)
@@ -90,7 +90,7 @@ extension FeedStore {
                             return .commit
                         }
                         try db.execute(
-                            sql: "UPDATE messages SET content_json = ? WHERE message_id = ?",
+                            cached: "UPDATE messages SET content_json = ? WHERE message_id = ?",
                             arguments: [sealer.seal(plain, context: id), id]
                         )
                         try ContentEffects.apply(content, of: envelope, in: db, sealer: sealer)
@@ -103,7 +103,7 @@ extension FeedStore {
                 }
                 if let failure {
                     try db.execute(
-                        sql: "INSERT OR REPLACE INTO direct_failures(message_id, reason, failed_at) VALUES (?, ?, ?)",
+                        cached: "INSERT OR REPLACE INTO direct_failures(message_id, reason, failed_at) VALUES (?, ?, ?)",
                         arguments: [id, failure, Self.nowMillis()]
                     )
                     report.failed.append(DirectFailure(messageID: messageID, reason: failure))
@@ -120,7 +120,7 @@ extension FeedStore {
     /// Direct messages that failed to decrypt for good, with their reasons.
     public func directFailures() throws(StoreError) -> [DirectFailure] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT message_id, reason FROM direct_failures ORDER BY failed_at").compactMap { row in
+            try Row.fetchAll(db, cached: "SELECT message_id, reason FROM direct_failures ORDER BY failed_at").compactMap { row in
                 guard let id = try? MessageID(row["message_id"] as String) else { return nil }
                 return DirectFailure(messageID: id, reason: row["reason"])
             }
@@ -133,7 +133,7 @@ extension FeedStore {
         try read { db in
             let rows = try Row.fetchAll(
                 db,
-                sql: """
+                cached: """
                     SELECT * FROM (
                         SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages
                         WHERE ((feed_id = ?1 AND audience = ?2) OR (feed_id = ?3 AND audience = ?4)) AND \(WithheldContent.shownCondition)
@@ -151,7 +151,7 @@ extension FeedStore {
         try read { db in
             try Row.fetchAll(
                 db,
-                sql: """
+                cached: """
                     SELECT c.feed_id,
                         (SELECT COUNT(*) FROM one_time_prekeys o WHERE o.peer_feed_id = c.feed_id) AS handed,
                         COALESCE((SELECT last_batch_size FROM prekey_batches b WHERE b.peer_feed_id = c.feed_id), 0) AS last_batch,

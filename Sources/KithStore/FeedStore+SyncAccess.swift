@@ -68,7 +68,7 @@ extension FeedStore {
             var held: [String: [UInt32]] = [:]
             let pending = try Row.fetchCursor(
                 db,
-                sql: "SELECT DISTINCT feed_id, sequence FROM pending_entries WHERE kind IN ('envelope', 'self') ORDER BY feed_id, sequence"
+                cached: "SELECT DISTINCT feed_id, sequence FROM pending_entries WHERE kind IN ('envelope', 'self') ORDER BY feed_id, sequence"
             )
             while let row = try pending.next() {
                 guard let sequence = UInt32(exactly: row[1] as Int64) else { continue }
@@ -76,7 +76,7 @@ extension FeedStore {
             }
             let rows = try Row.fetchAll(
                 db,
-                sql: """
+                cached: """
                     SELECT f.feed_id, f.is_local,
                         (SELECT MAX(sequence) FROM messages WHERE feed_id = f.feed_id) AS message_head,
                         (SELECT MAX(sequence) FROM message_stubs WHERE feed_id = f.feed_id) AS stub_head

@@ -53,13 +53,13 @@ extension FeedStore {
         let referenced = try referencedBlobHashes()
         return try write { db in
             var report = GCReport()
-            let feeds = try String.fetchAll(db, sql: "SELECT feed_id FROM feeds WHERE is_local = 0")
+            let feeds = try String.fetchAll(db, cached: "SELECT feed_id FROM feeds WHERE is_local = 0")
             for feed in feeds {
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages WHERE feed_id = ?", arguments: [feed]) ?? 0
+                let count = try Int.fetchOne(db, cached: "SELECT COUNT(*) FROM messages WHERE feed_id = ?", arguments: [feed]) ?? 0
                 let excess = count - policy.maxMessagesPerFeed
                 guard excess > 0 else { continue }
                 try db.execute(
-                    sql: """
+                    cached: """
                         INSERT INTO message_stubs(feed_id, sequence, message_id, reason, received_at)
                         SELECT feed_id, sequence, message_id, 'pruned', received_at FROM messages
                         WHERE feed_id = ? ORDER BY sequence LIMIT ?
@@ -67,13 +67,13 @@ extension FeedStore {
                     arguments: [feed, excess]
                 )
                 try db.execute(
-                    sql: "DELETE FROM messages WHERE message_id IN (SELECT message_id FROM messages WHERE feed_id = ? ORDER BY sequence LIMIT ?)",
+                    cached: "DELETE FROM messages WHERE message_id IN (SELECT message_id FROM messages WHERE feed_id = ? ORDER BY sequence LIMIT ?)",
                     arguments: [feed, excess]
                 )
                 report.prunedMessages += excess
             }
             let cutoff = policy.nowMillis - policy.unreferencedBlobAge * 1000
-            let blobs = try Row.fetchAll(db, sql: "SELECT content_hash, size_bytes, stored_at FROM blobs ORDER BY stored_at")
+            let blobs = try Row.fetchAll(db, cached: "SELECT content_hash, size_bytes, stored_at FROM blobs ORDER BY stored_at")
             var total = blobs.reduce(Int64(0)) { $0 + ($1["size_bytes"] as Int64) }
             for blob in blobs {
                 let hash: String = blob["content_hash"]
@@ -81,7 +81,7 @@ extension FeedStore {
                 let size: Int64 = blob["size_bytes"]
                 let old = (blob["stored_at"] as Int64) < cutoff
                 if old || total > policy.maxBlobBytes {
-                    try db.execute(sql: "DELETE FROM blobs WHERE content_hash = ?", arguments: [hash])
+                    try db.execute(cached: "DELETE FROM blobs WHERE content_hash = ?", arguments: [hash])
                     report.deletedBlobs += 1
                     report.freedBlobBytes += size
                     total -= size
@@ -98,7 +98,7 @@ extension FeedStore {
     func referencedBlobHashes() throws(StoreError) -> Set<String> {
         var hashes = Set<String>()
         let rows: [(String, String, String)] = try read { db in
-            try Row.fetchAll(db, sql: "SELECT message_id, type, content_json FROM messages WHERE content_json IS NOT NULL").map {
+            try Row.fetchAll(db, cached: "SELECT message_id, type, content_json FROM messages WHERE content_json IS NOT NULL").map {
                 ($0["message_id"], $0["type"], $0["content_json"])
             }
         }

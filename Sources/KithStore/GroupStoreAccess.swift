@@ -21,7 +21,7 @@ public struct GroupStoreAccess {
     /// (``GroupRecord/state`` is empty): for a caller that holds the state of this ``GroupRecord/version``.
     public func group(_ groupID: String, loadingState: Bool = true) throws -> GroupRecord? {
         let columns = loadingState ? "*" : "group_id, group_name, epoch, status, committer, explode_at, created_at, state_version"
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM mls_groups WHERE group_id = ?", arguments: [groupID]) else { return nil }
+        guard let row = try Row.fetchOne(db, cached: "SELECT \(columns) FROM mls_groups WHERE group_id = ?", arguments: [groupID]) else { return nil }
         return try record(row, loadingState: loadingState)
     }
 
@@ -33,13 +33,13 @@ public struct GroupStoreAccess {
     /// Active groups whose explosion time (Unix seconds) is at or before `now`.
     public func groupsDue(toExplodeAt now: Int64) throws -> [GroupRecord] {
         try Row.fetchAll(
-            db, sql: "SELECT * FROM mls_groups WHERE status = 'active' AND explode_at IS NOT NULL AND explode_at <= ?", arguments: [now]
+            db, cached: "SELECT * FROM mls_groups WHERE status = 'active' AND explode_at IS NOT NULL AND explode_at <= ?", arguments: [now]
         ).map { try record($0) }
     }
 
     /// Every group, newest first.
     public func groups() throws -> [GroupRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM mls_groups ORDER BY created_at DESC, group_id").map { try record($0) }
+        try Row.fetchAll(db, cached: "SELECT * FROM mls_groups ORDER BY created_at DESC, group_id").map { try record($0) }
     }
 
     /// Inserts or replaces a group and, when `members` is given, its member list (the epoch each joined at is kept for
@@ -50,7 +50,7 @@ public struct GroupStoreAccess {
         let name = group.name.map { sealer.seal(Array($0.utf8), context: "group_name:" + group.groupID) }
         let version = try Int64.fetchOne(
             db,
-            sql: """
+            cached: """
                 INSERT INTO mls_groups(group_id, group_name, epoch, mls_state_blob, created_at, status, committer, explode_at, updated_at, state_version)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                 ON CONFLICT(group_id) DO UPDATE SET group_name = excluded.group_name, epoch = excluded.epoch,
@@ -62,14 +62,14 @@ public struct GroupStoreAccess {
                         group.explodeAt, now]
         ) ?? 0
         guard let members else { return version }
-        let known = Set(try String.fetchAll(db, sql: "SELECT feed_id FROM mls_group_members WHERE group_id = ?", arguments: [group.groupID]))
+        let known = Set(try String.fetchAll(db, cached: "SELECT feed_id FROM mls_group_members WHERE group_id = ?", arguments: [group.groupID]))
         let current = Set(members)
         for gone in known.subtracting(current) {
-            try db.execute(sql: "DELETE FROM mls_group_members WHERE group_id = ? AND feed_id = ?", arguments: [group.groupID, gone])
+            try db.execute(cached: "DELETE FROM mls_group_members WHERE group_id = ? AND feed_id = ?", arguments: [group.groupID, gone])
         }
         for joined in current.subtracting(known) {
             try db.execute(
-                sql: "INSERT INTO mls_group_members(group_id, feed_id, joined_at_epoch) VALUES (?, ?, ?)",
+                cached: "INSERT INTO mls_group_members(group_id, feed_id, joined_at_epoch) VALUES (?, ?, ?)",
                 arguments: [group.groupID, joined, Int64(clamping: group.epoch)]
             )
         }
@@ -79,7 +79,7 @@ public struct GroupStoreAccess {
     /// The member feeds of a group, with the epoch each joined at.
     public func members(of groupID: String) throws -> [(feedID: String, joinedAtEpoch: UInt64)] {
         try Row.fetchAll(
-            db, sql: "SELECT feed_id, joined_at_epoch FROM mls_group_members WHERE group_id = ? ORDER BY joined_at_epoch, feed_id",
+            db, cached: "SELECT feed_id, joined_at_epoch FROM mls_group_members WHERE group_id = ? ORDER BY joined_at_epoch, feed_id",
             arguments: [groupID]
         ).map { ($0["feed_id"], UInt64(clamping: $0["joined_at_epoch"] as Int64)) }
     }
@@ -115,7 +115,7 @@ public struct GroupStoreAccess {
     public func inbox(of groupID: String) throws -> [GroupInboxEntry] {
         try Row.fetchAll(
             db,
-            sql: """
+            cached: """
                 SELECT message_id, feed_id, sequence, type, envelope_json FROM messages
                 WHERE audience = ? AND content_json IS NULL AND audience LIKE 'group:%' AND tombstoned = 0
                   AND message_id NOT IN (SELECT message_id FROM mls_processed)
@@ -137,7 +137,7 @@ public struct GroupStoreAccess {
     public func groupsWithInbox() throws -> [String] {
         try String.fetchAll(
             db,
-            sql: """
+            cached: """
                 SELECT g.group_id FROM mls_groups g
                 WHERE EXISTS (
                     SELECT 1 FROM messages m
@@ -151,7 +151,7 @@ public struct GroupStoreAccess {
     public func welcomes(to local: String) throws -> [(messageID: String, author: String, plaintext: [UInt8])] {
         try Row.fetchAll(
             db,
-            sql: """
+            cached: """
                 SELECT message_id, feed_id, content_json FROM messages
                 WHERE audience = ? AND type = 'group_event' AND content_json IS NOT NULL
                   AND message_id NOT IN (SELECT message_id FROM mls_processed)
@@ -169,14 +169,14 @@ public struct GroupStoreAccess {
     /// parsed; nil for content without effects).
     public func storeContent(_ plaintext: [UInt8], of envelope: Envelope, content: Content?) throws {
         let id = envelope.messageID.string
-        try db.execute(sql: "UPDATE messages SET content_json = ? WHERE message_id = ?", arguments: [sealer.seal(plaintext, context: id), id])
+        try db.execute(cached: "UPDATE messages SET content_json = ? WHERE message_id = ?", arguments: [sealer.seal(plaintext, context: id), id])
         if let content { try ContentEffects.apply(content, of: envelope, in: db, sealer: sealer) }
     }
 
     /// Records that a message was handled (`outcome`: `stored`, `stale`, or the reason it was refused).
     public func markProcessed(_ messageID: String, group groupID: String, outcome: String) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO mls_processed(message_id, group_id, outcome, processed_at) VALUES (?, ?, ?, ?)",
+            cached: "INSERT OR REPLACE INTO mls_processed(message_id, group_id, outcome, processed_at) VALUES (?, ?, ?, ?)",
             arguments: [messageID, groupID, String(outcome.prefix(500)), now]
         )
     }
@@ -184,8 +184,8 @@ public struct GroupStoreAccess {
     /// Clears the decrypted content of every message of a group's audience (explosion): envelopes stay for chain
     /// integrity, their content goes.
     public func clearContent(of groupID: String) throws {
-        try db.execute(sql: "UPDATE messages SET content_json = NULL WHERE audience = ?", arguments: ["group:" + groupID])
-        try db.execute(sql: "DELETE FROM mls_group_members WHERE group_id = ?", arguments: [groupID])
+        try db.execute(cached: "UPDATE messages SET content_json = NULL WHERE audience = ?", arguments: ["group:" + groupID])
+        try db.execute(cached: "DELETE FROM mls_group_members WHERE group_id = ?", arguments: [groupID])
     }
 
     /// Runs `body` in a savepoint: what it wrote stays when it returns, and is undone when it throws (the error is
@@ -209,21 +209,21 @@ public struct GroupStoreAccess {
     /// Queues a Welcome for `recipient` (sent as a direct message after the commit's transaction).
     public func queueWelcome(_ message: [UInt8], group groupID: String, recipient: String) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO mls_outbox(group_id, recipient_feed_id, mls_message, created_at) VALUES (?, ?, ?, ?)",
+            cached: "INSERT OR REPLACE INTO mls_outbox(group_id, recipient_feed_id, mls_message, created_at) VALUES (?, ?, ?, ?)",
             arguments: [groupID, recipient, Data(message), now]
         )
     }
 
     /// The queued Welcomes: (group, recipient, MLS message bytes).
     public func queuedWelcomes() throws -> [(groupID: String, recipient: String, message: [UInt8])] {
-        try Row.fetchAll(db, sql: "SELECT group_id, recipient_feed_id, mls_message FROM mls_outbox ORDER BY created_at").map {
+        try Row.fetchAll(db, cached: "SELECT group_id, recipient_feed_id, mls_message FROM mls_outbox ORDER BY created_at").map {
             ($0["group_id"], $0["recipient_feed_id"], Array($0["mls_message"] as Data))
         }
     }
 
     /// Removes a sent Welcome from the queue.
     public func dequeueWelcome(group groupID: String, recipient: String) throws {
-        try db.execute(sql: "DELETE FROM mls_outbox WHERE group_id = ? AND recipient_feed_id = ?", arguments: [groupID, recipient])
+        try db.execute(cached: "DELETE FROM mls_outbox WHERE group_id = ? AND recipient_feed_id = ?", arguments: [groupID, recipient])
     }
 
     // MARK: KeyPackages
@@ -231,31 +231,31 @@ public struct GroupStoreAccess {
     /// Keeps a KeyPackage this identity hands `recipient`, with its private keys sealed.
     public func saveOwnKeyPackage(reference: String, recipient: String, keyPackage: [UInt8], secrets: [UInt8]) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO mls_own_key_packages(ref, recipient_feed_id, key_package, secrets_sealed, created_at) VALUES (?, ?, ?, ?, ?)",
+            cached: "INSERT OR REPLACE INTO mls_own_key_packages(ref, recipient_feed_id, key_package, secrets_sealed, created_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [reference, recipient, Data(keyPackage), sealer.seal(secrets, context: "mls_key_package:" + reference), now]
         )
     }
 
     /// One of this identity's KeyPackages by reference: (KeyPackage bytes, private keys, recipient).
     public func ownKeyPackage(reference: String) throws -> (keyPackage: [UInt8], secrets: [UInt8], recipient: String)? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM mls_own_key_packages WHERE ref = ?", arguments: [reference]) else { return nil }
+        guard let row = try Row.fetchOne(db, cached: "SELECT * FROM mls_own_key_packages WHERE ref = ?", arguments: [reference]) else { return nil }
         let secrets = try sealer.open(row["secrets_sealed"], context: "mls_key_package:" + reference)
         return (Array(row["key_package"] as Data), secrets, row["recipient_feed_id"])
     }
 
     /// Deletes a used KeyPackage and its private keys.
     public func deleteOwnKeyPackage(reference: String) throws {
-        try db.execute(sql: "DELETE FROM mls_own_key_packages WHERE ref = ?", arguments: [reference])
+        try db.execute(cached: "DELETE FROM mls_own_key_packages WHERE ref = ?", arguments: [reference])
     }
 
     /// Keeps a contact's KeyPackage (at most ``maxPeerKeyPackages`` per contact, oldest dropped first).
     public func savePeerKeyPackage(reference: String, peer: String, keyPackage: [UInt8]) throws {
         try db.execute(
-            sql: "INSERT OR IGNORE INTO mls_peer_key_packages(ref, peer_feed_id, key_package, received_at) VALUES (?, ?, ?, ?)",
+            cached: "INSERT OR IGNORE INTO mls_peer_key_packages(ref, peer_feed_id, key_package, received_at) VALUES (?, ?, ?, ?)",
             arguments: [reference, peer, Data(keyPackage), now]
         )
         try db.execute(
-            sql: """
+            cached: """
                 DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?1 AND ref NOT IN (
                     SELECT ref FROM mls_peer_key_packages WHERE peer_feed_id = ?1 ORDER BY received_at DESC, rowid DESC LIMIT ?2)
                 """,
@@ -266,15 +266,15 @@ public struct GroupStoreAccess {
     /// Takes (returns and deletes) the oldest KeyPackage `peer` handed this identity.
     public func takePeerKeyPackage(of peer: String) throws -> [UInt8]? {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT ref, key_package FROM mls_peer_key_packages WHERE peer_feed_id = ? ORDER BY received_at, rowid LIMIT 1", arguments: [peer]
+            db, cached: "SELECT ref, key_package FROM mls_peer_key_packages WHERE peer_feed_id = ? ORDER BY received_at, rowid LIMIT 1", arguments: [peer]
         ) else { return nil }
-        try db.execute(sql: "DELETE FROM mls_peer_key_packages WHERE ref = ?", arguments: [row["ref"] as String])
+        try db.execute(cached: "DELETE FROM mls_peer_key_packages WHERE ref = ?", arguments: [row["ref"] as String])
         return Array(row["key_package"] as Data)
     }
 
     /// How many of `peer`'s KeyPackages this identity holds.
     public func peerKeyPackageCount(of peer: String) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mls_peer_key_packages WHERE peer_feed_id = ?", arguments: [peer]) ?? 0
+        try Int.fetchOne(db, cached: "SELECT COUNT(*) FROM mls_peer_key_packages WHERE peer_feed_id = ?", arguments: [peer]) ?? 0
     }
 }
 
@@ -294,7 +294,7 @@ extension FeedStore {
         try read { db in
             let rows = try Row.fetchAll(
                 db,
-                sql: """
+                cached: """
                     SELECT * FROM (
                         SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages
                         WHERE audience = ? AND \(WithheldContent.shownCondition) ORDER BY timestamp DESC, received_at DESC LIMIT ?

@@ -63,7 +63,7 @@ struct IngestSession {
         for (feed, state) in feeds {
             guard let head = state.head else { continue }
             try db.execute(
-                sql: "UPDATE contacts SET last_seen_seq = ? WHERE feed_id = ? AND last_seen_seq < ?",
+                cached: "UPDATE contacts SET last_seen_seq = ? WHERE feed_id = ? AND last_seen_seq < ?",
                 arguments: [head.sequence, feed, head.sequence]
             )
         }
@@ -95,7 +95,7 @@ struct IngestSession {
             return try ingestSigned(.stub(stub, bytes: bytes), signatureValid: line.signatureValid)
         case .foreign(let foreign):
             try db.execute(
-                sql: "INSERT OR IGNORE INTO foreign_envelopes(message_id, feed_id, sequence, version, envelope_json, received_at) VALUES (?, ?, ?, ?, ?, ?)",
+                cached: "INSERT OR IGNORE INTO foreign_envelopes(message_id, feed_id, sequence, version, envelope_json, received_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [foreign.messageID.string, foreign.feedID?.string, foreign.sequence.map { Int64($0) }, foreign.version,
                             String(decoding: bytes, as: UTF8.self), now]
             )
@@ -146,7 +146,7 @@ struct IngestSession {
             guard case .envelope(let full) = entry else { return .duplicate(id) }
             // A full envelope for a position held as a self stub (the author's own device): upgrade it.
             // The position is already linked, so the head does not move (it may be far above).
-            try db.execute(sql: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [full.feedID.string, sequence])
+            try db.execute(cached: "DELETE FROM message_stubs WHERE feed_id = ? AND sequence = ?", arguments: [full.feedID.string, sequence])
             try insertRow(full)
             return .stored(id, sequence: sequence)
         case .conflictsWithHeld(let kept):
@@ -205,7 +205,7 @@ struct IngestSession {
             return .rejected(sequence: sequence, .pendingLimit(feedID.string))
         }
         try db.execute(
-            sql: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            cached: "INSERT INTO pending_entries(message_id, feed_id, sequence, previous, kind, entry_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             arguments: [id.string, feedID.string, sequence, previous?.string, kind, String(decoding: bytes, as: UTF8.self), now]
         )
         feeds[feedID.string]?.hasPending = true
@@ -254,7 +254,7 @@ struct IngestSession {
                 }
             } else {
                 try db.execute(
-                    sql: "INSERT INTO message_stubs(feed_id, sequence, message_id, reason, received_at) VALUES (?, ?, ?, ?, ?)",
+                    cached: "INSERT INTO message_stubs(feed_id, sequence, message_id, reason, received_at) VALUES (?, ?, ?, ?, ?)",
                     arguments: [feedID.string, next, row.id, row.kind, now]
                 )
                 feeds[feedID.string]?.head = FeedHead(sequence: next, messageID: id)
@@ -274,7 +274,7 @@ struct IngestSession {
             try insertLinked(envelope)
         case .stub(let stub, let bytes):
             try db.execute(
-                sql: "INSERT INTO message_stubs(feed_id, sequence, message_id, reason, entry_json, received_at) VALUES (?, ?, ?, 'self', ?, ?)",
+                cached: "INSERT INTO message_stubs(feed_id, sequence, message_id, reason, entry_json, received_at) VALUES (?, ?, ?, 'self', ?, ?)",
                 arguments: [stub.feedID.string, stub.sequence, stub.messageID.string, String(decoding: bytes, as: UTF8.self), now]
             )
             feeds[stub.feedID.string]?.head = FeedHead(sequence: stub.sequence, messageID: stub.messageID)
@@ -343,12 +343,12 @@ struct IngestSession {
 
     /// Reads a followed feed's state; nil when the feed is not followed.
     static func loadState(_ db: Database, _ feedID: FeedID) throws -> FeedState? {
-        guard let text = try String.fetchOne(db, sql: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
+        guard let text = try String.fetchOne(db, cached: "SELECT identity_key_pub FROM feeds WHERE feed_id = ?", arguments: [feedID.string]),
               let key = try? PublicKeys.identityKey(storedBase64URL: text) else { return nil }
         return FeedState(
             keys: try keyHistory(db, feedID, original: key),
             head: try FeedStore.head(db, feedID.string),
-            hasPending: try Int.fetchOne(db, sql: "SELECT 1 FROM pending_entries WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil
+            hasPending: try Int.fetchOne(db, cached: "SELECT 1 FROM pending_entries WHERE feed_id = ? LIMIT 1", arguments: [feedID.string]) != nil
         )
     }
 
@@ -356,12 +356,12 @@ struct IngestSession {
     /// person) and the linked `key_rotation` announcements still unreadable here.
     static func keyHistory(_ db: Database, _ feedID: FeedID, original: Curve25519.Signing.PublicKey) throws -> FeedKeyHistory {
         var keys = FeedKeyHistory(original: original)
-        for row in try Row.fetchAll(db, sql: "SELECT from_sequence, identity_key_pub FROM feed_keys WHERE feed_id = ? AND verified = 1", arguments: [feedID.string]) {
+        for row in try Row.fetchAll(db, cached: "SELECT from_sequence, identity_key_pub FROM feed_keys WHERE feed_id = ? AND verified = 1", arguments: [feedID.string]) {
             guard let key = try? PublicKeys.identityKey(storedBase64URL: row["identity_key_pub"] as String) else { continue }
             keys.adopt(key, from: UInt32(clamping: row["from_sequence"] as Int64))
         }
         let unreadable = try Int64.fetchAll(
-            db, sql: "SELECT sequence FROM messages WHERE feed_id = ? AND type = ? AND content_json IS NULL", arguments: [feedID.string, ChainRules.keyRotationType]
+            db, cached: "SELECT sequence FROM messages WHERE feed_id = ? AND type = ? AND content_json IS NULL", arguments: [feedID.string, ChainRules.keyRotationType]
         )
         for sequence in unreadable { keys.noteUnreadableRotation(at: UInt32(clamping: sequence)) }
         return keys
@@ -394,7 +394,7 @@ struct IngestSession {
     }
 
     func deletePending(_ row: PendingRow) throws {
-        try db.execute(sql: "DELETE FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = ?", arguments: [row.id, row.sequence, row.kind])
+        try db.execute(cached: "DELETE FROM pending_entries WHERE message_id = ? AND sequence = ? AND kind = ?", arguments: [row.id, row.sequence, row.kind])
     }
 
     func recordFork(_ feedID: FeedID, _ sequence: UInt32, kept: MessageID, conflicting: MessageID, bytes: [UInt8], reason: String) throws {
@@ -403,13 +403,13 @@ struct IngestSession {
 
     func recordFork(_ feedID: FeedID, _ sequence: UInt32, kept: String, conflicting: MessageID, bytes: [UInt8], reason: String) throws {
         try db.execute(
-            sql: """
+            cached: """
                 INSERT OR IGNORE INTO fork_evidence(feed_id, sequence, kept_message_id, conflicting_message_id, conflicting_entry_json, reason, detected_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [feedID.string, sequence, kept, conflicting.string, String(decoding: bytes, as: UTF8.self), reason, now]
         )
-        try db.execute(sql: "UPDATE feeds SET forked = 1 WHERE feed_id = ?", arguments: [feedID.string])
+        try db.execute(cached: "UPDATE feeds SET forked = 1 WHERE feed_id = ?", arguments: [feedID.string])
         store.logger.warning("fork evidence recorded", metadata: ["feed": "\(feedID.string)", "sequence": "\(sequence)", "reason": "\(reason)"])
     }
 }

@@ -45,7 +45,7 @@ extension StoreRatchetState: SessionStore {
     public func sessionRecord(with peer: FeedID) throws(RatchetError) -> SessionRecord? {
         let bytes = try storage("reading the session with \(peer)") { () throws -> [UInt8]? in
             guard let sealed = try Data.fetchOne(
-                db, sql: "SELECT session_state FROM dr_sessions WHERE peer_feed_id = ?", arguments: [peer.string]
+                db, cached: "SELECT session_state FROM dr_sessions WHERE peer_feed_id = ?", arguments: [peer.string]
             ) else { return nil }
             return try sealer.open(String(decoding: sealed, as: UTF8.self), context: Self.sessionContext(peer))
         }
@@ -58,7 +58,7 @@ extension StoreRatchetState: SessionStore {
         let sealed = Data(sealer.seal(record.encoded, context: Self.sessionContext(peer)).utf8)
         try storage("saving the session with \(peer)") {
             try db.execute(
-                sql: "INSERT OR REPLACE INTO dr_sessions(peer_feed_id, session_state, last_updated) VALUES (?, ?, ?)",
+                cached: "INSERT OR REPLACE INTO dr_sessions(peer_feed_id, session_state, last_updated) VALUES (?, ?, ?)",
                 arguments: [peer.string, sealed, now]
             )
         }
@@ -67,7 +67,7 @@ extension StoreRatchetState: SessionStore {
     /// Deletes the record with `peer`.
     public func deleteSessionRecord(with peer: FeedID) throws(RatchetError) {
         try storage("deleting the session with \(peer)") {
-            try db.execute(sql: "DELETE FROM dr_sessions WHERE peer_feed_id = ?", arguments: [peer.string])
+            try db.execute(cached: "DELETE FROM dr_sessions WHERE peer_feed_id = ?", arguments: [peer.string])
         }
     }
 }
@@ -80,8 +80,8 @@ extension StoreRatchetState: PrekeyStore {
     public func generateOneTimePrekeys(count: Int, forPeer peer: FeedID) throws(RatchetError) -> OneTimePrekeyBatch {
         let limit = RatchetConstants.maxOneTimePrekeys
         let (held, first) = try storage("reading the prekey pool of \(peer)") { () throws -> (Int, Int64) in
-            let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM one_time_prekeys WHERE peer_feed_id = ?", arguments: [peer.string]) ?? 0
-            let next = try Int64.fetchOne(db, sql: "SELECT next_prekey_id FROM prekey_batches WHERE peer_feed_id = ?", arguments: [peer.string])
+            let held = try Int.fetchOne(db, cached: "SELECT COUNT(*) FROM one_time_prekeys WHERE peer_feed_id = ?", arguments: [peer.string]) ?? 0
+            let next = try Int64.fetchOne(db, cached: "SELECT next_prekey_id FROM prekey_batches WHERE peer_feed_id = ?", arguments: [peer.string])
             return (held, next ?? 1)
         }
         guard count >= 1, held + count <= limit, first >= 1, first + Int64(count) <= Int64(UInt32.max) else {
@@ -101,7 +101,7 @@ extension StoreRatchetState: PrekeyStore {
                 entries.append(OneTimePrekeyPublic(id: id, publicKey: Array(key.publicKey.rawRepresentation)))
             }
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO prekey_batches(peer_feed_id, next_prekey_id, last_batch_size, issued_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT(peer_feed_id) DO UPDATE SET next_prekey_id = excluded.next_prekey_id,
                         last_batch_size = excluded.last_batch_size, issued_at = excluded.issued_at
@@ -116,7 +116,7 @@ extension StoreRatchetState: PrekeyStore {
     public func oneTimePrekey(id: UInt32, forPeer peer: FeedID) throws(RatchetError) -> Curve25519.KeyAgreement.PrivateKey? {
         let raw = try storage("reading prekey \(id) of \(peer)") { () throws -> [UInt8]? in
             guard let sealed = try String.fetchOne(
-                db, sql: "SELECT private_key_sealed FROM one_time_prekeys WHERE peer_feed_id = ? AND prekey_id = ?",
+                db, cached: "SELECT private_key_sealed FROM one_time_prekeys WHERE peer_feed_id = ? AND prekey_id = ?",
                 arguments: [peer.string, Int64(id)]
             ) else { return nil }
             return try sealer.open(sealed, context: Self.prekeyContext(peer, id))
@@ -128,7 +128,7 @@ extension StoreRatchetState: PrekeyStore {
     public func consumeOneTimePrekey(id: UInt32, forPeer peer: FeedID) throws(RatchetError) -> Curve25519.KeyAgreement.PrivateKey {
         guard let key = try oneTimePrekey(id: id, forPeer: peer) else { throw .unknownOneTimePrekey(id: id) }
         try storage("consuming prekey \(id) of \(peer)") {
-            try db.execute(sql: "DELETE FROM one_time_prekeys WHERE peer_feed_id = ? AND prekey_id = ?", arguments: [peer.string, Int64(id)])
+            try db.execute(cached: "DELETE FROM one_time_prekeys WHERE peer_feed_id = ? AND prekey_id = ?", arguments: [peer.string, Int64(id)])
         }
         return key
     }
@@ -136,8 +136,8 @@ extension StoreRatchetState: PrekeyStore {
     /// Unused prekeys handed to `peer` and the size of the last batch (0 before the first).
     public func status(forPeer peer: FeedID) throws(RatchetError) -> PrekeyPoolStatus {
         try storage("reading the prekey pool of \(peer)") {
-            let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM one_time_prekeys WHERE peer_feed_id = ?", arguments: [peer.string]) ?? 0
-            let last = try Int.fetchOne(db, sql: "SELECT last_batch_size FROM prekey_batches WHERE peer_feed_id = ?", arguments: [peer.string]) ?? 0
+            let remaining = try Int.fetchOne(db, cached: "SELECT COUNT(*) FROM one_time_prekeys WHERE peer_feed_id = ?", arguments: [peer.string]) ?? 0
+            let last = try Int.fetchOne(db, cached: "SELECT last_batch_size FROM prekey_batches WHERE peer_feed_id = ?", arguments: [peer.string]) ?? 0
             return PrekeyPoolStatus(remaining: remaining, lastBatchSize: last)
         }
     }
@@ -150,7 +150,7 @@ extension StoreRatchetState: PeerPrekeyStore {
     public func nextPeerPrekey(forPeer peer: FeedID) throws(RatchetError) -> OneTimePrekeyPublic? {
         try storage("reading the prekeys of \(peer)") {
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT prekey_id, public_key FROM peer_prekeys WHERE peer_feed_id = ? ORDER BY prekey_id LIMIT 1",
+                db, cached: "SELECT prekey_id, public_key FROM peer_prekeys WHERE peer_feed_id = ? ORDER BY prekey_id LIMIT 1",
                 arguments: [peer.string]
             ), let id = UInt32(exactly: row["prekey_id"] as Int64) else { return nil }
             return OneTimePrekeyPublic(id: id, publicKey: Array(row["public_key"] as Data))
@@ -160,7 +160,7 @@ extension StoreRatchetState: PeerPrekeyStore {
     /// Removes a contact's one-time prekey once a session used it.
     public func removePeerPrekey(id: UInt32, forPeer peer: FeedID) throws(RatchetError) {
         try storage("removing prekey \(id) of \(peer)") {
-            try db.execute(sql: "DELETE FROM peer_prekeys WHERE peer_feed_id = ? AND prekey_id = ?", arguments: [peer.string, Int64(id)])
+            try db.execute(cached: "DELETE FROM peer_prekeys WHERE peer_feed_id = ? AND prekey_id = ?", arguments: [peer.string, Int64(id)])
         }
     }
 
@@ -175,7 +175,7 @@ extension StoreRatchetState: PeerPrekeyStore {
     /// The contact's unused one-time prekeys held here.
     public func peerPrekeyCount(forPeer peer: FeedID) throws(RatchetError) -> Int {
         try storage("counting the prekeys of \(peer)") {
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM peer_prekeys WHERE peer_feed_id = ?", arguments: [peer.string]) ?? 0
+            try Int.fetchOne(db, cached: "SELECT COUNT(*) FROM peer_prekeys WHERE peer_feed_id = ?", arguments: [peer.string]) ?? 0
         }
     }
 }

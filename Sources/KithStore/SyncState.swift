@@ -14,7 +14,7 @@ extension FeedStore {
         try read { db in
             try Int64.fetchAll(
                 db,
-                sql: "SELECT DISTINCT sequence FROM pending_entries WHERE feed_id = ? AND kind IN ('envelope', 'self') ORDER BY sequence",
+                cached: "SELECT DISTINCT sequence FROM pending_entries WHERE feed_id = ? AND kind IN ('envelope', 'self') ORDER BY sequence",
                 arguments: [feedID.string]
             ).compactMap { UInt32(exactly: $0) }
         }

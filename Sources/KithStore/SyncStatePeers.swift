@@ -46,7 +46,7 @@ extension FeedStore {
         let now = nowMillis ?? Self.nowMillis()
         try write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO sync_peer_state(peer_key, last_attempt_at, last_completed_at, sessions, interrupted_sessions,
                                                 messages_received, messages_sent, blobs_received)
                     VALUES (?1, ?2, CASE WHEN ?3 THEN ?2 END, 1, CASE WHEN ?3 THEN 0 ELSE 1 END, ?4, ?5, ?6)
@@ -67,14 +67,14 @@ extension FeedStore {
     /// The record of one peer, if it ever synced.
     public func syncPeerRecord(peerKey: String) throws(StoreError) -> SyncPeerRecord? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM sync_peer_state WHERE peer_key = ?", arguments: [peerKey]).map(Self.syncPeerRecord)
+            try Row.fetchOne(db, cached: "SELECT * FROM sync_peer_state WHERE peer_key = ?", arguments: [peerKey]).map(Self.syncPeerRecord)
         }
     }
 
     /// Every peer record, most recent attempt first.
     public func syncPeerRecords() throws(StoreError) -> [SyncPeerRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM sync_peer_state ORDER BY last_attempt_at DESC").map(Self.syncPeerRecord)
+            try Row.fetchAll(db, cached: "SELECT * FROM sync_peer_state ORDER BY last_attempt_at DESC").map(Self.syncPeerRecord)
         }
     }
 

@@ -14,12 +14,12 @@ enum UnauthenticatedBounds {
     static func enforce(_ limits: StoreLimits, feeds: [String]?, in db: Database) throws -> Int {
         var removed = 0
         let feedIDs = try feeds ?? String.fetchAll(
-            db, sql: "SELECT DISTINCT feed_id FROM foreign_envelopes WHERE feed_id IS NOT NULL UNION SELECT DISTINCT feed_id FROM pending_entries WHERE kind = 'foreign'"
+            db, cached: "SELECT DISTINCT feed_id FROM foreign_envelopes WHERE feed_id IS NOT NULL UNION SELECT DISTINCT feed_id FROM pending_entries WHERE kind = 'foreign'"
         )
         for feed in feedIDs {
             // Held later-version entries at or below the linked head can never be placed.
             try db.execute(
-                sql: """
+                cached: """
                     DELETE FROM pending_entries WHERE feed_id = ?1 AND kind = 'foreign' AND sequence <= COALESCE(
                         (SELECT MAX(sequence) FROM (SELECT sequence FROM messages WHERE feed_id = ?1 UNION ALL SELECT sequence FROM message_stubs WHERE feed_id = ?1)), -1)
                     """,
@@ -27,7 +27,7 @@ enum UnauthenticatedBounds {
             )
             removed += db.changesCount
             try db.execute(
-                sql: """
+                cached: """
                     DELETE FROM pending_entries WHERE rowid IN (
                         SELECT rowid FROM pending_entries WHERE feed_id = ?1 AND kind = 'foreign'
                         ORDER BY received_at, rowid LIMIT MAX(0, (SELECT COUNT(*) FROM pending_entries WHERE feed_id = ?1 AND kind = 'foreign') - ?2))
@@ -36,7 +36,7 @@ enum UnauthenticatedBounds {
             )
             removed += db.changesCount
             try db.execute(
-                sql: """
+                cached: """
                     DELETE FROM foreign_envelopes WHERE rowid IN (
                         SELECT rowid FROM foreign_envelopes WHERE feed_id = ?1 AND \(unlinked)
                         ORDER BY received_at, rowid LIMIT MAX(0, (SELECT COUNT(*) FROM foreign_envelopes WHERE feed_id = ?1) - ?2))
@@ -46,7 +46,7 @@ enum UnauthenticatedBounds {
             removed += db.changesCount
         }
         try db.execute(
-            sql: """
+            cached: """
                 DELETE FROM foreign_envelopes WHERE rowid IN (
                     SELECT rowid FROM foreign_envelopes WHERE \(unlinked)
                     ORDER BY received_at, rowid LIMIT MAX(0, (SELECT COUNT(*) FROM foreign_envelopes) - ?1))

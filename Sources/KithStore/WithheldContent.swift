@@ -18,7 +18,7 @@ enum WithheldContent: String, Sendable {
     /// Records that `envelope`'s content is withheld; `code` is a reason code, never content.
     static func record(_ state: WithheldContent, _ envelope: Envelope, code: String, in db: Database, now: Int64) throws {
         try db.execute(
-            sql: "INSERT OR IGNORE INTO withheld_messages(message_id, feed_id, state, reason, recorded_at) VALUES (?, ?, ?, ?, ?)",
+            cached: "INSERT OR IGNORE INTO withheld_messages(message_id, feed_id, state, reason, recorded_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [envelope.messageID.string, envelope.feedID.string, state.rawValue, code, now]
         )
     }

@@ -18,6 +18,26 @@ enum GroupsSuite: BenchSuite {
 
     static func run(report: (BenchFigure) -> Void) async throws {
         let (alice, bob, group) = try await feedGroup()
+        if let count = ProcessInfo.processInfo.environment["KITH_PROFILE_IMPORT"].flatMap(Int.init) {
+            var posts: [[UInt8]] = []
+            var messages: [[UInt8]] = []
+            for index in 0..<count {
+                posts.append(try await alice.post("post \(index)", audience: .contacts).canonicalBytes)
+            }
+            for index in 0..<count {
+                messages.append(try await alice.sendToGroup(group, text: "m \(index)").canonicalBytes)
+            }
+            print("READY", ProcessInfo.processInfo.processIdentifier)
+            try await Task.sleep(for: .seconds(4))
+            let start = ProcessCPUClock.seconds()
+            for line in posts { _ = try await bob.importKnownFeed(lines: [line]) }
+            print("posts cpu ms/import", (ProcessCPUClock.seconds() - start) * 1000 / Double(count))
+            try await Task.sleep(for: .seconds(4))
+            let start2 = ProcessCPUClock.seconds()
+            for line in messages { _ = try await bob.importKnownFeed(lines: [line]) }
+            print("messages cpu ms/import", (ProcessCPUClock.seconds() - start2) * 1000 / Double(count))
+            return
+        }
         var (author, reader) = try twin()
 
         // Application messages.
