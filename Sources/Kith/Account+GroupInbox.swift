@@ -141,30 +141,33 @@ extension Account {
     private func drainInbox(
         _ id: GroupID, _ access: GroupStoreAccess, report: inout GroupProcessReport
     ) throws(KithError) -> (membership: GroupMembership, advanced: Bool, profiles: [FeedID: String?])? {
-        let entries = try groupStoreCall { try access.inbox(of: id.string) }
         guard let (record, loaded) = try loadMembership(id, in: access) else {
-            report.held += entries.count  // not joined (yet): a Welcome may still come
+            report.held += try groupStoreCall { try access.inbox(of: id.string) }.count  // not joined (yet): a Welcome may still come
             return nil
         }
         guard var membership = loaded else {
-            for entry in entries { try groupStoreCall { try access.markProcessed(entry.messageID, group: id.string, outcome: "ended: \(record.status.rawValue)") } }
+            for entry in try groupStoreCall({ try access.inbox(of: id.string) }) {
+                try groupStoreCall { try access.markProcessed(entry.messageID, group: id.string, outcome: "ended: \(record.status.rawValue)") }
+            }
             return nil
         }
+        // Messages held for a later epoch by an earlier pass stay out until the group reaches it.
+        let entries = try groupStoreCall { try access.inbox(of: id.string, atEpoch: membership.epoch) }
         let startEpoch = membership.epoch
-        var items: [InboxItem] = []
-        for entry in entries {
-            do throws(GroupError) {
-                let author = try Self.feed(entry.feedID)
-                items.append(InboxItem(entry: entry, wire: try GroupWireMessage(entry.contentBytes, group: id), author: author))
-            } catch {
-                try refuse(entry.messageID, id, error.description, access, &report)
-            }
-        }
+        var items = try inboxItems(entries, id, access, &report)
+        var queriedAt = membership.epoch
         var progressed = true
         var waiting: [InboxItem] = []
         var profiles: [FeedID: String?] = [:]
         while progressed {
             progressed = false
+            if membership.epoch > queriedAt {
+                // The group moved on: messages held for the epochs it reached come back into the pass.
+                queriedAt = membership.epoch
+                let known = Set((items + waiting).map(\.entry.messageID))
+                let reached = try groupStoreCall { try access.inbox(of: id.string, atEpoch: queriedAt) }.filter { !known.contains($0.messageID) }
+                items += try inboxItems(reached, id, access, &report)
+            }
             items.sort(by: InboxItem.precedes)
             var index = 0
             while index < items.count {
@@ -215,9 +218,29 @@ extension Account {
             }
         }
         report.held += items.count + waiting.count
+        // Read once: the next passes skip them until the group reaches their epoch.
+        for item in items where item.wire.epoch > membership.epoch {
+            try groupStoreCall { try access.hold(item.entry.messageID, group: id.string, epoch: item.wire.epoch) }
+        }
         let advanced = membership.epoch != startEpoch
         try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: advanced, in: access)
         return (membership, advanced, profiles)
+    }
+
+    /// Parses inbox entries; a malformed one is refused (recorded, never read again).
+    private func inboxItems(
+        _ entries: [GroupInboxEntry], _ id: GroupID, _ access: GroupStoreAccess, _ report: inout GroupProcessReport
+    ) throws(KithError) -> [InboxItem] {
+        var items: [InboxItem] = []
+        for entry in entries {
+            do throws(GroupError) {
+                let author = try Self.feed(entry.feedID)
+                items.append(InboxItem(entry: entry, wire: try GroupWireMessage(entry.contentBytes, group: id), author: author))
+            } catch {
+                try refuse(entry.messageID, id, error.description, access, &report)
+            }
+        }
+        return items
     }
 
     /// Stores one decrypted application content; returns it, or nil when it was refused.

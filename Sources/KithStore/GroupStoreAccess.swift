@@ -111,17 +111,19 @@ public struct GroupStoreAccess {
 
     // MARK: Messages
 
-    /// The linked messages of `groupID`'s audience not yet processed, in feed and sequence order.
-    public func inbox(of groupID: String) throws -> [GroupInboxEntry] {
+    /// The linked messages of `groupID`'s audience not yet processed, in feed and sequence order, without those held
+    /// (``hold(_:group:epoch:)``) for an epoch after `epoch`.
+    public func inbox(of groupID: String, atEpoch epoch: UInt64 = .max) throws -> [GroupInboxEntry] {
         try Row.fetchAll(
             db,
             cached: """
                 SELECT message_id, feed_id, sequence, type, envelope_json FROM messages
-                WHERE audience = ? AND content_json IS NULL AND audience LIKE 'group:%' AND tombstoned = 0
+                WHERE audience = ?1 AND content_json IS NULL AND audience LIKE 'group:%' AND tombstoned = 0
                   AND message_id NOT IN (SELECT message_id FROM mls_processed)
+                  AND message_id NOT IN (SELECT message_id FROM mls_held WHERE group_id = ?2 AND epoch > ?3)
                 ORDER BY feed_id, sequence
                 """,
-            arguments: ["group:" + groupID]
+            arguments: ["group:" + groupID, groupID, Int64(clamping: epoch)]
         ).compactMap { row in
             guard let envelope = try? Envelope.parseV1(Array((row["envelope_json"] as String).utf8)),
                   let bytes = try? envelope.contentBytes() else { return nil }
@@ -132,8 +134,8 @@ public struct GroupStoreAccess {
         }
     }
 
-    /// Ids of the groups known here that have unprocessed messages of their audience (messages of groups this
-    /// identity is not in are relayed, never scanned).
+    /// Ids of the groups known here that have unprocessed messages of their audience, not counting messages held for
+    /// an epoch the group has not reached (messages of groups this identity is not in are relayed, never scanned).
     public func groupsWithInbox() throws -> [String] {
         try String.fetchAll(
             db,
@@ -142,8 +144,17 @@ public struct GroupStoreAccess {
                 WHERE EXISTS (
                     SELECT 1 FROM messages m
                     WHERE m.audience = 'group:' || g.group_id AND m.content_json IS NULL AND m.audience LIKE 'group:%'
-                      AND m.tombstoned = 0 AND m.message_id NOT IN (SELECT message_id FROM mls_processed))
+                      AND m.tombstoned = 0 AND m.message_id NOT IN (SELECT message_id FROM mls_processed)
+                      AND m.message_id NOT IN (SELECT h.message_id FROM mls_held h WHERE h.group_id = g.group_id AND h.epoch > g.epoch))
                 """
+        )
+    }
+
+    /// Records that a message of `groupID` waits for `epoch`: ``inbox(of:atEpoch:)`` skips it until then.
+    public func hold(_ messageID: String, group groupID: String, epoch: UInt64) throws {
+        try db.execute(
+            cached: "INSERT OR REPLACE INTO mls_held(message_id, group_id, epoch) VALUES (?, ?, ?)",
+            arguments: [messageID, groupID, Int64(clamping: epoch)]
         )
     }
 
@@ -179,6 +190,7 @@ public struct GroupStoreAccess {
             cached: "INSERT OR REPLACE INTO mls_processed(message_id, group_id, outcome, processed_at) VALUES (?, ?, ?, ?)",
             arguments: [messageID, groupID, String(outcome.prefix(500)), now]
         )
+        try db.execute(cached: "DELETE FROM mls_held WHERE message_id = ?", arguments: [messageID])
     }
 
     /// Clears the decrypted content of every message of a group's audience (explosion): envelopes stay for chain
@@ -186,6 +198,7 @@ public struct GroupStoreAccess {
     public func clearContent(of groupID: String) throws {
         try db.execute(cached: "UPDATE messages SET content_json = NULL WHERE audience = ?", arguments: ["group:" + groupID])
         try db.execute(cached: "DELETE FROM mls_group_members WHERE group_id = ?", arguments: [groupID])
+        try db.execute(cached: "DELETE FROM mls_held WHERE group_id = ?", arguments: [groupID])
     }
 
     /// Runs `body` in a savepoint: what it wrote stays when it returns, and is undone when it throws (the error is

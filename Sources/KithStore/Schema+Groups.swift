@@ -50,4 +50,17 @@ extension Schema {
             PRIMARY KEY(group_id, recipient_feed_id)
         );
         """
+
+    /// Group messages of an epoch this member has not reached (docs/GROUPS.md, "Processing"): their epoch is read
+    /// once, from the MLS header in the clear, and the inbox skips them until the group's epoch reaches it, so a pass
+    /// costs what arrived since the last one, not every message ever held (a member cannot make each import re-read
+    /// a pile of far-future messages).
+    static let groupHeldTable = """
+        CREATE TABLE mls_held (
+            message_id TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL,
+            epoch INTEGER NOT NULL
+        );
+        CREATE INDEX idx_mls_held_group ON mls_held(group_id, epoch);
+        """
 }
