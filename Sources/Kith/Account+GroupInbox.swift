@@ -68,6 +68,10 @@ extension Account {
                 } else {
                     outcome = "already a member"
                 }
+            } catch .ratchetTreeMissing {
+                // Its tree travels apart and has not arrived: tried again on every pass until it has.
+                report.held += 1
+                continue
             } catch {
                 outcome = "refused: \(error.description)"
                 if let id = try? MessageID(welcome.messageID) { report.refused.append((id, error.description)) }
@@ -99,9 +103,17 @@ extension Account {
             }
         }
         guard let found else { throw .invalidKeyPackage("the Welcome names none of this identity's KeyPackages (already used?)") }
-        let membership = try GroupMembership.join(
-            welcome: mlsWelcome, keyPackage: found.keyPackage, secrets: found.secrets, own: feedID, author: author, now: groupClock
-        )
+        let membership: GroupMembership
+        do throws(GroupError) {
+            membership = try GroupMembership.join(
+                welcome: mlsWelcome, keyPackage: found.keyPackage, secrets: found.secrets, own: feedID, author: author, now: groupClock
+            )
+        } catch .ratchetTreeMissing {
+            membership = try GroupMembership.join(
+                welcome: mlsWelcome, keyPackage: found.keyPackage, secrets: found.secrets, own: feedID, author: author,
+                ratchetTree: try groupTree(of: id, from: author, access), now: groupClock
+            )
+        }
         guard membership.id == id else { throw .malformedMessage("the Welcome is for another group than its group_event says") }
         // A Welcome for a group this identity is active in counts only when it is newer: the committer re-added it
         // (its old leaf is removed by the same commit).
@@ -114,6 +126,20 @@ extension Account {
         }
         report.joined.append(id)
         return membership
+    }
+
+    /// The group tree `author` sent apart for a Welcome (an `mls_group_tree` message and its blob), opened.
+    ///
+    /// - Throws: ``GroupError/ratchetTreeMissing`` while the message or the blob has not arrived.
+    private func groupTree(of id: GroupID, from author: FeedID, _ access: GroupStoreAccess) throws(GroupError) -> [UInt8] {
+        guard let offer = try? access.groupTree(of: id.string, from: author.string), let blob = try? access.blob(offer.blob) else {
+            throw .ratchetTreeMissing
+        }
+        do throws(ContactsCipherError) {
+            return try BlobCipher.open(blob, contentHash: offer.blob, key: offer.key)
+        } catch {
+            throw .malformedMessage("the group tree blob does not open: \(error.description)")
+        }
     }
 
     // MARK: Inboxes
@@ -270,7 +296,7 @@ extension Account {
 
     /// Content types that make no sense in a group (key material for one contact, feed-level keys, introductions):
     /// refused when they arrive as group content, and never sent as such.
-    static let notInGroups: Set<String> = ["group_event", "mls_key_package", "prekey_batch", "key_rotation", "contact_introduction"]
+    static let notInGroups: Set<String> = ["group_event", "mls_key_package", "mls_group_tree", "prekey_batch", "key_rotation", "contact_introduction"]
 
     private func storeEvent(_ item: InboxItem, kind: GroupEventKind, _ id: GroupID, _ access: GroupStoreAccess) throws(KithError) {
         let event = GroupEvent(groupID: id.string, event: kind.rawValue, mlsMessage: Base64URL.encode(item.entry.contentBytes))

@@ -91,6 +91,7 @@ extension Account {
             let access = slot.groups
             let (record, membership) = try self.activeMembership(id, in: access)
             var work = membership
+            work.inBandTreeLimit = self.groupTreeInBandLimit.withLock { $0 }
             let handshake = try make(&work, access)
             let bytes = handshake.message.tlsEncoded
             guard bytes.count <= GroupWireMessage.maxHandshakeBytes else { throw .group(.handshakeTooLarge(bytes.count)) }
@@ -98,11 +99,19 @@ extension Account {
             let plaintext: [UInt8]
             do throws(FeedError) { plaintext = try Content.groupEvent(event).canonicalBytes() } catch { throw .feed(error) }
             try self.save(work, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, in: access)
+            // A tree too large for the Welcome goes into one encrypted blob that every joiner of this commit fetches.
+            var tree: GroupTreeOffer?
+            if let treeBytes = handshake.ratchetTree, !handshake.joiners.isEmpty {
+                let sealed: BlobCipher.Sealed
+                do throws(ContactsCipherError) { sealed = try BlobCipher.seal(treeBytes) } catch { throw .group(.mls("the group tree: \(error)")) }
+                _ = try self.groupStoreCall { try access.putBlob(sealed.blob) }
+                tree = GroupTreeOffer(groupID: id.string, blob: sealed.contentHash, key: sealed.key)
+            }
             for joiner in handshake.joiners {
                 guard let welcome = handshake.welcome(for: joiner) else { continue }
                 let welcomeBytes = MLSMessage(body: .welcome(welcome)).tlsEncoded
                 guard welcomeBytes.count <= GroupWireMessage.maxHandshakeBytes else { throw .group(.handshakeTooLarge(welcomeBytes.count)) }
-                try self.groupStoreCall { try access.queueWelcome(welcomeBytes, group: id.string, recipient: joiner.string) }
+                try self.groupStoreCall { try access.queueWelcome(welcomeBytes, group: id.string, recipient: joiner.string, tree: tree) }
             }
             return (bytes, plaintext)
         }
@@ -129,6 +138,8 @@ extension Account {
         let queued = try readGroupStore { access in try access.queuedWelcomes() }
         for item in queued {
             if let recipient = try? FeedID(item.recipient), (try? contactRecordBlocking(recipient)) != nil {
+                // The tree's whereabouts first: the joiner reads its direct messages in order.
+                if let tree = item.tree { _ = try sendDirectBlocking(.groupTreeOffer(tree), to: recipient) }
                 let event = GroupEvent(groupID: item.groupID, event: GroupEventKind.addMember.rawValue, mlsMessage: Base64URL.encode(item.message))
                 _ = try sendDirectBlocking(.groupEvent(event), to: recipient)
             }

@@ -51,6 +51,9 @@ public final class Account: Sendable {
     let groupFaultAfterContent = Mutex(false)
     /// Contacts keys derived by earlier imports.
     let contactsKeyCache = ContactsKeyCache()
+    /// Largest ratchet tree this account's commits put in a Welcome (``GroupWireMessage/maxInBandTreeBytes``; tests
+    /// lower it to send small trees apart).
+    let groupTreeInBandLimit = Mutex(GroupWireMessage.maxInBandTreeBytes)
     /// Restored group states by group id, with the store version they were saved as: a pass reuses one while the
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])

@@ -29,6 +29,7 @@ enum MessageRendering {
         case .keyRotation(let rotation): return "\(prefix) announced new keys (\(TerminalText.escaped(rotation.reason ?? "no reason given")))"
         case .prekeyBatch(let batch): return "\(prefix) handed over \(max(0, (batch.batchBytes.count - 3) / 36)) one-time prekeys"
         case .keyPackageOffer: return "\(prefix) handed over a group KeyPackage"
+        case .groupTreeOffer: return "\(prefix) handed over where to find a group's member tree"
         case .groupEvent(let event): return "\(prefix) group \(TerminalText.escaped(event.event).replacingOccurrences(of: "_", with: " "))"
         }
     }

@@ -50,6 +50,8 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
     case noMetadata
     /// A commit names a proposal this member has not received yet (it is in the proposer's feed): the commit waits.
     case missingProposal
+    /// The Welcome does not carry the group's ratchet tree and its `mls_group_tree` blob is not here (yet).
+    case ratchetTreeMissing
 
     public var description: String {
         switch self {
@@ -80,6 +82,7 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
         case .metadata(let error): "conversation metadata: \(error.description)"
         case .noMetadata: "the group carries no conversation metadata"
         case .missingProposal: "the commit names a proposal not received yet; it waits for the proposer's feed"
+        case .ratchetTreeMissing: "the Welcome's group tree travels apart (mls_group_tree) and has not arrived yet; it waits for the next sync"
         }
     }
 }

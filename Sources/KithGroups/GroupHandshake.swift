@@ -16,15 +16,22 @@ public struct GroupHandshake: Sendable {
     public let joinerReferences: [FeedID: [UInt8]]
     /// True for a commit (the epoch advanced), false for a proposal.
     public let isCommit: Bool
+    /// The new epoch's ratchet tree (TLS-encoded) when it was too large for the Welcome: the joiners need it out of
+    /// band (``GroupWireMessage/maxInBandTreeBytes``). Nil when the Welcome carries it, or nobody joins.
+    public let ratchetTree: [UInt8]?
 
     /// Creates a handshake record.
-    public init(message: MLSMessage, kind: GroupEventKind, welcome: Welcome?, joiners: [FeedID], joinerReferences: [FeedID: [UInt8]] = [:], isCommit: Bool) {
+    public init(
+        message: MLSMessage, kind: GroupEventKind, welcome: Welcome?, joiners: [FeedID], joinerReferences: [FeedID: [UInt8]] = [:], isCommit: Bool,
+        ratchetTree: [UInt8]? = nil
+    ) {
         self.message = message
         self.kind = kind
         self.welcome = welcome
         self.joiners = joiners
         self.joinerReferences = joinerReferences
         self.isCommit = isCommit
+        self.ratchetTree = ratchetTree
     }
 
     /// The Welcome for one joiner: only its own encrypted group secrets (every joiner needs only its entry), which

@@ -73,10 +73,23 @@ extension GroupMembership {
         keyPackages: [KeyPackage], removing leaves: [LeafIndex], joiners: [FeedID], references: [FeedID: [UInt8]] = [:]
     ) throws(GroupError) -> GroupHandshake {
         let before = memberFeeds
-        let pending: PendingCommit
-        var work = state
+        var pending: PendingCommit
+        var outOfBandTree: [UInt8]?
         do {
+            var work = state
             pending = try work.commit(adding: keyPackages, removing: leaves, includePending: true, includePath: true, wireFormat: .privateMessage)
+            if pending.welcome != nil {
+                let tree = pending.newState.tree.tlsEncoded
+                if tree.count > inBandTreeLimit {
+                    // Too large for the Welcome: the same commit again (from the unchanged state), its tree sent apart.
+                    var again = state
+                    pending = try again.commit(
+                        adding: keyPackages, removing: leaves, includePending: true, includePath: true, wireFormat: .privateMessage,
+                        ratchetTreeInWelcome: false
+                    )
+                    outOfBandTree = pending.newState.tree.tlsEncoded
+                }
+            }
         } catch {
             throw .mls("\(error)")
         }
@@ -86,7 +99,8 @@ extension GroupMembership {
             epoch: state.epoch, committer: ownFeed, added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted()
         )
         return GroupHandshake(
-            message: pending.message, kind: change.kind, welcome: pending.welcome, joiners: joiners, joinerReferences: references, isCommit: true
+            message: pending.message, kind: change.kind, welcome: pending.welcome, joiners: joiners, joinerReferences: references, isCommit: true,
+            ratchetTree: outOfBandTree
         )
     }
 

@@ -15,6 +15,10 @@ public struct GroupMembership: Sendable {
     public internal(set) var state: GroupState
     /// Changes this member asked for and the committer has not applied yet (re-proposed after each new epoch).
     public internal(set) var intents: GroupIntents
+    /// Largest ratchet tree (TLS-encoded bytes) this member's commits put in a Welcome; a larger one is handed out of
+    /// band (``GroupHandshake/ratchetTree``). Not stored: ``GroupWireMessage/maxInBandTreeBytes`` unless a caller
+    /// lowers it (tests).
+    public var inBandTreeLimit = GroupWireMessage.maxInBandTreeBytes
 
     /// Wraps an MLS state.
     init(id: GroupID, ownFeed: FeedID, state: GroupState, intents: GroupIntents = GroupIntents()) {
@@ -75,13 +79,27 @@ public struct GroupMembership: Sendable {
     ///
     /// The Welcome's signer must be `author`, and `author` must be the group's committer: nobody else can put this
     /// identity into a group.
+    ///
+    /// - Parameter ratchetTree: the group's TLS-encoded ratchet tree when the Welcome does not carry it (an
+    ///   `mls_group_tree` blob); MLS checks it against the signed GroupInfo's tree hash.
+    /// - Throws: ``GroupError/ratchetTreeMissing`` when the Welcome has no tree and none was given.
     public static func join(
-        welcome: Welcome, keyPackage: KeyPackage, secrets: KeyPackageSecrets, own: FeedID, author: FeedID,
+        welcome: Welcome, keyPackage: KeyPackage, secrets: KeyPackageSecrets, own: FeedID, author: FeedID, ratchetTree: [UInt8]? = nil,
         now: @escaping @Sendable () -> UInt64
     ) throws(GroupError) -> GroupMembership {
         let state: GroupState
         do {
-            state = try GroupState(welcome: welcome, keyPackage: keyPackage, secrets: secrets, configuration: GroupSuite.configuration(now: now))
+            var tree: RatchetTree?
+            if let ratchetTree {
+                var reader = TLSReader(ratchetTree)
+                tree = try RatchetTree(from: &reader)
+                try reader.expectEnd()
+            }
+            state = try GroupState(
+                welcome: welcome, keyPackage: keyPackage, secrets: secrets, ratchetTree: tree, configuration: GroupSuite.configuration(now: now)
+            )
+        } catch MLSGroupError.missingRatchetTree {
+            throw .ratchetTreeMissing
         } catch {
             throw .mls("\(error)")
         }

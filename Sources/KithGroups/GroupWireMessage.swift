@@ -18,6 +18,11 @@ public struct GroupWireMessage: Sendable {
     /// add is split into several commits.
     public static let maxHandshakeBytes = 44_000
 
+    /// Largest ratchet tree (TLS-encoded) a Welcome carries in its GroupInfo: with the group context and its metadata
+    /// (up to 8 KB) the Welcome stays under ``maxHandshakeBytes``. A larger tree (a group of a few hundred members)
+    /// travels out of band, as an encrypted blob named by an `mls_group_tree` message (docs/GROUPS.md, "Size").
+    public static let maxInBandTreeBytes = 30_000
+
     /// Parses `content_enc` bytes: exactly one MLSMessage, a PrivateMessage of `group`.
     public init(_ bytes: [UInt8], group: GroupID) throws(GroupError) {
         guard bytes.count <= Self.maxBytes else { throw .malformedMessage("larger than \(Self.maxBytes) bytes") }

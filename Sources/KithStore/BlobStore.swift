@@ -25,18 +25,24 @@ extension FeedStore {
         guard blob.count <= limits.maxBlobBytes else {
             throw .database("a blob of \(blob.count) bytes exceeds the \(limits.maxBlobBytes)-byte limit")
         }
-        let hash = BlobCipher.contentHash(of: blob)
-        try write { db in
-            if try Int.fetchOne(db, cached: "SELECT 1 FROM blobs WHERE content_hash = ?", arguments: [hash]) != nil { return }
-            let total = try Int64.fetchOne(db, cached: "SELECT COALESCE(SUM(size_bytes), 0) FROM blobs") ?? 0
-            guard total + Int64(blob.count) <= limits.maxStoreBytes else {
-                throw StoreError.database("the blob store is full (\(total) of \(limits.maxStoreBytes) bytes); run `kith gc`")
-            }
-            try db.execute(
-                cached: "INSERT INTO blobs(content_hash, data, mime_type, size_bytes, stored_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [hash, Data(blob), mimeType, blob.count, nowMillis ?? Self.nowMillis()]
-            )
+        return try write { db in try Self.insertBlob(blob, mimeType: mimeType, limits: limits, nowMillis: nowMillis ?? Self.nowMillis(), in: db) }
+    }
+
+    /// Stores a blob in `db`'s transaction (checked against `limits`); returns its content hash.
+    static func insertBlob(_ blob: [UInt8], mimeType: String?, limits: BlobLimits, nowMillis: Int64, in db: Database) throws -> String {
+        guard blob.count <= limits.maxBlobBytes else {
+            throw StoreError.database("a blob of \(blob.count) bytes exceeds the \(limits.maxBlobBytes)-byte limit")
         }
+        let hash = BlobCipher.contentHash(of: blob)
+        if try Int.fetchOne(db, cached: "SELECT 1 FROM blobs WHERE content_hash = ?", arguments: [hash]) != nil { return hash }
+        let total = try Int64.fetchOne(db, cached: "SELECT COALESCE(SUM(size_bytes), 0) FROM blobs") ?? 0
+        guard total + Int64(blob.count) <= limits.maxStoreBytes else {
+            throw StoreError.database("the blob store is full (\(total) of \(limits.maxStoreBytes) bytes); run `kith gc`")
+        }
+        try db.execute(
+            cached: "INSERT INTO blobs(content_hash, data, mime_type, size_bytes, stored_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [hash, Data(blob), mimeType, blob.count, nowMillis]
+        )
         return hash
     }
 

@@ -93,7 +93,7 @@ extension FeedStore {
         }
     }
 
-    /// Blob hashes referenced by readable messages (attachments, avatars). Content is sealed,
+    /// Blob hashes referenced by readable messages (attachments, avatars, group trees sent apart). Content is sealed,
     /// so references are found by opening it, never by querying plaintext columns.
     func referencedBlobHashes() throws(StoreError) -> Set<String> {
         var hashes = Set<String>()
@@ -107,6 +107,7 @@ extension FeedStore {
             switch content {
             case .post(let post): hashes.formUnion(post.attachments)
             case .profileUpdate(let update): if let hash = update.avatarHash { hashes.insert(hash) }
+            case .groupTreeOffer(let offer): hashes.insert(offer.blob)
             default: break
             }
         }

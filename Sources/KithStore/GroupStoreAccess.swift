@@ -220,18 +220,55 @@ public struct GroupStoreAccess {
     // MARK: Outbox
 
     /// Queues a Welcome for `recipient` (sent as a direct message after the commit's transaction).
-    public func queueWelcome(_ message: [UInt8], group groupID: String, recipient: String) throws {
+    public func queueWelcome(_ message: [UInt8], group groupID: String, recipient: String, tree: GroupTreeOffer? = nil) throws {
         try db.execute(
-            cached: "INSERT OR REPLACE INTO mls_outbox(group_id, recipient_feed_id, mls_message, created_at) VALUES (?, ?, ?, ?)",
-            arguments: [groupID, recipient, Data(message), now]
+            cached: """
+                INSERT OR REPLACE INTO mls_outbox(group_id, recipient_feed_id, mls_message, created_at, tree_blob, tree_key)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [groupID, recipient, Data(message), now, tree?.blob, tree.map { sealer.seal(Array($0.key.utf8), context: "mls_group_tree:" + groupID) }]
         )
     }
 
-    /// The queued Welcomes: (group, recipient, MLS message bytes).
-    public func queuedWelcomes() throws -> [(groupID: String, recipient: String, message: [UInt8])] {
-        try Row.fetchAll(db, cached: "SELECT group_id, recipient_feed_id, mls_message FROM mls_outbox ORDER BY created_at").map {
-            ($0["group_id"], $0["recipient_feed_id"], Array($0["mls_message"] as Data))
+    /// The queued Welcomes: (group, recipient, MLS message bytes, where the tree is when it travels apart).
+    public func queuedWelcomes() throws -> [(groupID: String, recipient: String, message: [UInt8], tree: GroupTreeOffer?)] {
+        try Row.fetchAll(db, cached: "SELECT group_id, recipient_feed_id, mls_message, tree_blob, tree_key FROM mls_outbox ORDER BY created_at").map {
+            let groupID: String = $0["group_id"]
+            var tree: GroupTreeOffer?
+            if let blob = $0["tree_blob"] as String?, let sealed = $0["tree_key"] as String? {
+                tree = GroupTreeOffer(groupID: groupID, blob: blob, key: String(decoding: try sealer.open(sealed, context: "mls_group_tree:" + groupID), as: UTF8.self))
+            }
+            return (groupID, $0["recipient_feed_id"], Array($0["mls_message"] as Data), tree)
         }
+    }
+
+    /// Stores an encrypted blob (a ratchet tree sent out of band) in this transaction; returns its content hash.
+    public func putBlob(_ blob: [UInt8]) throws -> String {
+        try FeedStore.insertBlob(blob, mimeType: nil, limits: BlobLimits(), nowMillis: now, in: db)
+    }
+
+    /// The encrypted blob with this content hash, if held.
+    public func blob(_ contentHash: String) throws -> [UInt8]? {
+        try Data.fetchOne(db, cached: "SELECT data FROM blobs WHERE content_hash = ?", arguments: [contentHash]).map { Array($0) }
+    }
+
+    /// Keeps where `author` (a committer) put a group's ratchet tree for this identity (the latest offer wins).
+    public func keepGroupTree(_ offer: GroupTreeOffer, from author: String) throws {
+        try db.execute(
+            cached: """
+                INSERT OR REPLACE INTO mls_group_trees(group_id, author_feed_id, blob_hash, key_sealed, received_at) VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [offer.groupID, author, offer.blob, sealer.seal(Array(offer.key.utf8), context: "mls_group_tree:" + offer.groupID), now]
+        )
+    }
+
+    /// Where `author` put a group's ratchet tree for this identity, if it said.
+    public func groupTree(of groupID: String, from author: String) throws -> GroupTreeOffer? {
+        guard let row = try Row.fetchOne(
+            db, cached: "SELECT blob_hash, key_sealed FROM mls_group_trees WHERE group_id = ? AND author_feed_id = ?", arguments: [groupID, author]
+        ) else { return nil }
+        let key = try sealer.open(row["key_sealed"], context: "mls_group_tree:" + groupID)
+        return GroupTreeOffer(groupID: groupID, blob: row["blob_hash"], key: String(decoding: key, as: UTF8.self))
     }
 
     /// Removes a sent Welcome from the queue.

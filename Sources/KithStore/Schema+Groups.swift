@@ -55,6 +55,10 @@ extension Schema {
     /// once, from the MLS header in the clear, and the inbox skips them until the group's epoch reaches it, so a pass
     /// costs what arrived since the last one, not every message ever held (a member cannot make each import re-read
     /// a pile of far-future messages).
+    ///
+    /// Ratchet trees too large for a Welcome (docs/GROUPS.md, "Size"): the committer's outbox row names the encrypted
+    /// blob (`tree_blob`, its content hash) and its key (`tree_key`, sealed, context `mls_group_tree:{group_id}`);
+    /// `mls_group_trees` keeps what a committer sent this identity in `mls_group_tree` messages, the key sealed too.
     static let groupHeldTable = """
         CREATE TABLE mls_held (
             message_id TEXT PRIMARY KEY,
@@ -62,5 +66,15 @@ extension Schema {
             epoch INTEGER NOT NULL
         );
         CREATE INDEX idx_mls_held_group ON mls_held(group_id, epoch);
+        ALTER TABLE mls_outbox ADD COLUMN tree_blob TEXT;
+        ALTER TABLE mls_outbox ADD COLUMN tree_key TEXT;
+        CREATE TABLE mls_group_trees (
+            group_id TEXT NOT NULL,
+            author_feed_id TEXT NOT NULL,
+            blob_hash TEXT NOT NULL,
+            key_sealed TEXT NOT NULL,
+            received_at INTEGER NOT NULL,
+            PRIMARY KEY(group_id, author_feed_id)
+        );
         """
 }

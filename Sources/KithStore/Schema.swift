@@ -36,7 +36,7 @@ enum Schema {
         migrator.registerMigration("v7-groups") { db in
             try db.execute(sql: groupTables)
         }
-        migrator.registerMigration("v8-group-held") { db in
+        migrator.registerMigration("v8-group-held-trees") { db in
             try db.execute(sql: groupHeldTable)
         }
         return migrator

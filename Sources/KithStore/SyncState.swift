@@ -21,7 +21,7 @@ extension FeedStore {
     }
 
     /// Content hashes (base64url) of blobs referenced by readable content held here (post
-    /// attachments, profile avatars) but not stored yet: what the blob phase of a sync asks for.
+    /// attachments, profile avatars, group trees sent apart) but not stored yet: what the blob phase of a sync asks for.
     /// Sorted for a stable order.
     public func missingReferencedBlobs() throws(StoreError) -> [String] {
         let referenced = try referencedBlobHashes()

@@ -108,6 +108,22 @@ import Testing
         #expect(code(#"{"type":"contact_introduction","introduced_feed_id":"\#(F.bob.feedID)","introduced_dh_key":"\#(dh)","introduced_pq_key":"\#(pq)"}"#) == nil)
     }
 
+    @Test func groupTreeOffersRoundTripAndNeedThirtyTwoByteFields() throws {
+        let offer = GroupTreeOffer(groupID: hash, blob: messageID, key: hash)
+        let bytes = try Content.groupTreeOffer(offer).canonicalBytes()
+        #expect(try Content.parse(bytes, envelopeType: "mls_group_tree") == .groupTreeOffer(offer))
+        #expect(Content.isKnownType("mls_group_tree"))
+        let short = Base64URL.encode([UInt8](repeating: 1, count: 31))
+        for json in [
+            #"{"type":"mls_group_tree","group_id":"\#(short)","blob":"\#(hash)","key":"\#(hash)"}"#,
+            #"{"type":"mls_group_tree","group_id":"\#(hash)","blob":"\#(short)","key":"\#(hash)"}"#,
+            #"{"type":"mls_group_tree","group_id":"\#(hash)","blob":"\#(hash)"}"#,
+            #"{"type":"mls_group_tree","group_id":"\#(hash)","blob":"\#(hash)","key":7}"#,
+        ] {
+            #expect(code(json) == "invalid_content")
+        }
+    }
+
     @Test func enumeratedReasonsAndEvents() {
         #expect(code(#"{"type":"tombstone","target_message":"\#(messageID)","reason":"boredom"}"#) == "invalid_content")
         #expect(code(#"{"type":"group_event","group_id":"\#(hash)","event":"dance","mls_message":"AAEC"}"#) == "invalid_content")

@@ -40,6 +40,36 @@ import Testing
         try GroupWireMessage(handshake.message.tlsEncoded, group: group)
     }
 
+    /// A tree over the in-band limit leaves the Welcome: joining needs it, and only the group's own tree will do.
+    @Test func aTreeOverTheLimitTravelsApartAndOnlyTheRightTreeJoins() throws {
+        let (pa, pb) = (Person(), Person())
+        var alice = try GroupMembership.create(id: .random(), owner: pa.feed, identityKey: pa.key, now: Self.now)
+        alice.inBandTreeLimit = 0
+        let bobKP = try pb.keyPackage()
+        let added = try alice.commit(adding: [bobKP.keyPackage])
+        let welcome = try #require(added.welcome)
+        let tree = try #require(added.ratchetTree)
+        #expect(tree == alice.state.tree.tlsEncoded)
+        #expect(throws: GroupError.ratchetTreeMissing) {
+            try GroupMembership.join(welcome: welcome, keyPackage: bobKP.keyPackage, secrets: bobKP.secrets, own: pb.feed, author: pa.feed, now: Self.now)
+        }
+        // Another group's tree (same shape, other keys) fails MLS's tree-hash check; garbage fails to decode.
+        let (other, _, _) = try Self.trio()
+        for wrong in [other.state.tree.tlsEncoded, [0x01, 0x02]] {
+            #expect(throws: GroupError.self) {
+                try GroupMembership.join(
+                    welcome: welcome, keyPackage: bobKP.keyPackage, secrets: bobKP.secrets, own: pb.feed, author: pa.feed, ratchetTree: wrong, now: Self.now
+                )
+            }
+        }
+        let bob = try GroupMembership.join(
+            welcome: welcome, keyPackage: bobKP.keyPackage, secrets: bobKP.secrets, own: pb.feed, author: pa.feed, ratchetTree: tree, now: Self.now
+        )
+        #expect(bob.members.count == 2 && bob.epoch == alice.epoch)
+        // Under the limit the Welcome carries the tree, as before.
+        #expect(try Self.trio().alice.members.count == 3)
+    }
+
     @Test func membersTalkAndTheCommitterChangesMembership() throws {
         var (alice, bob, carol) = try Self.trio()
         #expect(alice.members.count == 3 && bob.epoch == 1 && carol.epoch == 1)

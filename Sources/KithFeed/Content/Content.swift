@@ -18,6 +18,8 @@ public enum Content: Sendable, Hashable {
     case prekeyBatch(PrekeyBatch)
     /// One MLS KeyPackage for a contact (Kith extension, direct audience only).
     case keyPackageOffer(KeyPackageOffer)
+    /// Where a joiner finds a group's ratchet tree sent out of band (Kith extension, direct audience only).
+    case groupTreeOffer(GroupTreeOffer)
     /// A type this version does not know.
     case unknown(type: String, object: JSONObject)
 
@@ -42,6 +44,7 @@ public enum Content: Sendable, Hashable {
         case .tombstone: "tombstone"
         case .prekeyBatch: "prekey_batch"
         case .keyPackageOffer: "mls_key_package"
+        case .groupTreeOffer: "mls_group_tree"
         case .unknown(let type, _): type
         }
     }
@@ -82,6 +85,7 @@ public enum Content: Sendable, Hashable {
         case "tombstone": return .tombstone(try Tombstone(fields))
         case "prekey_batch": return .prekeyBatch(try PrekeyBatch(fields))
         case "mls_key_package": return .keyPackageOffer(try KeyPackageOffer(fields))
+        case "mls_group_tree": return .groupTreeOffer(try GroupTreeOffer(fields))
         default: return .unknown(type: type, object: object)
         }
     }
@@ -99,6 +103,7 @@ public enum Content: Sendable, Hashable {
         case .tombstone(let tombstone): object = tombstone.jsonMembers
         case .prekeyBatch(let batch): object = batch.jsonMembers
         case .keyPackageOffer(let offer): object = offer.jsonMembers
+        case .groupTreeOffer(let offer): object = offer.jsonMembers
         case .unknown(_, let members): object = members
         }
         object["type"] = .string(type)

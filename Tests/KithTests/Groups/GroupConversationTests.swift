@@ -117,6 +117,36 @@ import Testing
         #expect(try carol.store.readGroupState { try $0.inbox(of: group.string) }.isEmpty)
     }
 
+    /// A tree too large for a Welcome (here: any tree, the limit lowered) travels as an encrypted blob named by an
+    /// `mls_group_tree` direct message; the joiner waits for the blob, then joins.
+    @Test func aTreeTooLargeForTheWelcomeTravelsApart() async throws {
+        let (alice, bob, carol) = try await Self.people()
+        alice.groupTreeInBandLimit.withLock { $0 = 0 }
+        try await bob.shareKeyPackage(with: alice.feedID)
+        try await carol.shareKeyPackage(with: alice.feedID)
+        try await Self.deliver(bob, to: alice)
+        try await Self.deliver(carol, to: alice)
+        let group = try await alice.createGroup(name: "big")
+        _ = try await alice.addToGroup(group.id, contacts: [bob.feedID, carol.feedID])
+        #expect(try await alice.exportBlobs().count == 1)
+        // The feed alone: the Welcome waits for the tree.
+        try await Self.deliver(alice, to: bob)
+        #expect((try? await bob.group(group.id)) == nil)
+        #expect(try await bob.processGroupMessages().held >= 1)
+        // The blob arrives (a sync's blob phase asks for it: it is referenced by readable content).
+        #expect(try bob.store.missingReferencedBlobs().count == 1)
+        for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
+        try await bob.processGroupMessages()
+        #expect(try await bob.group(group.id).members.count == 3)
+        // Carol gets both at once and joins in one pass; members talk as in any group.
+        try await Self.deliver(alice, to: carol)
+        for blob in try await alice.exportBlobs() { try await carol.importBlob(blob) }
+        try await carol.processGroupMessages()
+        try await bob.sendToGroup(group.id, text: "joined apart")
+        try await Self.deliver(bob, to: carol)
+        #expect(Self.texts(try await carol.groupMessages(group.id)) == ["joined apart"])
+    }
+
     @Test func onlyTheCommitterAddsAndTheCommitterCannotSimplyLeave() async throws {
         let (alice, bob, carol, group) = try await Self.trio()
         await #expect(throws: KithError.self) { try await bob.removeFromGroup(group, member: carol.feedID) }
