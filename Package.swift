@@ -225,6 +225,7 @@ let package = Package(
 
         .target(
             name: "KithTestSupport",
+            dependencies: ["KithCanonical"],
             swiftSettings: swiftSettings
         ),
         // Facade-level test fixtures (accounts that met), shared by KithTests and KithNearbyTests.
@@ -297,7 +298,7 @@ let package = Package(
             name: "KithCLI",
             dependencies: [
                 "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups",
-                "KithServer",
+                "KithServer", "KithTDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -307,7 +308,7 @@ let package = Package(
         .executableTarget(
             name: "KithBench",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups", "KithTDF",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

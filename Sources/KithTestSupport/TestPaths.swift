@@ -1,4 +1,5 @@
 import Foundation
+import KithCanonical
 
 /// Locates the repository, its published `TestVectors/` and the official vectors the tests use.
 ///
@@ -42,34 +43,8 @@ public enum TestPaths {
     }
 
     /// Decodes a lowercase or uppercase hex string; returns nil for malformed input.
-    public static func hex(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
+    public static func hex(_ text: String) -> [UInt8]? { Hex.decode(text) }
 
     /// Lowercase hex of bytes.
-    public static func hexString<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let table = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for byte in bytes { out.append(table[Int(byte >> 4)]); out.append(table[Int(byte & 0x0F)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    public static func hexString<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 { Hex.encode(bytes) }
 }
