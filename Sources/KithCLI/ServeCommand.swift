@@ -45,13 +45,17 @@ struct ServeCommand: AsyncParsableCommand {
             guard (0...65_535).contains(port) else { throw KithError.input(.invalid("--port must be between 0 and 65535")) }
             let configuration = RendezvousServerConfiguration(host: host, port: port, turn: try turnConfiguration())
             let store: any RendezvousStore
+            var fanout: PostgresSignalBus?
             let path: String
             let url = databaseURL ?? ProcessInfo.processInfo.environment["KITH_DATABASE_URL"] ?? ""
             if !url.isEmpty, database != nil { throw KithError.input(.invalid("use --database or --database-url, not both")) }
             let filePath = url.isEmpty ? try databasePath() : ""
             do throws(RendezvousStoreError) {
                 if !url.isEmpty {
-                    store = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: configuration.nodeID)
+                    let shared = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: configuration.nodeID)
+                    // Nodes on one database reach each other's connections through LISTEN/NOTIFY.
+                    fanout = try await PostgresSignalBus.open(store: shared, nodeID: configuration.nodeID)
+                    store = shared
                     path = Self.redacted(url)
                 } else {
                     store = try SQLiteRendezvousStore.open(path: filePath)
@@ -61,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
                 Output.error("kith: error: \(error)")
                 throw ExitCode(5)
             }
-            let server = RendezvousServer(configuration: configuration, store: store)
+            let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout)
             let json = global.json
             try await server.run { host, port in
                 Self.announce(host: host, port: port, database: path, json: json)
