@@ -1,4 +1,4 @@
-import Synchronization
+import ServiceLifecycle
 
 extension RendezvousServer {
     /// Runs the server in this process while `body` runs, then stops it: for `kith demo` and
@@ -9,10 +9,13 @@ extension RendezvousServer {
     ///   before it listened (the port is taken, for example).
     public func serving<Result: Sendable>(_ body: (String) async throws -> Result) async throws -> Result {
         let (ports, portInput) = AsyncStream.makeStream(of: (String, Int).self, bufferingPolicy: .bufferingNewest(1))
-        let server = self
+        let application = makeApplication { host, port in portInput.yield((host, port)) }
+        // Its own service group without signal handlers: stopped by a graceful shutdown (open
+        // sockets get 1000) once the body returns.
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
         let running = Task {
             defer { portInput.finish() }
-            try await server.run { host, port in portInput.yield((host, port)) }
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let (host, port) = await iterator.next() else {
@@ -20,11 +23,15 @@ extension RendezvousServer {
             throw EmbeddedServerError.didNotStart
         }
         let shown = host.contains(":") ? "[\(host)]" : host
-        defer { running.cancel() }
-        let result = try await body("http://\(shown):\(port)")
-        running.cancel()
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(try await body("http://\(shown):\(port)"))
+        } catch {
+            result = .failure(error)
+        }
+        await group.triggerGracefulShutdown()
         _ = await running.result
-        return result
+        return try result.get()
     }
 }
 
