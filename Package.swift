@@ -299,6 +299,7 @@ let package = Package(
                 "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups",
                 "KithServer", "KithRendezvous",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
