@@ -48,6 +48,7 @@ done
 check ed25519-strict "$PYTHON" Interop/ed25519/strict_vectors.py check TestVectors/ed25519/strict-v1.json
 check serve-cli "$PYTHON" Interop/serve/check_serve.py
 check serve-pair-cli Interop/serve/cli_pair.sh
+check serve-chat-cli "$PYTHON" Interop/serve/check_chat.py
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
