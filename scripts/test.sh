@@ -50,4 +50,5 @@ fi
 echo "documentation built without warnings: .build/Kith.doccarchive"
 
 echo "== interop and CLI checks =="
-Interop/run.sh
+# The PostgreSQL cluster is still up (stopped on exit): the two-node CLI check uses it.
+KITH_TEST_POSTGRES_URL="$pg_url" Interop/run.sh
