@@ -94,3 +94,36 @@ struct RelaySyncTests {
         #expect(throws: RelayError.rendezvous(.invalidURL("ftp://x"))) { _ = try RelayPairing(serverURL: "ftp://x") }
     }
 }
+
+@Suite("Relay transport: bounds and the end of the link")
+struct RelayTransportTests {
+    @Test("empty and oversized frames are refused locally; frames sent before the peer left are read, then the link ends")
+    func boundsAndEnd() async throws {
+        let (server, _, _) = try TestServer.make()
+        try await server.makeApplication().test(.live) { client in
+            let pairing = try RelayPairing(serverURL: "http://127.0.0.1:\(try #require(client.port))")
+            let code = JoinCode.randomDigits()
+            let (deviceA, deviceB) = (DeviceID.random(), DeviceID.random())
+            try await pairing.offer(code, device: deviceA)
+            let room = try await pairing.accept(code, device: deviceB)
+            let url = pairing.signalingURL
+            async let sender: Void = RelayConnection.open(signalingURL: url, room: room, device: deviceA) { transport, _ in
+                #expect(transport.mtu == SyncLimits.maximumMTU)
+                await #expect(throws: SyncTransportError.emptyFrame) { try await transport.send([]) }
+                await #expect(throws: SyncTransportError.frameTooLarge(size: 510, mtu: 509)) { try await transport.send([UInt8](repeating: 0, count: 510)) }
+                for index in 0..<20 { try await transport.send([UInt8](repeating: UInt8(index), count: 509)) }
+            }
+            let received: [[UInt8]] = try await RelayConnection.open(signalingURL: url, room: room, device: deviceB) { transport, _ in
+                var frames: [[UInt8]] = []
+                do throws(SyncTransportError) {
+                    while true { frames.append(try await transport.receive()) }
+                } catch {
+                    #expect(error == .disconnected || error == .closed)
+                }
+                return frames
+            }
+            try await sender
+            #expect(received == (0..<20).map { [UInt8](repeating: UInt8($0), count: 509) })
+        }
+    }
+}
