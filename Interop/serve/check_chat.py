@@ -80,7 +80,30 @@ def main():
             expect(joiner.wait(timeout=30) == 0, "joiner did not exit cleanly")
             for home in homes:
                 expect(not os.path.exists(home), f"an anonymous chat wrote {home}")
-            print(f"chat CLI ok: join code, matching authentication string {sas_a}, lines both ways, escape sequence shown escaped, clean end, nothing stored")
+
+            # Two contacts with --keep: under their identities, each keeps its own lines as direct messages.
+            env["KITH_PASSPHRASE"] = "interop test passphrase"
+            run = lambda *args: subprocess.run([kith, *args], check=True, capture_output=True, text=True, env=env).stdout
+            for home in homes:
+                run("init", "--home", home)
+            run("contact", "add", "--home", homes[1], "--name", "Alice", run("card", "--home", homes[0], "--name", "Alice").strip())
+            run("contact", "add", "--home", homes[0], "--name", "Bob", run("card", "--home", homes[1], "--name", "Bob").strip())
+            with open(os.path.join(work, "handover.txt"), "w") as handover:
+                handover.write(run("prekeys", "export", "--home", homes[1], "Alice", "--count", "5"))
+            run("prekeys", "import", "--home", homes[0], "Bob", os.path.join(work, "handover.txt"))
+            creator, creator_out, creator_err = start(["create", "--no-qr", "--keep", "--home", homes[0]])
+            code = creator_out.wait_for(r"^Join code: (\d{8})$").group(1)
+            joiner, joiner_out, joiner_err = start(["join", code, "--keep", "--home", homes[1]])
+            creator_err.wait_for(r"Bob is your contact")
+            joiner_err.wait_for(r"Alice is your contact")
+            creator.stdin.write("a line worth keeping\n")
+            creator.stdin.close()
+            joiner_out.wait_for(r"^Alice> a line worth keeping$")
+            joiner_err.wait_for(r"Alice ended the chat")
+            expect(creator.wait(timeout=30) == 0 and joiner.wait(timeout=30) == 0, "keep chat did not exit cleanly")
+            kept = run("log", "--home", homes[0], "--with", "Bob")
+            expect("a line worth keeping" in kept, f"the line was not kept as a direct message: {kept}")
+            print(f"chat CLI ok: join code, matching authentication string {sas_a}, lines both ways, escape sequence shown escaped, clean end, nothing stored; with --keep between contacts the line is kept as a direct message")
         finally:
             for process in processes:
                 if process.poll() is None:
