@@ -126,4 +126,29 @@ struct RelayTransportTests {
             #expect(received == (0..<20).map { [UInt8](repeating: UInt8($0), count: 509) })
         }
     }
+
+    @Test("a peer frame that is empty or longer than a link frame ends the transport with invalidFrameLength")
+    func oversizedPeerFrame() async throws {
+        let (server, _, _) = try TestServer.make()
+        try await server.makeApplication().test(.live) { client in
+            let pairing = try RelayPairing(serverURL: "http://127.0.0.1:\(try #require(client.port))")
+            let roomText = try await client.pairedRoom("777777", client1: "raw-a", client2: "relay-b")
+            let room = try #require(RoomID(roomText))
+            let (raw, _) = try await RelayTestPeer.connect(pairing.signalingURL)
+            try await raw.send(.joinRoom(roomID: room, deviceID: DeviceID("raw-a")))
+            async let outcome: SyncTransportError? = RelayConnection.open(signalingURL: pairing.signalingURL, room: room, device: DeviceID("relay-b")) { transport, _ in
+                do throws(SyncTransportError) {
+                    while true { _ = try await transport.receive() }
+                } catch {
+                    return error
+                }
+            }
+            for _ in 0..<2 { _ = try await raw.next() }   // room_joined, room_ready
+            try await raw.send(.relayStart)
+            #expect(try await raw.next() == .message(.relayReady(roomID: room)))
+            try await raw.sendBinary([UInt8](repeating: 1, count: 600))
+            #expect(try await outcome == .invalidFrameLength(600, mtu: 509))
+            await raw.close()
+        }
+    }
 }

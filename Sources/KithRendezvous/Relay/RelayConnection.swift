@@ -87,6 +87,11 @@ public enum RelayConnection {
             for try await message in inbound.messages(maxSize: 2 * RendezvousLimits.maximumSignalingMessageBytes) {
                 switch message {
                 case .binary(let buffer):
+                    // The peer's frames are link frames: 1...509 bytes; anything else ends the link.
+                    guard (1...SyncLimits.maximumMTU).contains(buffer.readableBytes) else {
+                        await inbox.finish(.invalidFrameLength(buffer.readableBytes, mtu: SyncLimits.maximumMTU))
+                        continue
+                    }
                     await inbox.push(Array(buffer.readableBytesView))
                 case .text(let text):
                     guard let decoded = try? ServerMessage(bytes: Array(text.utf8)) else { continue }
