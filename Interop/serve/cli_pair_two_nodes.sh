@@ -2,7 +2,9 @@
 # End-to-end across nodes: two `kith serve` processes on one PostgreSQL database
 # ($KITH_TEST_POSTGRES_URL, the throwaway cluster of scripts/test.sh); Alice pairs through node 1,
 # Bob joins through node 2, and they sync through the relay, the frames crossing between the
-# nodes by LISTEN/NOTIFY (docs/SERVER.md 4.1). Loopback only.
+# nodes by LISTEN/NOTIFY (docs/SERVER.md 4.1). Then a chat across the nodes, node 2 is killed
+# (SIGKILL: no clean-up) and Alice, on node 1, is told the other person left once node 1's sweep
+# finds node 2 dead. Loopback only.
 set -euo pipefail
 source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 url="${KITH_TEST_POSTGRES_URL:?needs KITH_TEST_POSTGRES_URL (scripts/test.sh starts a cluster)}"
@@ -16,7 +18,7 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 ports=()
 for node in 1 2; do
-  "$kith" serve --home "$work/srv$node" --database-url "$url" --port 0 > "$work/serve$node.out" 2> "$work/serve$node.err" &
+  "$kith" serve --home "$work/srv$node" --database-url "$url" --port 0 --dead-node-after 3 > "$work/serve$node.out" 2> "$work/serve$node.err" &
   pids+=($!)
 done
 for node in 1 2; do
@@ -35,4 +37,25 @@ code=$(head -n 1 "$work/a.out" | python3 -c 'import json,sys; print(json.load(sy
 wait "$create_pid" || fail "pair create through node 1 failed: $(cat "$work/a.err")"
 bob_log=$("$kith" log --home "$work/b")
 [[ "$bob_log" == *"across two nodes"* ]] || fail "Bob cannot read Alice's post after the cross-node relay sync: $bob_log"
-echo "two-node pair ok: paired through node 1 and node 2 of one PostgreSQL database, synced through the relay across nodes"
+
+# A chat across the nodes; stdin stays open (FIFOs) until the end.
+mkfifo "$work/in-a" "$work/in-b"
+"$kith" chat create --no-qr --server "http://127.0.0.1:${ports[0]}" < "$work/in-a" > "$work/chat-a.out" 2> "$work/chat-a.err" &
+chat_a=$!
+exec 3> "$work/in-a"
+for _ in $(seq 1 100); do grep -q "^Join code:" "$work/chat-a.out" 2>/dev/null && break; sleep 0.1; done
+code=$(sed -n 's/^Join code: \([0-9]*\)$/\1/p' "$work/chat-a.out")
+"$kith" chat join "$code" --server "http://127.0.0.1:${ports[1]}" < "$work/in-b" > "$work/chat-b.out" 2> "$work/chat-b.err" &
+chat_b=$!
+exec 4> "$work/in-b"
+for _ in $(seq 1 200); do grep -q "Compare this code" "$work/chat-a.err" "$work/chat-b.err" 2>/dev/null && [ "$(grep -l "Compare this code" "$work/chat-a.err" "$work/chat-b.err" | wc -l)" -eq 2 ] && break; sleep 0.1; done
+echo "across nodes" >&4
+for _ in $(seq 1 100); do grep -q "^them> across nodes$" "$work/chat-a.out" && break; sleep 0.1; done
+grep -q "^them> across nodes$" "$work/chat-a.out" || fail "chat line did not cross the nodes: $(cat "$work/chat-a.out" "$work/chat-a.err")"
+kill -9 "${pids[1]}"
+for _ in $(seq 1 300); do kill -0 "$chat_a" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$chat_a" 2>/dev/null; then fail "Alice was not told within 30 s that node 2 died: $(cat "$work/chat-a.err")"; fi
+grep -q "the other person left" "$work/chat-a.err" || fail "Alice's chat ended without saying why: $(cat "$work/chat-a.err")"
+exec 3>&- 4>&-
+wait "$chat_b" 2>/dev/null || true
+echo "two-node pair ok: paired through node 1 and node 2 of one PostgreSQL database, synced through the relay across nodes; node 2 killed, its peer on node 1 told after the sweep"

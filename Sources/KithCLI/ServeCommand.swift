@@ -31,6 +31,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "PostgreSQL shared by several nodes: postgres://user[:password]@host[:port]/database (TLS off). Also KITH_DATABASE_URL.")
     var databaseURL: String?
 
+    @Option(name: .customLong("dead-node-after"), help: "With --database-url: seconds without a heartbeat after which another node is dead and its members' peers get peer_disconnected (3...3600).")
+    var deadNodeAfter: Int = 30
+
     @Option(help: "File holding the secret shared with a coturn server (use-auth-secret); enables GET /api/turn-credentials. Also KITH_TURN_SECRET_FILE.")
     var turnSecretFile: String?
 
@@ -43,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             guard (0...65_535).contains(port) else { throw KithError.input(.invalid("--port must be between 0 and 65535")) }
+            guard (3...3_600).contains(deadNodeAfter) else { throw KithError.input(.invalid("--dead-node-after must be between 3 and 3600 seconds")) }
             let configuration = RendezvousServerConfiguration(host: host, port: port, turn: try turnConfiguration())
             let store: any RendezvousStore
             var fanout: PostgresSignalBus?
@@ -54,7 +58,10 @@ struct ServeCommand: AsyncParsableCommand {
                 if !url.isEmpty {
                     let shared = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: configuration.nodeID)
                     // Nodes on one database reach each other's connections through LISTEN/NOTIFY.
-                    fanout = try await PostgresSignalBus.open(store: shared, nodeID: configuration.nodeID)
+                    var options = PostgresFanoutOptions()
+                    options.deadNodeAfterSeconds = deadNodeAfter
+                    options.heartbeatInterval = .seconds(min(5, max(1, deadNodeAfter / 3)))
+                    fanout = try await PostgresSignalBus.open(store: shared, nodeID: configuration.nodeID, options: options)
                     store = shared
                     path = Self.redacted(url)
                 } else {
