@@ -19,7 +19,7 @@ import PackageDescription
 ///     KithSync                 Noise secure link, BLE wire structures, transports
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
-///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling) and its client
+///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling), its client and the relay transport (on KithSync)
 ///     KithPush                 Web Push crypto (RFC 8291 aes128gcm, RFC 8292 VAPID), push token values
 ///     KithServer               `kith serve`: rendezvous server (Hummingbird); its own product, never linked by an app
 ///     KithCLI (kith)           command-line client
@@ -255,7 +255,7 @@ let package = Package(
         // `kith demo`: the guided tour on throwaway identities (not part of the app library).
         .target(
             name: "KithDemo",
-            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups"],
+            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups", "KithRendezvous"],
             swiftSettings: swiftSettings
         ),
 
@@ -265,7 +265,7 @@ let package = Package(
         .target(
             name: "KithRendezvous",
             dependencies: [
-                "KithCanonical",
+                "KithCanonical", "KithSync",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -298,8 +298,9 @@ let package = Package(
             name: "KithCLI",
             dependencies: [
                 "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups",
-                "KithServer", "KithTDF",
+                "KithServer", "KithRendezvous", "KithTDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -347,7 +348,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithDemoTests",
-            dependencies: ["KithDemo", "Kith", "KithTestSupport"],
+            dependencies: ["KithDemo", "Kith", "KithTestSupport", "KithServer"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -421,7 +422,8 @@ let package = Package(
         .testTarget(
             name: "KithServerTests",
             dependencies: [
-                "KithServer", "KithRendezvous", "KithCanonical",
+                "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

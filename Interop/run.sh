@@ -48,6 +48,14 @@ for script in Interop/contacts/check_*.py; do
 done
 check ed25519-strict "$PYTHON" Interop/ed25519/strict_vectors.py check TestVectors/ed25519/strict-v1.json
 check serve-cli "$PYTHON" Interop/serve/check_serve.py
+check serve-pair-cli Interop/serve/cli_pair.sh
+check serve-chat-cli "$PYTHON" Interop/serve/check_chat.py
+# Two `kith serve` nodes on one PostgreSQL database (scripts/test.sh passes its throwaway cluster).
+if [ -n "${KITH_TEST_POSTGRES_URL:-}" ]; then
+  check serve-pair-two-nodes Interop/serve/cli_pair_two_nodes.sh
+else
+  echo "skip serve-pair-two-nodes (no KITH_TEST_POSTGRES_URL)"
+fi
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kith
 import KithDemo
+import KithServer
 
 /// `kith demo`: the guided tour.
 struct Demo: AsyncParsableCommand {
@@ -19,6 +20,13 @@ struct Demo: AsyncParsableCommand {
             }
             _ = try await KithDemo.Demo.run(in: directory) { Output.line($0) }
             _ = try await KithDemo.Demo.runRadio(in: directory) { Output.line($0) }
+            // Step 11: an embedded rendezvous server on a free loopback port, in memory.
+            let server = RendezvousServer(configuration: RendezvousServerConfiguration(host: "127.0.0.1", port: 0), store: try SQLiteRendezvousStore.open(path: nil))
+            try await server.serving { url in
+                _ = try await KithDemo.Demo.runRelay(in: directory, serverURL: url) { Output.line($0) }
+            }
+            let statistics = server.relayStatistics
+            Output.line("The server relayed \(statistics.bytesRelayed) bytes in \(statistics.framesRelayed) frames, all of it Noise ciphertext it cannot read; it stored only the code's pairing and room (no content).")
             Output.line("")
             Output.line("Done. Homes are in \(directory.path). Try: kith --home \(directory.appendingPathComponent("alice").path) log")
         }

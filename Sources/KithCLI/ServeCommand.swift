@@ -31,6 +31,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "PostgreSQL shared by several nodes: postgres://user[:password]@host[:port]/database (TLS off). Also KITH_DATABASE_URL.")
     var databaseURL: String?
 
+    @Option(name: .customLong("dead-node-after"), help: "With --database-url: seconds without a heartbeat after which another node is dead and its members' peers get peer_disconnected (3...3600).")
+    var deadNodeAfter: Int = 30
+
     @Option(help: "File holding the secret shared with a coturn server (use-auth-secret); enables GET /api/turn-credentials. Also KITH_TURN_SECRET_FILE.")
     var turnSecretFile: String?
 
@@ -43,15 +46,23 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             guard (0...65_535).contains(port) else { throw KithError.input(.invalid("--port must be between 0 and 65535")) }
+            guard (3...3_600).contains(deadNodeAfter) else { throw KithError.input(.invalid("--dead-node-after must be between 3 and 3600 seconds")) }
             let configuration = RendezvousServerConfiguration(host: host, port: port, turn: try turnConfiguration())
             let store: any RendezvousStore
+            var fanout: PostgresSignalBus?
             let path: String
             let url = databaseURL ?? ProcessInfo.processInfo.environment["KITH_DATABASE_URL"] ?? ""
             if !url.isEmpty, database != nil { throw KithError.input(.invalid("use --database or --database-url, not both")) }
             let filePath = url.isEmpty ? try databasePath() : ""
             do throws(RendezvousStoreError) {
                 if !url.isEmpty {
-                    store = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: configuration.nodeID)
+                    let shared = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: configuration.nodeID)
+                    // Nodes on one database reach each other's connections through LISTEN/NOTIFY.
+                    var options = PostgresFanoutOptions()
+                    options.deadNodeAfterSeconds = deadNodeAfter
+                    options.heartbeatInterval = .seconds(min(5, max(1, deadNodeAfter / 3)))
+                    fanout = try await PostgresSignalBus.open(store: shared, nodeID: configuration.nodeID, options: options)
+                    store = shared
                     path = Self.redacted(url)
                 } else {
                     store = try SQLiteRendezvousStore.open(path: filePath)
@@ -61,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
                 Output.error("kith: error: \(error)")
                 throw ExitCode(5)
             }
-            let server = RendezvousServer(configuration: configuration, store: store)
+            let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout)
             let json = global.json
             try await server.run { host, port in
                 Self.announce(host: host, port: port, database: path, json: json)

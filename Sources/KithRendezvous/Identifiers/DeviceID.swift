@@ -14,6 +14,11 @@ public struct DeviceID: Sendable, Hashable, CustomStringConvertible, CustomDebug
         self.text = text
     }
 
+    private init(uncheckedText text: String) { self.text = text }
+
+    /// A fresh random (version 4) UUID in lowercase: a new ephemeral id for one pairing.
+    public static func random() -> DeviceID { DeviceID(uncheckedText: UUIDText.random()) }
+
     /// Redacted: device ids identify a pairing.
     public var description: String { "DeviceID(redacted)" }
     /// Redacted: device ids identify a pairing.

@@ -11,6 +11,9 @@ public enum ClientMessage: Sendable, Hashable {
     case signal(SignalPayload)
     /// `ping` (answered with `pong`).
     case ping
+    /// `relay_start` (Kith): switch to the blind relay; answered with `relay_ready` once both
+    /// members of the room asked.
+    case relayStart
 
     /// The message type.
     public var type: SignalingMessageType {
@@ -19,6 +22,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .leaveRoom: .leaveRoom
         case .signal(let payload): payload.type
         case .ping: .ping
+        case .relayStart: .relayStart
         }
     }
 
@@ -51,6 +55,7 @@ public enum ClientMessage: Sendable, Hashable {
             self = .joinRoom(roomID: roomID, deviceID: deviceID)
         case .leaveRoom: self = .leaveRoom
         case .ping: self = .ping
+        case .relayStart: self = .relayStart
         default:
             guard let payload = try SignalPayload(type: type, fields: fields) else { throw .unknownType(typeText) }
             self = .signal(payload)
@@ -65,7 +70,7 @@ public enum ClientMessage: Sendable, Hashable {
             object["roomId"] = .string(roomID.text)
             if let deviceID { object["deviceId"] = .string(deviceID.text) }
         case .signal(let payload): payload.write(into: &object)
-        case .leaveRoom, .ping: break
+        case .leaveRoom, .ping, .relayStart: break
         }
         return object
     }

@@ -38,7 +38,8 @@ extension ServerMessage {
         case .peerDisconnected: self = .peerDisconnected(message: try fields.optionalString("message", maximumBytes: textLimit) ?? "")
         case .pong: self = .pong
         case .error: self = .error(try fields.optionalString("error", maximumBytes: textLimit) ?? "")
-        case .joinRoom, .leaveRoom, .ping: throw .unknownType(typeText)
+        case .relayReady: self = .relayReady(roomID: try fields.roomID("roomId"))
+        case .joinRoom, .leaveRoom, .ping, .relayStart: throw .unknownType(typeText)
         default:
             let fromText = try fields.string("from", maximumBytes: RendezvousLimits.maximumDeviceIDLength)
             guard let from = ClientID(fromText) else { throw .invalidField("from", reason: "must be visible ASCII") }

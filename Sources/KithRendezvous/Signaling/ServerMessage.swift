@@ -23,6 +23,9 @@ public enum ServerMessage: Sendable, Hashable {
     case pong
     /// `error {error}`.
     case error(String)
+    /// `relay_ready {roomId}` (Kith): both members asked for the relay; binary frames are now
+    /// forwarded to the peer.
+    case relayReady(roomID: RoomID)
 
     /// The message type.
     public var type: SignalingMessageType {
@@ -37,6 +40,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .peerDisconnected: .peerDisconnected
         case .pong: .pong
         case .error: .error
+        case .relayReady: .relayReady
         }
     }
 
@@ -71,6 +75,8 @@ public enum ServerMessage: Sendable, Hashable {
         case .pong: break
         case .error(let text):
             object["error"] = .string(text)
+        case .relayReady(let roomID):
+            object["roomId"] = .string(roomID.text)
         }
         return object
     }

@@ -34,4 +34,9 @@ public enum SignalingMessageType: String, Sendable, CaseIterable {
     case pong
     /// Server → client: `{error}`.
     case error
+    /// Client → server (Kith): switch this connection to the blind relay once the peer does too.
+    case relayStart = "relay_start"
+    /// Server → client (Kith): `{roomId}`; both members asked for the relay: binary frames now go
+    /// to the peer, unread.
+    case relayReady = "relay_ready"
 }

@@ -26,6 +26,8 @@ public enum SignalingText {
     public static let serverError = "Server error, try again"
     /// Error (Kith): the connection sends faster than its rate limit; the message was dropped.
     public static let rateLimited = "Rate limit exceeded"
+    /// Error (Kith): a binary frame from a connection whose relay is not (or no longer) active.
+    public static let relayNotReady = "Relay not active"
 
     /// Error: a `type` the protocol does not define (`undefined` when absent, as Inviso wrote it).
     public static func unknownType(_ type: String) -> String { "Unknown message type: \(type)" }

@@ -20,6 +20,21 @@ struct TokenBucket: Sendable {
         return .limited(retryAfterSeconds: max(1, Int(seconds.rounded(.up))))
     }
 
+    /// Takes `amount` tokens if there are that many (amounts above the burst never pass).
+    mutating func take(_ amount: Double, rule: RateLimitRule, now: Int64) -> Bool {
+        refill(rule: rule, now: now)
+        guard tokens >= amount else { return false }
+        tokens -= amount
+        return true
+    }
+
+    /// Milliseconds until `amount` tokens are there (0 when they are), after a refill at `now`.
+    mutating func wait(for amount: Double, rule: RateLimitRule, now: Int64) -> Int64 {
+        refill(rule: rule, now: now)
+        guard tokens < amount else { return 0 }
+        return Int64(((amount - tokens) / rule.perSecond * 1_000).rounded(.up))
+    }
+
     /// True when the bucket would be full at `now` (it then carries no information).
     func isFull(rule: RateLimitRule, now: Int64) -> Bool {
         tokens + Double(max(0, now - updatedAt)) / 1_000 * rule.perSecond >= rule.burst

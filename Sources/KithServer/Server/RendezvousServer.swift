@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import KithRendezvous
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// `kith serve`: Inviso-compatible rooms by join code over REST and WebRTC signaling over
 /// WebSocket on one port, state in a ``RendezvousStore``.
@@ -21,23 +22,32 @@ public struct RendezvousServer: Sendable {
     let store: any RendezvousStore
     let clock: any ServerClock
     let logger: Logger
+    let fanout: PostgresSignalBus?
 
-    /// A server on `store`, reading time from `clock`.
+    /// A server on `store`, reading time from `clock`; with `fanout`, events for connections on
+    /// other nodes sharing the database travel through PostgreSQL (its node id must be
+    /// `configuration.nodeID`).
     public init(
         configuration: RendezvousServerConfiguration, store: any RendezvousStore,
-        clock: any ServerClock = SystemServerClock(), logger: Logger = Logger(label: "kith.serve")
+        clock: any ServerClock = SystemServerClock(), logger: Logger = Logger(label: "kith.serve"),
+        fanout: PostgresSignalBus? = nil
     ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
         self.logger = logger
+        self.fanout = fanout
         let bus = LocalSignalBus(nodeID: configuration.nodeID)
+        if let fanout { bus.route(remote: fanout) }
         hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits)
         api = RendezvousAPI(store: store, clock: clock, limits: configuration.limits, hub: hub, logger: logger, turn: configuration.turn)
     }
 
     /// Signaling connections open on this node now.
     public var connectionCount: Int { hub.bus.count }
+
+    /// Counters of the blind relay on this node (relayed bytes and frames, activations, refusals).
+    public var relayStatistics: RelayStatistics { hub.relayStatistics }
 
     /// The Hummingbird application (for `run` and for HummingbirdTesting); `onListening` gets the
     /// bound host and port once the server accepts connections.
@@ -56,11 +66,13 @@ public struct RendezvousServer: Sendable {
                 http1: .init(idleTimeout: .seconds(60)),
                 ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval))))
         let host = configuration.host
+        var services: [any Service] = [SweepService(store: store, clock: clock, interval: limits.sweepInterval, logger: logger)]
+        if let fanout { services.append(fanout.service(hub: hub, clock: clock)) }
         return Application(
             router: router,
             server: server,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
-            services: [SweepService(store: store, clock: clock, interval: limits.sweepInterval, logger: logger)],
+            services: services,
             onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
             logger: logger)
     }

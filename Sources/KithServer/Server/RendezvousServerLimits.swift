@@ -37,6 +37,8 @@ public struct RendezvousServerLimits: Sendable {
     public var outboxCapacity = 256
     /// Signaling connections one node holds; further upgrades are refused.
     public var maximumConnections = 20_000
+    /// Bounds of the blind relay (binary frames between the two members of a room).
+    public var relay = RelayLimits()
 
     // MARK: Housekeeping
 

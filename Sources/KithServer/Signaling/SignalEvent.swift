@@ -1,4 +1,5 @@
 import KithRendezvous
+import NIOCore
 
 /// What one signaling connection tells another (through a ``SignalBus``, possibly across nodes).
 ///
@@ -14,11 +15,16 @@ enum SignalEvent: Sendable {
     /// This connection is no longer in the room (deleted, purged, or replaced by a newer socket
     /// of the same device): forget the room and pass on `message`.
     case removed(room: RoomID, message: ServerMessage)
+    /// The peer `from` asked for the blind relay (`relay_start`).
+    case relayRequested(from: MemberAddress, room: RoomID)
+    /// One binary frame from `from`'s relay, forwarded unread, only while both members are in relay mode.
+    case relayFrame(from: MemberAddress, room: RoomID, bytes: ByteBuffer)
 
     /// The room the event belongs to.
     var room: RoomID {
         switch self {
-        case .peerJoined(_, let room, _), .relayed(_, let room, _), .peerGone(let room, _), .removed(let room, _): room
+        case .peerJoined(_, let room, _), .relayed(_, let room, _), .peerGone(let room, _), .removed(let room, _),
+             .relayRequested(_, let room), .relayFrame(_, let room, _): room
         }
     }
 }

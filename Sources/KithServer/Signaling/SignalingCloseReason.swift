@@ -8,6 +8,8 @@ enum SignalingCloseReason: Sendable, Equatable {
     case rateLimit
     /// The node holds its maximum of connections (1013 try again later).
     case overloaded
+    /// A relay frame above the relay's frame limit (1009 message too big).
+    case relayFrameTooLarge
 
     /// The RFC 6455 status code.
     var code: UInt16 {
@@ -15,6 +17,7 @@ enum SignalingCloseReason: Sendable, Equatable {
         case .idle: 1001
         case .slowConsumer, .rateLimit: 1008
         case .overloaded: 1013
+        case .relayFrameTooLarge: 1009
         }
     }
 
@@ -25,6 +28,7 @@ enum SignalingCloseReason: Sendable, Equatable {
         case .slowConsumer: "too far behind"
         case .rateLimit: "rate limit exceeded"
         case .overloaded: "server full"
+        case .relayFrameTooLarge: "relay frame too large"
         }
     }
 }

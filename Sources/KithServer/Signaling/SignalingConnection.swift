@@ -1,4 +1,5 @@
 import KithRendezvous
+import NIOCore
 import Synchronization
 
 /// The server's side of one signaling connection: its room, its peer, its rate limit and the
@@ -9,9 +10,11 @@ import Synchronization
 /// order under the lock; a queue that overflows closes the connection.
 final class SignalingConnection: Sendable {
     let address: MemberAddress
-    private let outbox: AsyncStream<ServerMessage>.Continuation
+    private let outbox: AsyncStream<SignalingOutbound>.Continuation
     private let state: Mutex<State>
     private let bufferLimit: Int
+    private let relayLimits: RelayLimits
+    private let statistics: RelayStatistics
 
     struct State {
         var room: RoomID?
@@ -24,6 +27,28 @@ final class SignalingConnection: Sendable {
         var strikes = 0
         var lastActivity: ContinuousClock.Instant
         var closeReason: SignalingCloseReason?
+        /// This connection sent `relay_start` in the current room: its binary messages are relay
+        /// frames (never JSON) until it leaves the room, even once the relay ends.
+        var relayMode = false
+        /// This connection asked for the relay with its current peer.
+        var relayRequested = false
+        /// The peer sent `relay_start` in the current room.
+        var peerRelayRequested = false
+        /// Relay bytes and frames queued and not yet written.
+        var queuedRelayBytes = 0
+        var queuedRelayFrames = 0
+        /// Signaling messages queued and not yet written.
+        var queuedMessages = 0
+        var relayBytes: TokenBucket
+        var relayFrames: TokenBucket
+
+        /// Both members asked: binary frames are forwarded.
+        var relayActive: Bool { relayRequested && peerRelayRequested && peer != nil }
+
+        mutating func resetRelay() {
+            relayRequested = false
+            peerRelayRequested = false
+        }
     }
 
     /// Admission of one inbound message under the rate limit.
@@ -33,11 +58,19 @@ final class SignalingConnection: Sendable {
         case strikeOut
     }
 
-    init(address: MemberAddress, outbox: AsyncStream<ServerMessage>.Continuation, rule: RateLimitRule, now: Int64, bufferLimit: Int) {
+    init(
+        address: MemberAddress, outbox: AsyncStream<SignalingOutbound>.Continuation, rule: RateLimitRule, now: Int64, bufferLimit: Int,
+        relayLimits: RelayLimits, statistics: RelayStatistics
+    ) {
         self.address = address
         self.outbox = outbox
         self.bufferLimit = bufferLimit
-        state = Mutex(State(bucket: TokenBucket(rule: rule, now: now), lastActivity: .now))
+        self.relayLimits = relayLimits
+        self.statistics = statistics
+        state = Mutex(State(
+            bucket: TokenBucket(rule: rule, now: now), lastActivity: .now,
+            relayBytes: TokenBucket(rule: relayLimits.bytesPerConnection, now: now),
+            relayFrames: TokenBucket(rule: relayLimits.framesPerConnection, now: now)))
     }
 
     // MARK: Outgoing
@@ -49,7 +82,31 @@ final class SignalingConnection: Sendable {
 
     private func enqueue(_ message: ServerMessage, _ state: inout State) {
         guard state.closeReason == nil else { return }
-        if case .dropped = outbox.yield(message) { close(.slowConsumer, &state) }
+        state.queuedMessages += 1
+        guard state.queuedMessages <= bufferLimit else { return close(.slowConsumer, &state) }
+        if case .dropped = outbox.yield(.message(message)) { close(.slowConsumer, &state) }
+    }
+
+    private func enqueueRelay(_ bytes: ByteBuffer, _ state: inout State) {
+        guard state.closeReason == nil else { return }
+        state.queuedRelayBytes += bytes.readableBytes
+        state.queuedRelayFrames += 1
+        guard state.queuedRelayBytes <= relayLimits.outboxBytes, state.queuedRelayFrames <= relayLimits.outboxFrames else {
+            return close(.slowConsumer, &state)
+        }
+        if case .dropped = outbox.yield(.relay(bytes)) { close(.slowConsumer, &state) }
+    }
+
+    /// The writer wrote `frame`: it no longer counts against the queue's bounds.
+    func written(_ frame: SignalingOutbound) {
+        state.withLock { state in
+            switch frame {
+            case .message: state.queuedMessages -= 1
+            case .relay(let bytes):
+                state.queuedRelayBytes -= bytes.readableBytes
+                state.queuedRelayFrames -= 1
+            }
+        }
     }
 
     private func close(_ reason: SignalingCloseReason, _ state: inout State) {
@@ -117,6 +174,8 @@ final class SignalingConnection: Sendable {
             state.room = room
             state.peer = joined.peer?.address
             state.isInitiator = joined.isInitiator
+            state.relayMode = false
+            state.resetRelay()
             for message in messages { enqueue(message, &state) }
             for event in held where event.room == room { apply(event, &state) }
         }
@@ -127,6 +186,64 @@ final class SignalingConnection: Sendable {
         state.withLock { state in
             state.room = nil
             state.peer = nil
+            state.relayMode = false
+            state.resetRelay()
+        }
+    }
+
+    // MARK: Relay
+
+    /// What `relay_start` found.
+    enum RelayRequest: Equatable {
+        /// In no room.
+        case notInRoom
+        /// In a room without a peer.
+        case noPeer
+        /// Recorded: tell `peer` (the relay is now active when the peer had asked already).
+        case requested(room: RoomID, peer: MemberAddress)
+    }
+
+    /// Records `relay_start`; queues `relay_ready` when the peer had asked already.
+    func requestRelay() -> RelayRequest {
+        state.withLock { state in
+            guard let room = state.room else { return .notInRoom }
+            guard let peer = state.peer else { return .noPeer }
+            let wasActive = state.relayActive
+            state.relayRequested = true
+            state.relayMode = true
+            if !wasActive && state.relayActive { activateRelay(room, &state) }
+            return .requested(room: room, peer: peer)
+        }
+    }
+
+    private func activateRelay(_ room: RoomID, _ state: inout State) {
+        statistics.recordActivation()
+        enqueue(.relayReady(roomID: room), &state)
+    }
+
+    /// True once this connection asked for the relay in its room (binary frames are relay
+    /// frames from then on, never JSON).
+    var inRelayMode: Bool { state.withLock { $0.room != nil && $0.relayMode } }
+
+    /// Where a relay frame goes now: nil unless both members are in relay mode.
+    var relayTarget: (room: RoomID, peer: MemberAddress)? {
+        state.withLock { state in
+            guard state.relayActive, let room = state.room, let peer = state.peer else { return nil }
+            return (room, peer)
+        }
+    }
+
+    /// Takes `bytes` and one frame from the relay buckets; otherwise answers the milliseconds to
+    /// wait before trying again.
+    func takeRelayBudget(bytes: Int, now: Int64) -> Int64 {
+        state.withLock { state in
+            let amount = Double(bytes)
+            let byteWait = state.relayBytes.wait(for: amount, rule: relayLimits.bytesPerConnection, now: now)
+            let frameWait = state.relayFrames.wait(for: 1, rule: relayLimits.framesPerConnection, now: now)
+            guard byteWait == 0, frameWait == 0 else { return max(byteWait, frameWait, 1) }
+            _ = state.relayBytes.take(amount, rule: relayLimits.bytesPerConnection, now: now)
+            _ = state.relayFrames.take(1, rule: relayLimits.framesPerConnection, now: now)
+            return 0
         }
     }
 
@@ -146,17 +263,29 @@ final class SignalingConnection: Sendable {
         switch event {
         case .peerJoined(let peer, _, let ready):
             state.peer = peer
+            state.resetRelay()
             enqueue(ready, &state)
         case .relayed(let from, _, let message):
             guard state.peer == from else { return }
             enqueue(message, &state)
         case .peerGone(_, let message):
             state.peer = nil
+            state.resetRelay()
             enqueue(message, &state)
         case .removed(_, let message):
             state.room = nil
             state.peer = nil
+            state.relayMode = false
+            state.resetRelay()
             enqueue(message, &state)
+        case .relayRequested(let from, let room):
+            guard state.peer == from else { return }
+            let wasActive = state.relayActive
+            state.peerRelayRequested = true
+            if !wasActive && state.relayActive { activateRelay(room, &state) }
+        case .relayFrame(let from, _, let bytes):
+            guard state.peer == from, state.relayActive else { return }
+            enqueueRelay(bytes, &state)
         }
     }
 }

@@ -11,6 +11,8 @@ final class SignalingHub: Sendable {
     let bus: LocalSignalBus
     let clock: any ServerClock
     let limits: RendezvousServerLimits
+    /// Counters of the blind relay on this node.
+    let relayStatistics = RelayStatistics()
 
     init(store: any RendezvousStore, bus: LocalSignalBus, clock: any ServerClock, limits: RendezvousServerLimits) {
         self.store = store
@@ -25,10 +27,12 @@ final class SignalingHub: Sendable {
     /// Serves one connection until it closes.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
         let address = MemberAddress(node: bus.nodeID, client: .random())
-        let (stream, continuation) = AsyncStream.makeStream(of: ServerMessage.self, bufferingPolicy: .bufferingOldest(limits.outboxCapacity))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SignalingOutbound.self, bufferingPolicy: .bufferingOldest(limits.outboxCapacity + limits.relay.outboxFrames))
         let connection = SignalingConnection(
             address: address, outbox: continuation, rule: limits.messagesPerConnection,
-            now: clock.nowMilliseconds(), bufferLimit: limits.outboxCapacity)
+            now: clock.nowMilliseconds(), bufferLimit: limits.outboxCapacity,
+            relayLimits: limits.relay, statistics: relayStatistics)
         guard bus.register(connection, limit: limits.maximumConnections) else {
             logger.notice("signaling connection refused: node full")
             try await outbound.close(.unknown(SignalingCloseReason.overloaded.code), reason: SignalingCloseReason.overloaded.text)
@@ -56,9 +60,13 @@ final class SignalingHub: Sendable {
 
     /// Writes queued messages; when the queue ends because the server closes the connection,
     /// sends the close frame with the reason's status.
-    private static func write(_ stream: AsyncStream<ServerMessage>, to outbound: WebSocketOutboundWriter, connection: SignalingConnection) async throws {
-        for await message in stream {
-            try await outbound.write(.text(message.text))
+    private static func write(_ stream: AsyncStream<SignalingOutbound>, to outbound: WebSocketOutboundWriter, connection: SignalingConnection) async throws {
+        for await frame in stream {
+            switch frame {
+            case .message(let message): try await outbound.write(.text(message.text))
+            case .relay(let bytes): try await outbound.write(.binary(bytes))
+            }
+            connection.written(frame)
         }
         if let reason = connection.closeReason {
             try await outbound.close(.unknown(reason.code), reason: reason.text)
@@ -92,6 +100,11 @@ final class SignalingHub: Sendable {
             // Once the server decided to close, the writer has sent the close frame: drain until
             // the client answers it.
             guard connection.closeReason == nil else { continue }
+            // In relay mode a binary message is a relay frame: never parsed, limited on its own.
+            if case .binary(let frame) = message, connection.inRelayMode {
+                try await forward(frame, from: connection)
+                continue
+            }
             switch connection.admit(rule: limits.messagesPerConnection, strikeLimit: limits.rateLimitStrikes, now: clock.nowMilliseconds()) {
             case .allowed: break
             case .limited:
@@ -123,6 +136,7 @@ final class SignalingHub: Sendable {
             case .joinRoom(let room, let device): try await join(room, device: device, on: connection)
             case .leaveRoom: try await leave(on: connection)
             case .signal(let payload): relay(payload, from: connection)
+            case .relayStart: startRelay(on: connection)
             }
         } catch {
             connection.send(.error(SignalingText.serverError))

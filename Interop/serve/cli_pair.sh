@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# End-to-end: two `kith` clients pair by join code on a real `kith serve` and sync through its
+# blind relay (docs/SERVER.md 3.1); a stranger, an unknown code and an unreachable server get
+# clear errors. Loopback only.
+set -euo pipefail
+source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
+
+for who in a b c; do "$kith" init --home "$work/$who" > /dev/null; done
+"$kith" contact add --home "$work/b" --name Alice "$("$kith" card --home "$work/a" --name Alice)" > /dev/null
+"$kith" contact add --home "$work/a" --name Bob "$("$kith" card --home "$work/b" --name Bob)" > /dev/null
+"$kith" post --home "$work/a" --audience contacts -- "sent through the relay" > /dev/null
+
+"$kith" serve --home "$work/srv" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
+serve_pid=$!
+trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done
+port=$(sed -n 's/^kith serve: listening on http:\/\/127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/serve.out")
+[ -n "$port" ] || fail "kith serve did not print its port: $(cat "$work/serve.out" "$work/serve.err")"
+export KITH_SERVER="http://127.0.0.1:$port"
+
+# Pair Alice (create) with Bob (join) and sync through the relay.
+"$kith" pair create --home "$work/a" --timeout 60 --json > "$work/a.out" 2> "$work/a.err" &
+create_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/a.out" ] && break; sleep 0.1; done
+code=$(head -n 1 "$work/a.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["join_code"])')
+[[ "$code" =~ ^[0-9]{8}$ ]] || fail "no join code: $(cat "$work/a.out" "$work/a.err")"
+"$kith" pair join --home "$work/b" --timeout 60 --json "$code" > "$work/b.out" 2> "$work/b.err" || fail "pair join failed: $(cat "$work/b.err")"
+wait "$create_pid" || fail "pair create failed: $(cat "$work/a.err")"
+python3 - "$work/a.out" "$work/b.out" <<'PY' || fail "summaries: $(cat "$work/a.out" "$work/b.out")"
+import json, sys
+alice = json.loads(open(sys.argv[1]).read().splitlines()[1])
+bob = json.loads(open(sys.argv[2]).read().splitlines()[0])
+assert alice["completed"] and bob["completed"], (alice, bob)
+assert bob["received"] >= 1 and alice["sent"] >= 1, (alice, bob)
+PY
+bob_log=$("$kith" log --home "$work/b")
+[[ "$bob_log" == *"sent through the relay"* ]] || fail "Bob cannot read Alice's post after the relay sync: $bob_log"
+
+# A stranger (not Alice's contact) is refused by the secure link, with a sentence that says why.
+"$kith" pair create --home "$work/a" --timeout 30 --json > "$work/a2.out" 2> "$work/a2.err" &
+create_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/a2.out" ] && break; sleep 0.1; done
+code=$(head -n 1 "$work/a2.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["join_code"])')
+set +e
+"$kith" pair join --home "$work/c" --timeout 30 "$code" > /dev/null 2> "$work/c.err"; stranger=$?
+wait "$create_pid"; creator=$?
+set -e
+[ "$stranger" -ne 0 ] && [ "$creator" -ne 0 ] || fail "a stranger's pairing should fail on both sides ($stranger, $creator)"
+grep -q "contact" "$work/c.err" "$work/a2.err" || fail "no contact error: $(cat "$work/c.err" "$work/a2.err")"
+
+# An unknown code and an unreachable server.
+set +e
+"$kith" pair join --home "$work/b" 99999999 > /dev/null 2> "$work/unknown.err"; unknown=$?
+"$kith" pair join --home "$work/b" --server http://127.0.0.1:1 12345678 > /dev/null 2> "$work/down.err"; down=$?
+set -e
+[ "$unknown" -ne 0 ] && grep -q "unknown or expired join code" "$work/unknown.err" || fail "unknown code: $(cat "$work/unknown.err")"
+[ "$down" -ne 0 ] && grep -q "cannot reach the rendezvous server" "$work/down.err" || fail "unreachable server: $(cat "$work/down.err")"
+echo "pair CLI ok: join code, relay sync between contacts (Bob reads Alice's post), stranger refused, unknown code and unreachable server reported"

@@ -1,0 +1,49 @@
+import HummingbirdWSClient
+import KithSync
+import NIOCore
+import Synchronization
+
+/// A ``SyncTransport`` through a rendezvous server's blind relay: each link frame is one binary
+/// WebSocket message on a signaling connection in relay mode (`relay_ready`), forwarded unread to
+/// the other member of the room.
+///
+/// The server sees only the secure link's ciphertext. The peer leaving or disconnecting ends the
+/// transport (``SyncTransportError/closed`` or ``SyncTransportError/disconnected`` once the
+/// frames already received are read). Made by ``RelayConnection``.
+public final class RelayTransport: SyncTransport {
+    /// Link frames are at most the largest BLE payload, like ``TCPTransport``'s, so one secure
+    /// link layout serves every transport.
+    public let mtu: Int = SyncLimits.maximumMTU
+    private let outbound: WebSocketOutboundWriter
+    private let inbox: RelayFrameInbox
+    private let closed = Mutex(false)
+
+    init(outbound: WebSocketOutboundWriter, inbox: RelayFrameInbox) {
+        self.outbound = outbound
+        self.inbox = inbox
+    }
+
+    /// Sends one frame (1...``mtu`` bytes) as one binary message.
+    public func send(_ frame: [UInt8]) async throws(SyncTransportError) {
+        guard !frame.isEmpty else { throw .emptyFrame }
+        guard frame.count <= mtu else { throw .frameTooLarge(size: frame.count, mtu: mtu) }
+        guard !closed.withLock({ $0 }) else { throw .closed }
+        do {
+            try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+        } catch {
+            throw .disconnected
+        }
+    }
+
+    /// Waits for the next frame from the peer.
+    public func receive() async throws(SyncTransportError) -> [UInt8] {
+        try await inbox.next()
+    }
+
+    /// Ends the transport on this side; the connection itself closes when the body of
+    /// ``RelayConnection/open(signalingURL:room:device:timeouts:body:)`` returns.
+    public func close() async {
+        closed.withLock { $0 = true }
+        await inbox.finish(.closed)
+    }
+}
