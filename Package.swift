@@ -278,7 +278,7 @@ let package = Package(
         .target(
             name: "KithServer",
             dependencies: [
-                "KithRendezvous", "KithCanonical",
+                "KithRendezvous", "KithCanonical", "KithInvites",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -308,6 +308,7 @@ let package = Package(
             name: "KithBench",
             dependencies: [
                 "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups",
+                "KithInvites", "KithTerminal",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -356,7 +357,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithIdentityTests",
-            dependencies: ["KithTestSupport", "KithIdentity"],
+            dependencies: ["KithTestSupport", "KithIdentity", "KithTerminal"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -420,7 +421,7 @@ let package = Package(
         .testTarget(
             name: "KithServerTests",
             dependencies: [
-                "KithServer", "KithRendezvous", "KithCanonical",
+                "KithServer", "KithRendezvous", "KithCanonical", "KithInvites", "KithTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -412,3 +412,15 @@ extension Account {
         return try append(plaintext: plaintext, type: type, audience: audience, seal: seal)
     }
 }
+
+extension Account {
+    /// The compact form of `card` (this identity's own card), for a QR code: keys, name, a commitment to `card`'s
+    /// bytes and a signature. The holder of the compact card completes the contact with exactly `card`.
+    public func compactContactCard(for card: ContactCard) async throws(KithError) -> CompactContactCard {
+        do throws(CompactContactCardError) {
+            return try CompactContactCard.create(identity: identity, card: card)
+        } catch {
+            throw .input(.invalid(error.description))
+        }
+    }
+}
