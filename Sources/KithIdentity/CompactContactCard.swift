@@ -119,7 +119,8 @@ public struct CompactContactCard: Sendable, Hashable {
             }
             let identityRaw = try reader.readBytes(32)
             let dhRaw = try reader.readBytes(32)
-            let originalRaw = flags & originalKeyFlag != 0 ? try reader.readBytes(32) : nil
+            var originalRaw: [UInt8]?
+            if flags & originalKeyFlag != 0 { originalRaw = try reader.readBytes(32) }
             let commitment = try reader.readBytes(32)
             let nameLength = Int(try reader.readUInt8())
             guard nameLength <= maxNameBytes else {
@@ -134,7 +135,8 @@ public struct CompactContactCard: Sendable, Hashable {
             try reader.expectEnd()
 
             let identityKey = try strictSigningKey(identityRaw, what: "identity key")
-            let original = try originalRaw.map { raw throws(CompactContactCardError) in try strictSigningKey(raw, what: "original identity key") }
+            var original: Curve25519.Signing.PublicKey?
+            if let originalRaw { original = try strictSigningKey(originalRaw, what: "original identity key") }
             let dhKey: Curve25519.KeyAgreement.PublicKey
             do { dhKey = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: dhRaw) } catch {
                 throw CompactContactCardError.invalidKey("dh key")

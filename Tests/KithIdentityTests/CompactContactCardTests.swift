@@ -78,11 +78,11 @@ import Testing
         let bytes = try CompactContactCard.create(identity: Self.alice, card: try Self.full()).encoded
         for length in [0, 1, 2, 40, 98, bytes.count - 1] {
             #expect(throws: CompactContactCardError.self) { try CompactContactCard.decode(Array(bytes.prefix(length))) }
-            if case .malformed = try #require(Self.error { try CompactContactCard.decode(Array(bytes.prefix(length))) }) {} else {
+            if case .malformed = try #require(Self.error { _ = try CompactContactCard.decode(Array(bytes.prefix(length))) }) {} else {
                 Issue.record("length \(length) not malformed")
             }
         }
-        if case .malformed = try #require(Self.error { try CompactContactCard.decode(bytes + [0]) }) {} else { Issue.record("trailing byte") }
+        if case .malformed = try #require(Self.error { _ = try CompactContactCard.decode(bytes + [0]) }) {} else { Issue.record("trailing byte") }
         #expect(throws: CompactContactCardError.tooLarge(CompactContactCard.maxBytes + 1)) {
             try CompactContactCard.decode([UInt8](repeating: 1, count: CompactContactCard.maxBytes + 1))
         }

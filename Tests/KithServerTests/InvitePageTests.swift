@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KithCanonical
@@ -36,9 +37,7 @@ struct InvitePageTests {
 
     static func get(_ uri: String) async throws -> RESTAnswer {
         let (server, _, _) = try TestServer.make(clock: ManualServerClock(start: now * 1_000))
-        var answer: RESTAnswer?
-        try await server.makeApplication().test(.router) { client in answer = try await client.call(.get, uri) }
-        return try #require(answer)
+        return try await server.makeApplication().test(.router) { client in try await client.call(.get, uri) }
     }
 
     static func expectSecurityHeaders(_ answer: RESTAnswer) {

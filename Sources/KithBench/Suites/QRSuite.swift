@@ -21,6 +21,10 @@ enum QRSuite: BenchSuite {
         let compact = try CompactContactCard.create(identity: identity, card: card)
         report(BenchFigure(name: "qr.card.full.bytes", value: Double(card.encoded.count), unit: "bytes"))
         try measure("qr.card.full", card.text, report: report)
+        // What `kith card --qr` drew before the compact card: the full card at level L.
+        let fullAtL = try QRCode.symbol(card.text, level: .low)
+        report(BenchFigure(name: "qr.card.full.qr_version_l", value: Double(fullAtL.version), unit: "version"))
+        report(BenchFigure(name: "qr.card.full.qr_width_l", value: Double(fullAtL.width), unit: "modules"))
         report(BenchFigure(name: "qr.card.compact.bytes", value: Double(compact.encoded.count), unit: "bytes"))
         try measure("qr.card.compact", compact.text, report: report)
         // The same compact bytes as base64url (QR byte mode), for comparison with the base32 text (alphanumeric mode).

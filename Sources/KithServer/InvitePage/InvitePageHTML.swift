@@ -95,7 +95,7 @@ enum InvitePageHTML {
                 + "inbox id (nonce \(nonce))"
         case .recovered(let address, nil):
             return "<span class=\"ok\">recovers</span> signer <code>\(address)</code>; the creator id is not this key's "
-                + "XMTP inbox (a Kith invite names a Kith feed id there: `kith invite show` checks the signer against your contacts)"
+                + "XMTP inbox (a Kith invite names a Kith feed id there: <code>kith invite show</code> checks the signer against your contacts)"
         case .unrecoverable(let reason):
             return "<span class=\"bad\">does not verify</span>: \(HTMLText.escaped(reason))"
         }
