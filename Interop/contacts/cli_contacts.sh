@@ -15,10 +15,15 @@ compact_a=$(grep '^KC1:' <<< "$qr")
 full_a=$(tail -n 1 <<< "$qr")
 pending=$("$kith" contact add --home "$work/d" "$compact_a")
 [[ "$pending" == *"full card is still needed"* ]] || fail "compact card alone: $pending"
-[[ "$("$kith" contacts --home "$work/d")" != *"Alice"* ]] || fail "a compact card alone must not add the contact"
+[[ "$("$kith" contacts --home "$work/d")" == *"pending (compact card scanned, full card still needed): Alice"* ]] || fail "no pending contact listed"
 set +e; "$kith" contact add --home "$work/d" "$compact_a" --full "$card_b" > /dev/null 2>&1; code=$?; set -e
-[ "$code" -ne 0 ] || fail "a full card that does not match the commitment was accepted"
-"$kith" contact add --home "$work/d" "$compact_a" --full "$full_a" > /dev/null
+[ "$code" -eq 2 ] || fail "a full card that does not match the commitment: expected exit 2, got $code"
+sleep 1 # a card made one second later differs (created_at) from the one the compact card commits to
+other_a=$("$kith" card --home "$work/a" --name Alice)
+set +e; "$kith" contact add --home "$work/d" "$other_a" > /dev/null 2>&1; code=$?; set -e
+[ "$code" -eq 2 ] || fail "another full card of the scanned person: expected exit 2 (commitment), got $code"
+"$kith" contact add --home "$work/d" "$full_a" > /dev/null
+[[ "$("$kith" contacts --home "$work/d")" != *"pending"* ]] || fail "the pending contact was not completed"
 [[ "$("$kith" contacts --home "$work/d")" == *"Alice"* ]] || fail "compact + full card did not add Alice"
 "$kith" contact add --home "$work/b" --name Alice "$card_a" > /dev/null
 "$kith" contact add --home "$work/a" "$card_b" > /dev/null

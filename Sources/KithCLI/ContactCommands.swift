@@ -96,30 +96,28 @@ struct Contact: AsyncParsableCommand {
                 let account = try await openAccount(global)
                 let record: ContactRecord
                 if CompactContactCard.looksCompact(text) {
-                    let compact: CompactContactCard
-                    do { compact = try CompactContactCard(text: text) } catch { throw KithError.input(.invalid("\(error)")) }
+                    let pending = try await account.addPendingContact(compactText: text, name: name)
                     guard let full else {
                         if global.json {
                             var object = JSONObject()
                             object["pending"] = .bool(true)
-                            object["feed_id"] = .string(compact.feedID.string)
-                            object["name"] = .string(compact.displayName)
+                            object["feed_id"] = .string(pending.feedID.string)
+                            object["name"] = .string(pending.compactCard.displayName)
                             Output.json(.object(object))
                         } else {
-                            Output.line("Compact card of \(TerminalText.escaped(compact.displayName)) (\(compact.feedID)) verified. "
-                                + "Not added yet: the full card is still needed (it carries the keys messages are encrypted with). "
-                                + "Get it over a secure link or as a file, then run `kith contact add \(compact.text) --full FULL_CARD`.")
+                            Output.line("Compact card of \(TerminalText.escaped(pending.compactCard.displayName)) (\(pending.feedID)) verified and kept as pending. "
+                                + "The full card is still needed (it carries the keys messages are encrypted with): get it over a secure link "
+                                + "or as a file, then `kith contact add FULL_CARD` completes the contact (it must match the scanned card).")
                         }
                         return
                     }
+                    let fullText = full == "-" ? Self.standardInput() : full
                     let fullCard: ContactCard
-                    do throws(ContactCardError) {
-                        fullCard = try ContactCard(text: full == "-" ? Self.standardInput() : full)
-                    } catch {
-                        throw KithError.contacts(.card(error))
+                    do throws(ContactCardError) { fullCard = try ContactCard(text: fullText) } catch { throw KithError.contacts(.card(error)) }
+                    do throws(CompactContactCardError) { _ = try pending.compactCard.complete(with: fullCard) } catch {
+                        throw KithError.contacts(.compactCard(error))
                     }
-                    do { _ = try compact.complete(with: fullCard) } catch { throw KithError.input(.invalid("\(error)")) }
-                    record = try await account.addContact(cardText: fullCard.text, name: name, maxAge: maxAgeHours * 3600)
+                    record = try await account.addContact(cardText: fullText, name: name, maxAge: maxAgeHours * 3600)
                 } else {
                     guard full == nil else { throw KithError.input(.invalid("--full goes with a compact card (KC1:…); this is already a full card")) }
                     record = try await account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
@@ -179,9 +177,17 @@ struct Contacts: AsyncParsableCommand {
             let contacts = try await account.contacts()
             let introductions = try await account.introductions()
             let rotations = try await account.keyRotations()
+            let pending = try await account.pendingContacts()
             if global.json {
                 var object = JSONObject()
                 object["contacts"] = .array(contacts.map(ContactRendering.json))
+                object["pending"] = .array(pending.map { record in
+                    var entry = JSONObject()
+                    entry["feed_id"] = .string(record.feedID.string)
+                    entry["name"] = .string(record.localName ?? record.compactCard.displayName)
+                    entry["scanned_at"] = .integer(record.scannedAt)
+                    return .object(entry)
+                })
                 object["introduced"] = .array(introductions.map { intro in
                     var entry = JSONObject()
                     entry["feed_id"] = .string(intro.introducedFeedID.string)
@@ -199,11 +205,15 @@ struct Contacts: AsyncParsableCommand {
                 Output.json(.object(object))
                 return
             }
-            if contacts.isEmpty { Output.line("No contacts yet. Meet someone: `kith card --qr`, then `kith contact add CARD`.") }
+            if contacts.isEmpty && pending.isEmpty { Output.line("No contacts yet. Meet someone: `kith card --qr`, then `kith contact add CARD`.") }
             for contact in contacts {
                 let profile = contact.displayName.map { " \"\(TerminalText.escaped($0))\"" } ?? ""
                 let unverified = contact.keyIsVerified ? "" : "  UNVERIFIED key (rotation not held yet)"
                 Output.line("\(TerminalText.escaped(contact.shownName))\(profile)  \(contact.feedID)  last seen #\(contact.lastSeenSequence)\(unverified)")
+            }
+            for record in pending {
+                let shown = TerminalText.escaped(record.localName ?? record.compactCard.displayName)
+                Output.line("pending (compact card scanned, full card still needed): \(shown)  \(record.feedID)")
             }
             for intro in introductions {
                 let note = intro.note.map { ": \(TerminalText.escaped($0))" } ?? ""

@@ -36,6 +36,9 @@ enum Schema {
         migrator.registerMigration("v7-groups") { db in
             try db.execute(sql: groupTables)
         }
+        migrator.registerMigration("v8-pending-contacts") { db in
+            try db.execute(sql: pendingContactTables)
+        }
         return migrator
     }
 
