@@ -36,7 +36,7 @@ enum Schema {
         migrator.registerMigration("v7-groups") { db in
             try db.execute(sql: groupTables)
         }
-        migrator.registerMigration("v8-pending-contacts") { db in
+        migrator.registerMigration("v9-pending-contacts") { db in
             try db.execute(sql: pendingContactTables)
         }
         return migrator
