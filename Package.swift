@@ -279,7 +279,7 @@ let package = Package(
         .target(
             name: "KithServer",
             dependencies: [
-                "KithRendezvous", "KithCanonical",
+                "KithRendezvous", "KithCanonical", "KithInvites",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -310,6 +310,7 @@ let package = Package(
             name: "KithBench",
             dependencies: [
                 "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups", "KithTDF",
+                "KithInvites", "KithTerminal",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -358,7 +359,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithIdentityTests",
-            dependencies: ["KithTestSupport", "KithIdentity"],
+            dependencies: ["KithTestSupport", "KithIdentity", "KithTerminal"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -422,7 +423,7 @@ let package = Package(
         .testTarget(
             name: "KithServerTests",
             dependencies: [
-                "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity",
+                "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity", "KithInvites", "KithTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

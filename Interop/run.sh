@@ -8,8 +8,8 @@ venv=.build/interop-venv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" || { echo "error: cannot create a Python virtualenv" >&2; exit 1; }
 fi
-if ! "$venv/bin/python" -c "import cryptography, nacl, google.protobuf, coincurve, Crypto.Hash.keccak" >/dev/null 2>&1; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "cryptography>=44" pynacl "protobuf>=5" coincurve pycryptodome || { echo "error: pip install failed" >&2; exit 1; }
+if ! "$venv/bin/python" -c "import cryptography, nacl, google.protobuf, coincurve, Crypto.Hash.keccak, selenium" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "cryptography>=44" pynacl "protobuf>=5" coincurve pycryptodome selenium || { echo "error: pip install failed" >&2; exit 1; }
 fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
@@ -61,6 +61,7 @@ check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
   Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt
 check convos-invites "$PYTHON" Interop/invites/invite_vectors.py check Tests/Vectors/convos-invites/python-invites.json
+check invite-page "$PYTHON" Interop/invitepage/check_invite_page.py
 check mls-vector-runner .build/debug/kith-vectors mls Tests/Vectors/mls/*.json
 
 echo "interop: $passed passed, $failed failed"

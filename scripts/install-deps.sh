@@ -15,6 +15,8 @@ packages=(
   python3-venv
   python3-pip
   time              # peak-memory checks in the CLI interop scripts
+  chromium          # the invite page's headless browser check (Interop/invitepage)
+  chromium-driver   # WebDriver for that check (Selenium)
 )
 
 missing=()

@@ -5,11 +5,26 @@
 set -euo pipefail
 source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 
-for who in a b c; do "$kith" init --home "$work/$who" > /dev/null; done
+for who in a b c d; do "$kith" init --home "$work/$who" > /dev/null; done
 card_a=$("$kith" card --home "$work/a" --name Alice)
 card_b=$("$kith" card --home "$work/b" --name Bob --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["card"])')
-qr=$("$kith" card --home "$work/a" --qr)
+qr=$("$kith" card --home "$work/a" --qr --name Alice)
 [[ "$qr" == *"█"* ]] || fail "no QR code drawn"
+# The QR carries the compact card (KC1:…); the full card it commits to is printed last.
+compact_a=$(grep '^KC1:' <<< "$qr")
+full_a=$(tail -n 1 <<< "$qr")
+pending=$("$kith" contact add --home "$work/d" "$compact_a")
+[[ "$pending" == *"full card is still needed"* ]] || fail "compact card alone: $pending"
+[[ "$("$kith" contacts --home "$work/d")" == *"pending (compact card scanned, full card still needed): Alice"* ]] || fail "no pending contact listed"
+set +e; "$kith" contact add --home "$work/d" "$compact_a" --full "$card_b" > /dev/null 2>&1; code=$?; set -e
+[ "$code" -eq 2 ] || fail "a full card that does not match the commitment: expected exit 2, got $code"
+sleep 1 # a card made one second later differs (created_at) from the one the compact card commits to
+other_a=$("$kith" card --home "$work/a" --name Alice)
+set +e; "$kith" contact add --home "$work/d" "$other_a" > /dev/null 2>&1; code=$?; set -e
+[ "$code" -eq 2 ] || fail "another full card of the scanned person: expected exit 2 (commitment), got $code"
+"$kith" contact add --home "$work/d" "$full_a" > /dev/null
+[[ "$("$kith" contacts --home "$work/d")" != *"pending"* ]] || fail "the pending contact was not completed"
+[[ "$("$kith" contacts --home "$work/d")" == *"Alice"* ]] || fail "compact + full card did not add Alice"
 "$kith" contact add --home "$work/b" --name Alice "$card_a" > /dev/null
 "$kith" contact add --home "$work/a" "$card_b" > /dev/null
 alice_contacts=$("$kith" contacts --home "$work/a")

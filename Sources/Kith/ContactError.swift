@@ -16,6 +16,8 @@ public enum ContactError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidName
     /// A contact card did not verify (signature, feed id, age, format).
     case card(ContactCardError)
+    /// A compact card did not verify, or a full card is not the one a scanned compact card commits to.
+    case compactCard(CompactContactCardError)
     /// Contacts-audience content or an attachment could not be sealed or opened.
     case cipher(ContactsCipherError)
     /// A contact was to be introduced to themselves.
@@ -32,6 +34,7 @@ public enum ContactError: Error, Sendable, Equatable, CustomStringConvertible {
         case .ownCard: "this is your own card; exchange cards with someone else"
         case .invalidName: "a contact name is 1...\(FeedLimits.maxDisplayName) characters"
         case .card(let error): error.description
+        case .compactCard(let error): error.description
         case .cipher(let error): error.description
         case .introductionToThemselves: "cannot introduce a contact to themselves"
         case .damagedRecord(let feed, let reason): "the contact record of \(feed) is damaged: \(reason)"

@@ -10,13 +10,22 @@ import KithStore
 /// `kith card`: prints this identity's contact card (text form, optionally as a QR code).
 struct Card: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print your contact card to exchange in person (text form; --qr also draws a QR code)."
+        abstract: "Print your contact card to exchange in person (text form; --qr draws the compact card to scan).",
+        discussion: """
+            --qr draws the compact card (keys, name, a commitment to the full card, signature; QR version 10-12 at \
+            level M) and prints the full card it commits to: send that one over a secure link or as a file, and \
+            the other side completes the contact with `kith contact add COMPACT --full FULL`. --qr --full draws \
+            the full card instead (about 150 modules wide).
+            """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Flag(help: "Also draw the card as a QR code in the terminal.")
+    @Flag(help: "Draw the compact card as a QR code (level M) and print both forms.")
     var qr = false
+
+    @Flag(help: "With --qr, draw the full card instead of the compact one.")
+    var full = false
 
     @Option(help: "The name on the card (default: your latest profile name).")
     var name: String?
@@ -25,16 +34,31 @@ struct Card: AsyncParsableCommand {
         try await Output.run {
             let account = try await openAccount(global)
             let card = try await account.contactCard(displayName: name)
+            let compact = try await account.compactContactCard(for: card)
             if global.json {
                 var object = JSONObject()
                 object["card"] = .string(card.text)
+                object["compact_card"] = .string(compact.text)
                 object["feed_id"] = .string(card.feedID.string)
                 object["created_at"] = .integer(card.createdAt)
                 object["bytes"] = .integer(Int64(card.encoded.count))
+                object["compact_bytes"] = .integer(Int64(compact.encoded.count))
                 Output.json(.object(object))
                 return
             }
-            if qr { Output.line(try QRCode.render(card.text)) }
+            guard qr else {
+                Output.line(card.text)
+                return
+            }
+            if full {
+                Output.line(try QRCode.render(card.text, level: .medium))
+                Output.line(card.text)
+                return
+            }
+            Output.line(try QRCode.render(compact.text, level: .medium))
+            Output.line(compact.text)
+            Output.line("")
+            Output.line("Full card (the compact card above commits to exactly this one; send it over a secure link or as a file):")
             Output.line(card.text)
         }
     }
@@ -58,21 +82,56 @@ struct Contact: AsyncParsableCommand {
         @Option(help: "Refuse cards older than this many hours.")
         var maxAgeHours: Int64 = ContactCardLimits.defaultMaxAge / 3600
 
-        @Argument(help: "The card's text form (as printed by `kith card`), or - to read it from standard input.")
+        @Argument(help: "The card's text form (full, or compact `KC1:…` as printed by `kith card --qr`), or - to read it from standard input.")
         var card: String
+
+        @Option(help: "With a compact card: the full card it commits to (text, or - for standard input).")
+        var full: String?
 
         func run() async throws {
             try await Output.run {
-                let text = card == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : card
+                guard card != "-" || full != "-" else { throw KithError.input(.invalid("only one of the card and --full can be read from standard input")) }
+                let text = card == "-" ? Self.standardInput() : card
                 guard maxAgeHours > 0, maxAgeHours <= 24 * 3650 else { throw KithError.input(.invalid("--max-age-hours must be 1...87600")) }
                 let account = try await openAccount(global)
-                let record = try await account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
+                let record: ContactRecord
+                if CompactContactCard.looksCompact(text) {
+                    let pending = try await account.addPendingContact(compactText: text, name: name)
+                    guard let full else {
+                        if global.json {
+                            var object = JSONObject()
+                            object["pending"] = .bool(true)
+                            object["feed_id"] = .string(pending.feedID.string)
+                            object["name"] = .string(pending.compactCard.displayName)
+                            Output.json(.object(object))
+                        } else {
+                            Output.line("Compact card of \(TerminalText.escaped(pending.compactCard.displayName)) (\(pending.feedID)) verified and kept as pending. "
+                                + "The full card is still needed (it carries the keys messages are encrypted with): get it over a secure link "
+                                + "or as a file, then `kith contact add FULL_CARD` completes the contact (it must match the scanned card).")
+                        }
+                        return
+                    }
+                    let fullText = full == "-" ? Self.standardInput() : full
+                    let fullCard: ContactCard
+                    do throws(ContactCardError) { fullCard = try ContactCard(text: fullText) } catch { throw KithError.contacts(.card(error)) }
+                    do throws(CompactContactCardError) { _ = try pending.compactCard.complete(with: fullCard) } catch {
+                        throw KithError.contacts(.compactCard(error))
+                    }
+                    record = try await account.addContact(cardText: fullText, name: name, maxAge: maxAgeHours * 3600)
+                } else {
+                    guard full == nil else { throw KithError.input(.invalid("--full goes with a compact card (KC1:…); this is already a full card")) }
+                    record = try await account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
+                }
                 if global.json {
                     Output.json(ContactRendering.json(record))
                 } else {
                     Output.line("Added \(TerminalText.escaped(record.shownName)) (\(record.feedID)). Their card's signature and feed id verified." + (record.keyIsVerified ? "" : " UNVERIFIED: their card names a key rotation not held here; nothing is encrypted for them until their feed proves it."))
                 }
             }
+        }
+
+        static func standardInput() -> String {
+            String(decoding: FileHandle.standardInput.readDataToEndOfFile().prefix(64 * 1024), as: UTF8.self)
         }
     }
 
@@ -118,9 +177,17 @@ struct Contacts: AsyncParsableCommand {
             let contacts = try await account.contacts()
             let introductions = try await account.introductions()
             let rotations = try await account.keyRotations()
+            let pending = try await account.pendingContacts()
             if global.json {
                 var object = JSONObject()
                 object["contacts"] = .array(contacts.map(ContactRendering.json))
+                object["pending"] = .array(pending.map { record in
+                    var entry = JSONObject()
+                    entry["feed_id"] = .string(record.feedID.string)
+                    entry["name"] = .string(record.localName ?? record.compactCard.displayName)
+                    entry["scanned_at"] = .integer(record.scannedAt)
+                    return .object(entry)
+                })
                 object["introduced"] = .array(introductions.map { intro in
                     var entry = JSONObject()
                     entry["feed_id"] = .string(intro.introducedFeedID.string)
@@ -138,11 +205,15 @@ struct Contacts: AsyncParsableCommand {
                 Output.json(.object(object))
                 return
             }
-            if contacts.isEmpty { Output.line("No contacts yet. Meet someone: `kith card --qr`, then `kith contact add CARD`.") }
+            if contacts.isEmpty && pending.isEmpty { Output.line("No contacts yet. Meet someone: `kith card --qr`, then `kith contact add CARD`.") }
             for contact in contacts {
                 let profile = contact.displayName.map { " \"\(TerminalText.escaped($0))\"" } ?? ""
                 let unverified = contact.keyIsVerified ? "" : "  UNVERIFIED key (rotation not held yet)"
                 Output.line("\(TerminalText.escaped(contact.shownName))\(profile)  \(contact.feedID)  last seen #\(contact.lastSeenSequence)\(unverified)")
+            }
+            for record in pending {
+                let shown = TerminalText.escaped(record.localName ?? record.compactCard.displayName)
+                Output.line("pending (compact card scanned, full card still needed): \(shown)  \(record.feedID)")
             }
             for intro in introductions {
                 let note = intro.note.map { ": \(TerminalText.escaped($0))" } ?? ""

@@ -113,6 +113,7 @@ extension FeedStore {
                 )
             }
             try db.execute(cached: "DELETE FROM contact_introductions WHERE introduced_feed_id = ?", arguments: [card.feedID.string])
+            try db.execute(cached: "DELETE FROM pending_contacts WHERE feed_id = ?", arguments: [card.feedID.string])
             try Self.applyLatestProfile(db, feed: card.feedID, sealer: sealer)
         }
     }

@@ -39,6 +39,9 @@ enum Schema {
         migrator.registerMigration("v8-group-held-trees") { db in
             try db.execute(sql: groupHeldTable)
         }
+        migrator.registerMigration("v9-pending-contacts") { db in
+            try db.execute(sql: pendingContactTables)
+        }
         return migrator
     }
 

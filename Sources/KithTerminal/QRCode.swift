@@ -18,27 +18,81 @@ public enum QRCode {
         }
     }
 
-    /// The module matrix of `text` (true = dark), byte mode, error correction level L, with no
-    /// quiet zone. Throws when the text does not fit one QR code.
-    public static func matrix(_ text: String) throws(Failure) -> [[Bool]] {
-        guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_L) else {
+    /// QR error-correction level: the share of the symbol that may be damaged and still read.
+    public enum Level: Sendable, Hashable, CustomStringConvertible {
+        /// About 7 % recoverable.
+        case low
+        /// About 15 % recoverable: the level Kith draws contact cards and invites at.
+        case medium
+        /// About 25 % recoverable.
+        case quartile
+        /// About 30 % recoverable.
+        case high
+
+        var native: QRecLevel {
+            switch self {
+            case .low: QR_ECLEVEL_L
+            case .medium: QR_ECLEVEL_M
+            case .quartile: QR_ECLEVEL_Q
+            case .high: QR_ECLEVEL_H
+            }
+        }
+
+        /// The level's letter (L, M, Q, H).
+        public var description: String {
+            switch self {
+            case .low: "L"
+            case .medium: "M"
+            case .quartile: "Q"
+            case .high: "H"
+            }
+        }
+    }
+
+    /// The smallest symbol that holds a text: its QR version (1...40) and width in modules (17 + 4 × version, no
+    /// quiet zone).
+    public struct Symbol: Sendable, Hashable {
+        /// The QR version.
+        public let version: Int
+        /// Modules per side.
+        public let width: Int
+    }
+
+    /// The module matrix of `text` (true = dark) at `level`, with no quiet zone. libqrencode splits the text into
+    /// numeric, alphanumeric and byte segments (case-sensitive), whichever makes the smallest symbol, so an
+    /// uppercase base32 text uses alphanumeric mode. Throws when the text does not fit one QR code.
+    public static func matrix(_ text: String, level: Level = .low) throws(Failure) -> [[Bool]] {
+        try withCode(text, level: level) { code, width in
+            var rows: [[Bool]] = []
+            rows.reserveCapacity(width)
+            for y in 0..<width {
+                rows.append((0..<width).map { x in (code.data[y * width + x] & 0x01) != 0 })
+            }
+            return rows
+        }
+    }
+
+    /// The version and width of the smallest symbol holding `text` at `level` (a deterministic property of the text).
+    public static func symbol(_ text: String, level: Level) throws(Failure) -> Symbol {
+        try withCode(text, level: level) { code, width in Symbol(version: Int(code.version), width: width) }
+    }
+
+    private static func withCode<Result>(
+        _ text: String, level: Level, _ body: (QRcode, Int) -> Result
+    ) throws(Failure) -> Result {
+        guard let code = QRcode_encodeString(text, 0, level.native, QR_MODE_8, 1) else {
             throw .tooLong(bytes: text.utf8.count)
         }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)
-        guard width > 0, let data = code.pointee.data else { throw .empty }
-        var rows: [[Bool]] = []
-        rows.reserveCapacity(width)
-        for y in 0..<width {
-            rows.append((0..<width).map { x in (data[y * width + x] & 0x01) != 0 })
-        }
-        return rows
+        guard width > 0, code.pointee.data != nil else { throw .empty }
+        return body(code.pointee, width)
     }
 
     /// The code as terminal text: two modules per character row using half blocks, light modules
     /// drawn (so it scans on a dark terminal background), with a 2-module quiet zone.
-    public static func render(_ text: String) throws(Failure) -> String {
-        let modules = try matrix(text)
+    public static func render(_ text: String, level: Level = .low) throws(Failure) -> String {
+        let modules = try matrix(text, level: level)
         let quiet = 2
         let size = modules.count + 2 * quiet
         func dark(_ x: Int, _ y: Int) -> Bool {

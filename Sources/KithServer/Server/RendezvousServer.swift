@@ -54,6 +54,7 @@ public struct RendezvousServer: Sendable {
     public func makeApplication(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
         let router = Router(context: RendezvousRequestContext.self)
         api.register(on: router)
+        InvitePages(clock: clock, limits: configuration.limits).register(on: router)
         let webSocketRouter = Router(context: RendezvousRequestContext.self)
         let hub = hub
         webSocketRouter.ws("/") { inbound, outbound, context in
