@@ -182,7 +182,7 @@ let package = Package(
         .target(
             name: "KithInvites",
             dependencies: [
-                "KithCanonical", "KithGroups", "CSecp256k1",
+                "KithCanonical", "KithIdentity", "KithGroups", "CSecp256k1",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -204,7 +204,7 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS",
+                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS", "KithInvites",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -254,7 +254,7 @@ let package = Package(
         // `kith demo`: the guided tour on throwaway identities (not part of the app library).
         .target(
             name: "KithDemo",
-            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups"],
+            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups", "KithInvites"],
             swiftSettings: swiftSettings
         ),
 
@@ -296,7 +296,7 @@ let package = Package(
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups",
+                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups", "KithInvites",
                 "KithServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -307,7 +307,7 @@ let package = Package(
         .executableTarget(
             name: "KithBench",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups",
+                "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups", "KithInvites", "CQREncode",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -400,7 +400,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithInvitesTests",
-            dependencies: ["KithTestSupport", "KithInvites", "KithGroups", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["KithTestSupport", "KithInvites", "KithGroups", "KithIdentity", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -436,7 +436,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithTests",
-            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet"],
+            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites"],
             swiftSettings: swiftSettings
         ),
     ]

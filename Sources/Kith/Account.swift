@@ -4,6 +4,7 @@ import KithCanonical
 import KithFeed
 import KithGroups
 import KithIdentity
+import KithInvites
 import KithStore
 import Synchronization
 
@@ -49,6 +50,8 @@ public final class Account: Sendable {
     /// Test seam: when armed, the next group message processing fails right after storing a decrypted content and
     /// before the group state is saved (the transaction must then keep neither).
     let groupFaultAfterContent = Mutex(false)
+    /// How many refused invite join requests each requester may cost this identity (docs/INVITES.md).
+    let inviteJoinBudget = Mutex(JoinRequestBudget())
     /// Restored group states by group id, with the store version they were saved as: a pass reuses one while the
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])

@@ -36,6 +36,9 @@ enum Schema {
         migrator.registerMigration("v7-groups") { db in
             try db.execute(sql: groupTables)
         }
+        migrator.registerMigration("v8-invites") { db in
+            try db.execute(sql: inviteTables)
+        }
         return migrator
     }
 

@@ -18,6 +18,10 @@ public enum Content: Sendable, Hashable {
     case prekeyBatch(PrekeyBatch)
     /// One MLS KeyPackage for a contact (Kith extension, direct audience only).
     case keyPackageOffer(KeyPackageOffer)
+    /// A request to join a group through an invite (Kith extension, direct audience only).
+    case inviteJoinRequest(InviteJoinRequest)
+    /// An invite's creator refusing a join request (Kith extension, direct audience only).
+    case inviteJoinError(InviteJoinError)
     /// A type this version does not know.
     case unknown(type: String, object: JSONObject)
 
@@ -42,6 +46,8 @@ public enum Content: Sendable, Hashable {
         case .tombstone: "tombstone"
         case .prekeyBatch: "prekey_batch"
         case .keyPackageOffer: "mls_key_package"
+        case .inviteJoinRequest: "invite_join_request"
+        case .inviteJoinError: "invite_join_error"
         case .unknown(let type, _): type
         }
     }
@@ -82,6 +88,8 @@ public enum Content: Sendable, Hashable {
         case "tombstone": return .tombstone(try Tombstone(fields))
         case "prekey_batch": return .prekeyBatch(try PrekeyBatch(fields))
         case "mls_key_package": return .keyPackageOffer(try KeyPackageOffer(fields))
+        case "invite_join_request": return .inviteJoinRequest(try InviteJoinRequest(fields))
+        case "invite_join_error": return .inviteJoinError(try InviteJoinError(fields))
         default: return .unknown(type: type, object: object)
         }
     }
@@ -99,6 +107,8 @@ public enum Content: Sendable, Hashable {
         case .tombstone(let tombstone): object = tombstone.jsonMembers
         case .prekeyBatch(let batch): object = batch.jsonMembers
         case .keyPackageOffer(let offer): object = offer.jsonMembers
+        case .inviteJoinRequest(let request): object = request.jsonMembers
+        case .inviteJoinError(let error): object = error.jsonMembers
         case .unknown(_, let members): object = members
         }
         object["type"] = .string(type)
