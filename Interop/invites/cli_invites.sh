@@ -62,6 +62,14 @@ sync_all
 sync_all
 [ "$(members "$group")" = 3 ] || fail "the invite made after the revocation did not work"
 
+# A Convos invite (made by Interop/invites/invite_vectors.py): every field, the XMTP inbox binding and its nonce.
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+convos=$(python3 -c 'import json,sys; v=[x for x in json.load(open(sys.argv[1]))["vectors"] if x["name"]=="all-fields-nonce-1"][0]; print(v["url"])' \
+  "$root/Tests/Vectors/convos-invites/python-invites.json")
+shown=$("$kith" invite show --home "$work/b" "$convos" --json)
+[[ "$shown" == *'"signer_check":"inbox_binding"'* && "$shown" == *'"binding_nonce":1'* ]] || fail "Convos invite binding not shown: $shown"
+[[ "$shown" == *'"name":"Book club"'* && "$shown" == *'"expires_after_use":true'* ]] || fail "Convos invite fields missing: $shown"
+
 set +e; out=$("$kith" invite show --home "$work/b" "kith://invite/short" 2>&1); code=$?; set -e
 [ "$code" -eq 2 ] || fail "a malformed invite: expected exit 2, got $code ($out)"
 echo "invites through the CLI: ok"

@@ -1,4 +1,4 @@
-import Kith
+@testable import Kith
 import KithAccountFixtures
 import KithFeed
 import KithGroups
@@ -43,6 +43,7 @@ import Testing
         try await Self.deliver(carol, to: alice)
         let after = try await Self.state(alice, group.id)
         #expect(after.0 == before.0 && after.1 == before.1)
+        #expect(try alice.store.readGroupState { try $0.consumedInviteCount() } == 1)
         try await Self.deliver(alice, to: carol)
         #expect(try await carol.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
         await #expect(throws: KithError.self) { try await carol.group(group.id) }
@@ -59,6 +60,7 @@ import Testing
         try await Self.deliver(bob, to: alice)
         let after = try await Self.state(alice, group.id)
         #expect(after.0 == before.0 && after.1 == before.1)
+        #expect(try alice.store.readGroupState { try $0.consumedInviteCount() } == 0)
         try await Self.deliver(alice, to: bob)
         #expect(try await bob.joinRequestStatus(creator: alice.feedID, tag: old.invite.payload.tag) == "refused")
 
@@ -134,5 +136,23 @@ import Testing
         let (alice, _) = try await MetAccounts.met()
         let card = try await alice.contactCard()
         #expect(card.invitePublicKey == (try alice.invitePublicKey()))
+    }
+
+    @Test func aFloodOfRefusedRequestsGetsAFewRepliesThenSilence() async throws {
+        let (alice, bob, _) = try await GroupConversationTests.people()
+        let group = try await alice.createGroup(name: "quiet")
+        let old = try await alice.createInvite(group: group.id)
+        try await alice.revokeInvites(group: group.id)
+        let before = try await Self.state(alice, group.id)
+        // Bob sends eight requests with the revoked invite (bypassing his own checks, as a hostile client would).
+        for _ in 0..<8 {
+            try await bob.sendDirect(.inviteJoinRequest(InviteJoinRequest(invite: old.code, keyPackageBytes: [1, 2, 3])), to: alice.feedID)
+        }
+        try await Self.deliver(bob, to: alice)
+        let after = try await Self.state(alice, group.id)
+        #expect(after.0 == before.0 && after.1 == before.1)
+        try await Self.deliver(alice, to: bob)
+        let replies = try await bob.conversation(with: alice.feedID).filter { if case .inviteJoinError? = $0.content { true } else { false } }
+        #expect(replies.count == JoinRequestBudget().maxRefusals)
     }
 }
