@@ -162,7 +162,7 @@ extension Account {
     private func admit(requester: String, keyPackage bytes: [UInt8], admission: InviteJoinLadder.Admission) throws(InviteJoinRefusal) {
         guard let id = try? GroupID(admission.groupID), let owner = try? FeedID(requester),
               let keyPackage = try? GroupKeyPackage.decode(bytes), (try? GroupKeyPackage.check(keyPackage, owner: owner)) != nil else {
-            throw .unreadable(.malformedProtobuf("the request's KeyPackage is not the requester's"))
+            throw .addFailed("the request's KeyPackage is not the requester's")
         }
         do throws(KithError) {
             try commitToGroup(id) { membership, access throws(KithError) in
@@ -173,7 +173,7 @@ extension Account {
             }
             try flushWelcomes()
         } catch {
-            throw .groupNotFound
+            throw .addFailed(error.description)
         }
     }
 

@@ -28,6 +28,8 @@ public enum InviteJoinRefusal: Error, Sendable, Equatable, CustomStringConvertib
     case alreadyUsed
     /// The requester is a member already.
     case alreadyMember
+    /// Every check passed but adding failed (the request's KeyPackage is not the requester's, or the commit failed).
+    case addFailed(String)
 
     /// The `invite_join_error` kind sent back, or `nil` for a silent refusal.
     public var replyKind: String? {
@@ -38,6 +40,7 @@ public enum InviteJoinRefusal: Error, Sendable, Equatable, CustomStringConvertib
         case .conversationExploded, .tagMismatch: return "conversation_expired"
         case .groupNotFound: return "conversation_not_found"
         case .alreadyUsed: return "invite_used"
+        case .addFailed: return "generic_failure"
         }
     }
 
@@ -56,6 +59,7 @@ public enum InviteJoinRefusal: Error, Sendable, Equatable, CustomStringConvertib
         case .tagMismatch: return "the invite was revoked (the conversation's invite tag changed)"
         case .alreadyUsed: return "the single-use invite was used already"
         case .alreadyMember: return "already a member"
+        case let .addFailed(reason): return "adding failed: \(reason)"
         }
     }
 }

@@ -82,6 +82,7 @@ struct InviteJoinLadderTests {
         #expect(InviteJoinRefusal.conversationExploded.replyKind == "conversation_expired")
         #expect(InviteJoinRefusal.groupNotFound.replyKind == "conversation_not_found")
         #expect(InviteJoinRefusal.alreadyUsed.replyKind == "invite_used")
+        #expect(InviteJoinRefusal.addFailed("x").replyKind == "generic_failure")
     }
 
     @Test func theBudgetDropsAFloodAfterAFewRefusals() {

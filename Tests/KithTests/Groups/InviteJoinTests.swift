@@ -155,4 +155,25 @@ import Testing
         let replies = try await bob.conversation(with: alice.feedID).filter { if case .inviteJoinError? = $0.content { true } else { false } }
         #expect(replies.count == JoinRequestBudget().maxRefusals)
     }
+
+    @Test func aRequestWhoseKeyPackageIsNotTheRequestersIsRefusedWithoutACommit() async throws {
+        let (alice, bob, _) = try await GroupConversationTests.people()
+        let group = try await alice.createGroup(name: "strict")
+        let made = try await alice.createInvite(group: group.id, singleUse: true)
+        let before = try await Self.state(alice, group.id)
+        try await bob.sendDirect(.inviteJoinRequest(InviteJoinRequest(invite: made.code, keyPackageBytes: [1, 2, 3])), to: alice.feedID)
+        try await Self.deliver(bob, to: alice)
+        let after = try await Self.state(alice, group.id)
+        #expect(after.0 == before.0 && after.1 == before.1)
+        #expect(try alice.store.readGroupState { try $0.consumedInviteCount() } == 0)
+        try await Self.deliver(alice, to: bob)
+        let replies = try await bob.conversation(with: alice.feedID).compactMap { message -> String? in
+            if case .inviteJoinError(let error)? = message.content { error.error } else { nil }
+        }
+        #expect(replies == ["generic_failure"])
+        // The invite was not used up: a proper request still works.
+        try await bob.acceptInvite(made.url)
+        try await Self.deliver(bob, to: alice)
+        #expect(try await alice.group(group.id).members.contains(bob.feedID))
+    }
 }
