@@ -164,6 +164,10 @@ extension Account {
               let keyPackage = try? GroupKeyPackage.decode(bytes), (try? GroupKeyPackage.check(keyPackage, owner: owner)) != nil else {
             throw .addFailed("the request's KeyPackage is not the requester's")
         }
+        // The rule of addToGroup: only a contact whose keys are verified is added.
+        guard let record = try? contactRecordBlocking(owner), record.keyIsVerified else {
+            throw .addFailed("the requester's keys are not verified here")
+        }
         do throws(KithError) {
             try commitToGroup(id) { membership, access throws(KithError) in
                 if admission.singleUse {
