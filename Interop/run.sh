@@ -62,6 +62,8 @@ check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
   Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt
 check convos-invites "$PYTHON" Interop/invites/invite_vectors.py check Tests/Vectors/convos-invites/python-invites.json
 check invite-page "$PYTHON" Interop/invitepage/check_invite_page.py
+check kith-invites "$PYTHON" Interop/invites/kith_invite_vectors.py check TestVectors/invites/kith-invites-v1.json
+check invites-cli Interop/invites/cli_invites.sh
 check mls-vector-runner .build/debug/kith-vectors mls Tests/Vectors/mls/*.json
 
 echo "interop: $passed passed, $failed failed"

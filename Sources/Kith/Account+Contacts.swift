@@ -3,6 +3,7 @@ import Foundation
 import KithCanonical
 import KithFeed
 import KithIdentity
+import KithInvites
 import KithStore
 
 /// Contact exchange, the contacts audience, profiles, reactions, tombstones, introductions and
@@ -18,8 +19,9 @@ extension Account {
     func contactCardBlocking(displayName: String?) throws(KithError) -> ContactCard {
         let name: String
         if let displayName { name = displayName } else { name = try ownProfileBlocking()?.displayName ?? "" }
+        let inviteKey = try inviteSigningKey().publicKey
         do throws(ContactCardError) {
-            return try ContactCard.create(identity: identity, displayName: name, createdAt: clock())
+            return try ContactCard.create(identity: identity, displayName: name, createdAt: clock(), extensions: [.inviteKey(inviteKey)])
         } catch {
             throw .contacts(.card(error))
         }

@@ -51,6 +51,8 @@ extension Account {
         // A commit may have set an explosion time that has passed.
         if !advanced.isEmpty { try explodeDueGroupsBlocking(report: &report) }
         if !report.opened.isEmpty { hub.emit(.groupMessagesOpened(report.opened)) }
+        // Join requests and errors arrive as direct messages; a Welcome may settle a request sent.
+        try processInviteMessagesBlocking()
         return report
     }
 
@@ -296,7 +298,8 @@ extension Account {
 
     /// Content types that make no sense in a group (key material for one contact, feed-level keys, introductions):
     /// refused when they arrive as group content, and never sent as such.
-    static let notInGroups: Set<String> = ["group_event", "mls_key_package", "mls_group_tree", "prekey_batch", "key_rotation", "contact_introduction"]
+    static let notInGroups: Set<String> = ["group_event", "mls_key_package", "mls_group_tree", "prekey_batch", "key_rotation", "contact_introduction",
+                                                "invite_join_request", "invite_join_error"]
 
     private func storeEvent(_ item: InboxItem, kind: GroupEventKind, _ id: GroupID, _ access: GroupStoreAccess) throws(KithError) {
         let event = GroupEvent(groupID: id.string, event: kind.rawValue, mlsMessage: Base64URL.encode(item.entry.contentBytes))

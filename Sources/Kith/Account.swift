@@ -4,6 +4,7 @@ import KithCanonical
 import KithFeed
 import KithGroups
 import KithIdentity
+import KithInvites
 import KithStore
 import Synchronization
 
@@ -54,6 +55,8 @@ public final class Account: Sendable {
     /// Largest ratchet tree this account's commits put in a Welcome (``GroupWireMessage/maxInBandTreeBytes``; tests
     /// lower it to send small trees apart).
     let groupTreeInBandLimit = Mutex(GroupWireMessage.maxInBandTreeBytes)
+    /// How many refused invite join requests each requester may cost this identity (docs/INVITES.md).
+    let inviteJoinBudget = Mutex(JoinRequestBudget())
     /// Restored group states by group id, with the store version they were saved as: a pass reuses one while the
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])

@@ -1,6 +1,7 @@
 import KithGroups
 import KithFeed
 import KithIdentity
+import KithInvites
 import KithRatchet
 import KithStore
 import KithSync
@@ -39,6 +40,8 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
     case input(InputError)
     /// Groups: an MLS or group-rule failure, an unknown group, a missing KeyPackage.
     case group(GroupError)
+    /// Invites: a link or code that does not read or verify, or a join refused by the invite rules (docs/INVITES.md).
+    case invite(InviteError)
     /// A file of the home (other than the vault) could not be written.
     case fileSystem(path: String, reason: String)
     /// A capability that this build does not have yet.
@@ -55,6 +58,7 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
         case .contacts(let error): error.description
         case .input(let error): error.description
         case .group(let error): "group: \(error.description)"
+        case .invite(let error): "invite: \(error.description)"
         case .fileSystem(let path, let reason): "cannot write \(path): \(reason)"
         case .notYetSupported(let message): message
         }

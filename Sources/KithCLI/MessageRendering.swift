@@ -30,6 +30,9 @@ enum MessageRendering {
         case .prekeyBatch(let batch): return "\(prefix) handed over \(max(0, (batch.batchBytes.count - 3) / 36)) one-time prekeys"
         case .keyPackageOffer: return "\(prefix) handed over a group KeyPackage"
         case .groupTreeOffer: return "\(prefix) handed over where to find a group's member tree"
+        case .inviteJoinRequest: return "\(prefix) asked to join a group through an invite"
+        case .inviteJoinError(let error):
+            return "\(prefix) refused an invite join (\(TerminalText.escaped(error.error))\(error.reason.map { ": \(TerminalText.escaped($0))" } ?? ""))"
         case .groupEvent(let event): return "\(prefix) group \(TerminalText.escaped(event.event).replacingOccurrences(of: "_", with: " "))"
         }
     }

@@ -34,7 +34,7 @@ extension Demo {
         var summary = RadioSummary()
 
         say("")
-        say("== 10. They meet again: sync over a (simulated) Bluetooth LE radio ==")
+        say("== 11. They meet again: sync over a (simulated) Bluetooth LE radio ==")
         for index in 1...posts {
             try await alice.post("Field note \(index): " + String(repeating: "the quick brown fox jumps over the lazy dog ", count: 8), audience: .contacts)
         }

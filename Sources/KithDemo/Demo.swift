@@ -38,6 +38,12 @@ public enum Demo {
         public var removedLockedOut = false
         /// Whether no readable group message was left anywhere after the explosion.
         public var groupExploded = false
+        /// Step 10: Dana joined with a single-use invite.
+        public var inviteJoined = false
+        /// Step 10: Erin's second use of it was refused.
+        public var secondUseRefused = false
+        /// Step 10: after a revocation an old invite failed and a new one worked.
+        public var revokedThenFreshWorked = false
     }
 
     /// Runs the demo in `directory` (two homes, `alice/` and `bob/`), narrating through `say`.
@@ -127,6 +133,10 @@ public enum Demo {
         say("")
         say("== 9. A group conversation on MLS, through the feeds ==")
         try await groupStep(alice: alice, bob: bob, summary: &summary, say: say)
+
+        say("")
+        say("== 10. Invites: a signed link, a join request, single use, revocation ==")
+        try await inviteStep(alice: alice, summary: &summary, say: say)
         return summary
     }
 

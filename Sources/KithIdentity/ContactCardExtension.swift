@@ -8,7 +8,7 @@ public struct ContactCardExtension: Sendable, Hashable {
     public enum Kind {
         /// One-time prekeys: `count × (uint32_be(id) || X25519 public key(32))`.
         public static let oneTimePrekeys: UInt16 = 0x0001
-        /// An invite key (32 bytes).
+        /// The holder's secp256k1 invite key, 33-byte compressed (docs/INVITES.md); the card signature binds it.
         public static let inviteKey: UInt16 = 0x0002
         /// A push endpoint: UTF-8 URL.
         public static let pushEndpoint: UInt16 = 0x0003

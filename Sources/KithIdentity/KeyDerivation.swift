@@ -29,6 +29,11 @@ public enum KeyDerivation {
     /// salt "Kith_KeySeeds_v1", info "key_seeds", 32 bytes.
     public static let keySeedsKey = Label(salt: Array("Kith_KeySeeds_v1".utf8), info: Array("key_seeds".utf8), length: 32)
 
+    /// The secp256k1 private key that signs this identity's invites (Convos-compatible, docs/INVITES.md):
+    /// salt "Kith_Invite_v1", info "invite_key", 32 bytes, from the device seed (so it survives key rotations, like
+    /// the feed id it is bound to).
+    public static let inviteKey = Label(salt: Array("Kith_Invite_v1".utf8), info: Array("invite_key".utf8), length: 32)
+
     /// Runs one derivation over the seed.
     public static func derive(_ label: Label, from seed: Seed) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(

@@ -15,6 +15,10 @@ public struct InboxID: Sendable, Hashable, CustomStringConvertible {
         bytes = raw
     }
 
+    init(uncheckedBytes: [UInt8]) {
+        bytes = uncheckedBytes
+    }
+
     /// Parses 64 hex characters (either case).
     ///
     /// - Throws: ``InviteError/invalidInboxID(bytes:)`` unless `hex` is exactly 64 hex characters.

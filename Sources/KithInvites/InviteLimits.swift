@@ -36,6 +36,16 @@ public enum InviteLimits {
     /// The length of tags Kith writes (`KithGroups.ConversationTag.length`).
     public static let conversationTagLength = 10
 
+    /// Kith's bounds on the preview fields (Convos has none): a Kith creator writes nothing longer and a Kith joiner
+    /// refuses to act on an invite with longer ones (``InvitePayload/checkKithBounds()``).
+    public static let maxNameBytes = 128
+    /// The longest description, in UTF-8 bytes.
+    public static let maxDescriptionBytes = 1_024
+    /// The longest image URL, in UTF-8 bytes.
+    public static let maxImageURLBytes = 2_048
+    /// The longest emoji, in UTF-8 bytes.
+    public static let maxEmojiBytes = 64
+
     /// The inbox-id nonces the binding check tries: 0 for iOS-created inboxes, 1 for convos-cli / node-sdk ones.
     public static let bindingNonces: [UInt64] = [0, 1]
 }

@@ -42,6 +42,9 @@ enum Schema {
         migrator.registerMigration("v9-pending-contacts") { db in
             try db.execute(sql: pendingContactTables)
         }
+        migrator.registerMigration("v10-invites") { db in
+            try db.execute(sql: inviteTables)
+        }
         return migrator
     }
 

@@ -20,6 +20,10 @@ public enum Content: Sendable, Hashable {
     case keyPackageOffer(KeyPackageOffer)
     /// Where a joiner finds a group's ratchet tree sent out of band (Kith extension, direct audience only).
     case groupTreeOffer(GroupTreeOffer)
+    /// A request to join a group through an invite (Kith extension, direct audience only).
+    case inviteJoinRequest(InviteJoinRequest)
+    /// An invite's creator refusing a join request (Kith extension, direct audience only).
+    case inviteJoinError(InviteJoinError)
     /// A type this version does not know.
     case unknown(type: String, object: JSONObject)
 
@@ -45,6 +49,8 @@ public enum Content: Sendable, Hashable {
         case .prekeyBatch: "prekey_batch"
         case .keyPackageOffer: "mls_key_package"
         case .groupTreeOffer: "mls_group_tree"
+        case .inviteJoinRequest: "invite_join_request"
+        case .inviteJoinError: "invite_join_error"
         case .unknown(let type, _): type
         }
     }
@@ -86,6 +92,8 @@ public enum Content: Sendable, Hashable {
         case "prekey_batch": return .prekeyBatch(try PrekeyBatch(fields))
         case "mls_key_package": return .keyPackageOffer(try KeyPackageOffer(fields))
         case "mls_group_tree": return .groupTreeOffer(try GroupTreeOffer(fields))
+        case "invite_join_request": return .inviteJoinRequest(try InviteJoinRequest(fields))
+        case "invite_join_error": return .inviteJoinError(try InviteJoinError(fields))
         default: return .unknown(type: type, object: object)
         }
     }
@@ -104,6 +112,8 @@ public enum Content: Sendable, Hashable {
         case .prekeyBatch(let batch): object = batch.jsonMembers
         case .keyPackageOffer(let offer): object = offer.jsonMembers
         case .groupTreeOffer(let offer): object = offer.jsonMembers
+        case .inviteJoinRequest(let request): object = request.jsonMembers
+        case .inviteJoinError(let error): object = error.jsonMembers
         case .unknown(_, let members): object = members
         }
         object["type"] = .string(type)

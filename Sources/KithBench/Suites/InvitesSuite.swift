@@ -1,0 +1,48 @@
+import CQREncode
+import KithGroups
+import KithIdentity
+import KithInvites
+
+/// Invites (docs/INVITES.md): signing and encoding, decoding and verifying, and the size of a typical invite as a
+/// link and as a QR code (libqrencode, byte mode, error correction level M).
+enum InvitesSuite: BenchSuite {
+    static let name = "invites"
+
+    static func run(report: (BenchFigure) -> Void) async throws {
+        let seed = try Seed(bytes: [UInt8](repeating: 7, count: 32))
+        let key = try InviteSigningKey(seed: seed)
+        let inbox = InboxID(feedID: try Identity(seed: seed).feedID)
+        let group = GroupID.random().string
+        func typical() throws -> SignedInvite {
+            let token = try ConversationToken.seal(conversationID: group, creatorKey: key, creatorInboxID: inbox)
+            let payload = InvitePayload(
+                conversationToken: token, creatorInboxID: inbox, tag: ConversationTag.random().string, name: "Book club",
+                conversationExpiresAtUnix: 1_893_456_000, expiresAtUnix: 1_790_604_800, expiresAfterUse: true, emoji: "📚")
+            return try SignedInvite(signing: payload, with: key)
+        }
+        var code = ""
+        let create = try BenchClock.rate { code = InviteCode.encode(try typical()) }
+        report(BenchFigure(name: "invites.create_encode_per_s", value: create, unit: "ops/s"))
+        let decode = try BenchClock.rate {
+            let invite = try InviteCode.decode(try InviteLink(parsing: InviteLink.kithURL(code: code)).code)
+            try invite.verify(expectedSigner: key.publicKey)
+        }
+        report(BenchFigure(name: "invites.decode_verify_per_s", value: decode, unit: "ops/s"))
+        let url = InviteLink.kithURL(code: code)
+        report(BenchFigure(name: "invites.typical_code_chars", value: Double(code.count), unit: "chars"))
+        report(BenchFigure(name: "invites.typical_url_chars", value: Double(url.count), unit: "chars"))
+        report(BenchFigure(name: "invites.typical_url_qr_version_M", value: Double(qrVersion(url)), unit: "version"))
+        report(BenchFigure(name: "invites.typical_convos_url_qr_version_M", value: Double(qrVersion(InviteLink.convosURL(code: code))), unit: "version"))
+        let card = try ContactCard.create(
+            identity: try Identity(seed: seed), displayName: "Alice", createdAt: 1_790_000_000, extensions: [.inviteKey(key.publicKey)])
+        report(BenchFigure(name: "invites.full_card_chars", value: Double(card.text.count), unit: "chars"))
+        report(BenchFigure(name: "invites.full_card_qr_version_M", value: Double(qrVersion(card.text)), unit: "version"))
+    }
+
+    /// The QR version libqrencode picks for `text` at level M (0 when it does not fit).
+    static func qrVersion(_ text: String) -> Int {
+        guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_M) else { return 0 }
+        defer { QRcode_free(code) }
+        return Int(code.pointee.version)
+    }
+}

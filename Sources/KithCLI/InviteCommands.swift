@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import Kith
+import KithCanonical
+import KithGroups
+import KithIdentity
+import KithInvites
+import KithTerminal
+
+/// `kith invite …`: Convos-compatible signed invites to groups (docs/INVITES.md).
+struct InviteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invite",
+        abstract: "Invites to groups: create, show (any Convos or Kith invite), accept, revoke.",
+        discussion: """
+            An invite is a signed link (Convos' format) naming a group by a token only its creator can open. \
+            Whoever holds it sends the creator a join request; the creator's next processing checks it and adds \
+            the requester with an MLS commit. Revoking rotates the group's invite tag, which voids every \
+            outstanding invite.
+            """,
+        subcommands: [Create.self, Show.self, Accept.self, Revoke.self]
+    )
+
+    /// `kith invite create GROUP`.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an invite to a group (committer only); prints its link and QR code.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var target: GroupCommand.Target
+
+        @Option(help: "The invite expires after this long: 90s, 30m, 12h, 7d.")
+        var expiresIn: String?
+
+        @Flag(help: "The first successful join uses the invite up.")
+        var singleUse = false
+
+        @Option(help: "Public preview: the conversation's name (at most 128 bytes; not encrypted).")
+        var name: String?
+
+        @Option(help: "Public preview: a description (at most 1,024 bytes; not encrypted).")
+        var description: String?
+
+        @Option(help: "Public preview: an https image URL (at most 2,048 bytes).")
+        var imageURL: String?
+
+        @Option(help: "Public preview: an emoji.")
+        var emoji: String?
+
+        @Flag(help: "Do not draw the QR code.")
+        var noQR = false
+
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let group = try await account.resolveGroup(target.group)
+                let lifetime = try expiresIn.map(InviteDuration.parse)
+                let made = try await account.createInvite(
+                    group: group.id, expiresIn: lifetime, singleUse: singleUse, name: name, description: description,
+                    imageURL: imageURL, emoji: emoji)
+                if global.json {
+                    var object = InviteJSON.fields(of: made.invite)
+                    object["code"] = .string(made.code)
+                    object["url"] = .string(made.url)
+                    object["convos_url"] = .string(made.convosURL)
+                    Output.json(.object(object))
+                    return
+                }
+                Output.line(made.url)
+                if !noQR { Output.line(try QRCode.render(made.url)) }
+                Output.line("Tag \(made.invite.payload.tag)\(singleUse ? ", single use" : "")"
+                    + (made.invite.payload.expiresAtUnix.map { ", expires at \($0) (Unix seconds)" } ?? ", no expiry"))
+            }
+        }
+    }
+
+    /// `kith invite show URL_OR_CODE`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Decode any Convos or Kith invite and print every field and check.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The invite: a link (https://…/v2?i=, /i/, ?code=, convos://, kith://invite/) or a bare code.")
+        var invite: String
+
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let inspection = try await account.inspectInvite(invite)
+                if global.json {
+                    Output.json(.object(InviteJSON.inspection(inspection)))
+                } else {
+                    for line in InviteJSON.lines(inspection) { Output.line(line) }
+                }
+            }
+        }
+    }
+
+    /// `kith invite accept URL`.
+    struct Accept: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Ask the invite's creator to add you; you join from the Welcome after a sync.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The invite link or code.")
+        var invite: String
+
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let inspection = try await account.acceptInvite(invite)
+                let tag = inspection.invite.payload.tag
+                if global.json {
+                    var object = JSONObject()
+                    object["tag"] = .string(tag)
+                    object["creator"] = .string(inspection.invite.payload.creatorInboxID.feedID?.string ?? "")
+                    object["status"] = .string("pending")
+                    Output.json(.object(object))
+                } else {
+                    let name = inspection.invite.payload.name.map { " to \(TerminalText.escaped($0))" } ?? ""
+                    Output.line("Sent a join request\(name) (tag \(TerminalText.escaped(tag))). Sync; the creator adds you when it processes it.")
+                }
+            }
+        }
+    }
+
+    /// `kith invite revoke GROUP`.
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Void every outstanding invite to a group (rotates its invite tag; committer only).")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var target: GroupCommand.Target
+
+        func run() async throws {
+            try await Output.run {
+                let account = try await openAccount(global)
+                let group = try await account.resolveGroup(target.group)
+                let after = try await account.revokeInvites(group: group.id)
+                let tag = after.metadata?.tag ?? ""
+                if global.json {
+                    var object = JSONObject()
+                    object["group_id"] = .string(after.id.string)
+                    object["tag"] = .string(tag)
+                    Output.json(.object(object))
+                } else {
+                    Output.line("Revoked every outstanding invite to \(TerminalText.escaped(after.name ?? after.id.string)); new tag \(tag).")
+                }
+            }
+        }
+    }
+}
+
+/// Parses `--expires-in`.
+enum InviteDuration {
+    static func parse(_ text: String) throws -> Int64 {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        guard let unit = text.last, let factor = units[unit], let count = Int64(text.dropLast()), count > 0, count <= 3650 * 86_400 / factor else {
+            throw KithError.input(.invalid("--expires-in takes a positive duration like 90s, 30m, 12h or 7d (up to 10 years)"))
+        }
+        return count * factor
+    }
+}

@@ -1,0 +1,83 @@
+import GRDB
+
+/// Invite state inside a group-state transaction (docs/INVITES.md, "Storage").
+extension GroupStoreAccess {
+    /// Decrypted direct `invite_join_request` messages to `local` not yet processed: (message id, author, plaintext).
+    public func joinRequests(to local: String) throws -> [(messageID: String, author: String, plaintext: [UInt8])] {
+        try directMessages(to: local, type: "invite_join_request")
+    }
+
+    /// Decrypted direct `invite_join_error` messages to `local` not yet processed.
+    public func joinErrors(to local: String) throws -> [(messageID: String, author: String, plaintext: [UInt8])] {
+        try directMessages(to: local, type: "invite_join_error")
+    }
+
+    private func directMessages(to local: String, type: String) throws -> [(messageID: String, author: String, plaintext: [UInt8])] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT message_id, feed_id, content_json FROM messages
+                WHERE audience = ? AND type = ? AND content_json IS NOT NULL
+                  AND message_id NOT IN (SELECT message_id FROM mls_processed)
+                ORDER BY received_at, feed_id, sequence
+                """,
+            arguments: ["direct:" + local, type]
+        ).compactMap { row in
+            let id: String = row["message_id"]
+            guard let plain = try? sealer.open(row["content_json"], context: id) else { return nil }
+            return (id, row["feed_id"], plain)
+        }
+    }
+
+    /// True when the message was processed (any outcome).
+    public func isProcessed(_ messageID: String) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT 1 FROM mls_processed WHERE message_id = ?", arguments: [messageID]) != nil
+    }
+
+    /// True when the single-use invite was consumed.
+    public func isInviteConsumed(_ inviteID: String) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT 1 FROM invites_consumed WHERE invite_id = ?", arguments: [inviteID]) != nil
+    }
+
+    /// Consumes a single-use invite (in the transaction that adds `requester`).
+    public func consumeInvite(_ inviteID: String, group groupID: String, requester: String) throws {
+        try db.execute(
+            sql: "INSERT INTO invites_consumed(invite_id, group_id, requester_feed_id, consumed_at) VALUES (?, ?, ?, ?)",
+            arguments: [inviteID, groupID, requester, now]
+        )
+    }
+
+    /// How many single-use invites were consumed (tests and `kith invite` reports).
+    public func consumedInviteCount() throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM invites_consumed") ?? 0
+    }
+
+    /// Records a join request sent to `creator` for `tag` (replacing an earlier one for the same tag).
+    public func recordJoinRequest(creator: String, tag: String, inviteID: String) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO invite_requests_sent(creator_feed_id, tag, invite_id, status, sent_at) VALUES (?, ?, ?, 'pending', ?)",
+            arguments: [creator, tag, inviteID, now]
+        )
+    }
+
+    /// The status of the request sent to `creator` for `tag`, if any.
+    public func joinRequestStatus(creator: String, tag: String) throws -> String? {
+        try String.fetchOne(
+            db, sql: "SELECT status FROM invite_requests_sent WHERE creator_feed_id = ? AND tag = ?", arguments: [creator, tag])
+    }
+
+    /// The creators of every pending request.
+    public func pendingJoinRequestCreators() throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT DISTINCT creator_feed_id FROM invite_requests_sent WHERE status = 'pending'"))
+    }
+
+    /// Marks the pending request to `creator` for `tag` `joined` or `refused`; false when there is none pending.
+    @discardableResult
+    public func settleJoinRequest(creator: String, tag: String, status: String) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE invite_requests_sent SET status = ? WHERE creator_feed_id = ? AND tag = ? AND status = 'pending'",
+            arguments: [status, creator, tag]
+        )
+        return db.changesCount > 0
+    }
+}

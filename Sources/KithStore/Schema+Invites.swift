@@ -1,0 +1,24 @@
+extension Schema {
+    /// Invites (docs/INVITES.md, "Storage"). No invite code, key or group name is stored.
+    ///
+    /// - `invites_consumed`: single-use invites (by invite id, base64url SHA-256 of the signed payload bytes) that
+    ///   admitted someone; a later request with the same invite is refused. Written in the transaction that adds.
+    /// - `invite_requests_sent`: join requests this identity sent (creator feed id and invite tag), so a Welcome can be
+    ///   matched to a request; `status` is `pending`, `joined` or `refused`.
+    static let inviteTables = """
+        CREATE TABLE invites_consumed (
+            invite_id TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL,
+            requester_feed_id TEXT NOT NULL,
+            consumed_at INTEGER NOT NULL
+        );
+        CREATE TABLE invite_requests_sent (
+            creator_feed_id TEXT NOT NULL,
+            tag TEXT NOT NULL,
+            invite_id TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending',
+            sent_at INTEGER NOT NULL,
+            PRIMARY KEY(creator_feed_id, tag)
+        );
+        """
+}
