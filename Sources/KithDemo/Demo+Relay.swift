@@ -27,7 +27,7 @@ extension Demo {
         var summary = RelaySummary()
 
         say("")
-        say("== 11. Apart: pair by join code on a rendezvous server, sync through its blind relay ==")
+        say("== 12. Apart: pair by join code on a rendezvous server, sync through its blind relay ==")
         for index in 1...posts {
             try await alice.post("Postcard \(index) from the road.", audience: .contacts)
         }

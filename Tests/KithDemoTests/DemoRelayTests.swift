@@ -5,7 +5,7 @@ import KithServer
 import Testing
 
 @Suite struct DemoRelayTests {
-    @Test("step 11: Alice and Bob pair by join code on an embedded server and sync through its relay")
+    @Test("step 12: Alice and Bob pair by join code on an embedded server and sync through its relay")
     func relayStepDelivers() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-demo-relay-\(UUID().uuidString)")
         _ = try await Demo.run(in: directory) { _ in }
