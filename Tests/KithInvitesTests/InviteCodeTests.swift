@@ -100,12 +100,23 @@ struct InviteCodeTests {
     @Test func tamperedPayloadFailsVerification() throws {
         let (invite, key) = try Self.makeInvite(name: "club")
         var message = invite.serializedBytes()
-        // Flip a byte inside the name ("club" -> "clua") within the payload.
-        let index = try #require(message.lastIndex(of: UInt8(ascii: "b")))
-        message[index] = UInt8(ascii: "a")
+        // Flip a byte inside the name ("club" -> "clua") within the payload: searched in the payload's bytes, which
+        // come first, never in the random signature after them (a signature byte 'b' made this test flaky).
+        let name = try #require(Self.range(of: Array("club".utf8), in: invite.payloadBytes))
+        let start = try #require(Self.range(of: invite.payloadBytes, in: message)).lowerBound
+        message[start + name.upperBound - 1] = UInt8(ascii: "a")
         let tampered = try SignedInvite(serialized: message)
         #expect(throws: InviteError.signerMismatch) { try tampered.verify(expectedSigner: key.publicKey) }
         #expect(throws: InviteError.inboxBindingFailed) { try tampered.verifyInboxBinding() }
+    }
+
+    /// The first occurrence of `needle` in `haystack`.
+    static func range(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return start..<(start + needle.count)
+        }
+        return nil
     }
 
     @Test func wrongKeyFailsVerification() throws {
