@@ -102,7 +102,7 @@ def main():
             expect("recovers" in text(driver, "signature") and signer in text(driver, "signature"), f"kith signer: {text(driver, 'signature')!r}")
             expect("does not load" in text(driver, "image"), "the image must be named, not loaded")
             expect(driver.find_element(By.ID, "open").get_attribute("href") == f"kith://invite/{kith_code}", "open-in-Kith link")
-            expect(text(driver, "command") == f"kith invite accept kith://invite/{kith_code}", "command line")
+            expect(text(driver, "command") == f"kith invite accept 'kith://invite/{kith_code}'", "command line")
             expect(not driver.find_elements(By.TAG_NAME, "img") and not driver.find_elements(By.TAG_NAME, "script"), "no img, no script")
             os.makedirs(".build", exist_ok=True)
             driver.save_screenshot(".build/invite-page.png")

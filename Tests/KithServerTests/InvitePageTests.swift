@@ -69,7 +69,7 @@ struct InvitePageTests {
         let address = "0x" + signer.map { String(format: "%02x", $0) }.joined()
         #expect(html.contains("recovers</span> signer <code>\(address)</code>"))
         #expect(html.contains("href=\"kith://invite/\(code)\""))
-        #expect(html.contains("kith invite accept kith://invite/\(code)"))
+        #expect(html.contains("kith invite accept &#39;kith://invite/\(code)&#39;"))
         #expect(html.contains("does not load it"))
         #expect(!html.contains("tracker.example"))
         #expect(!html.lowercased().contains("<script"))

@@ -55,7 +55,8 @@ enum InvitePageHTML {
         body += "</dl>\n"
         let appLink = HTMLText.escaped(InviteLink.kithURL(code: preview.code))
         body += "<a class=\"open\" id=\"open\" href=\"\(appLink)\">Open in Kith</a>\n"
-        body += "<p>Or on the command line:</p>\n<p><code id=\"command\">kith invite accept \(appLink)</code></p>\n"
+        // Quoted: a code carries `*` separators, which a shell would otherwise expand.
+        body += "<p>Or on the command line:</p>\n<p><code id=\"command\">kith invite accept &#39;\(appLink)&#39;</code></p>\n"
         body += "<p class=\"note\">This page was made from the link alone: the server keeps no record of who opened which invite. "
             + "Joining asks the creator, who decides.</p>\n"
         return document(title: "Invite: " + title, body: body)
