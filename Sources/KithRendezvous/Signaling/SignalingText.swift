@@ -26,6 +26,8 @@ public enum SignalingText {
     public static let serverError = "Server error, try again"
     /// Error (Kith): the connection sends faster than its rate limit; the message was dropped.
     public static let rateLimited = "Rate limit exceeded"
+    /// Error (Kith): the server stops; a close frame 1001 follows. Reconnect later (or to another node).
+    public static let shuttingDown = "Server shutting down"
 
     /// Error: a `type` the protocol does not define (`undefined` when absent, as Inviso wrote it).
     public static func unknownType(_ type: String) -> String { "Unknown message type: \(type)" }

@@ -8,11 +8,13 @@ enum SignalingCloseReason: Sendable, Equatable {
     case rateLimit
     /// The node holds its maximum of connections (1013 try again later).
     case overloaded
+    /// The server shuts down (1001 going away).
+    case shutdown
 
     /// The RFC 6455 status code.
     var code: UInt16 {
         switch self {
-        case .idle: 1001
+        case .idle, .shutdown: 1001
         case .slowConsumer, .rateLimit: 1008
         case .overloaded: 1013
         }
@@ -25,6 +27,7 @@ enum SignalingCloseReason: Sendable, Equatable {
         case .slowConsumer: "too far behind"
         case .rateLimit: "rate limit exceeded"
         case .overloaded: "server full"
+        case .shutdown: "going away"
         }
     }
 }
