@@ -150,3 +150,41 @@ struct OperationsEndpointTests {
         }
     }
 }
+
+@Suite("REST conformance found by schemathesis")
+struct SchemathesisRegressionTests {
+    @Test("a known path with a method it does not serve answers 405 with Allow (was 404); unknown paths stay 404")
+    func methodNotAllowed() async throws {
+        let (server, _, _) = try TestServer.make()
+        try await server.makeApplication().test(.router) { client in
+            let trace = try await client.call(.trace, "/")
+            #expect(trace.status == 405)
+            #expect(trace.headers[.allow] == "GET")
+            #expect(trace.json == ["error": "method_not_allowed"])
+            let put = try await client.call(.put, "/api/rooms", "{}")
+            #expect(put.status == 405)
+            #expect(put.headers[.allow] == "GET, POST, DELETE")
+            #expect(try await client.call(.options, "/api/rooms/check").headers[.allow] == "POST")
+            #expect(try await client.call(.delete, "/api/rooms/abc/accept").headers[.allow] == "POST")
+            #expect(try await client.call(.post, "/health").headers[.allow] == "GET")
+            #expect(try await client.call(.get, "/api/rooms/check").status == 405)
+            #expect(try await client.call(.get, "/api/rooms/abc").status == 410)
+            #expect(try await client.call(.get, "/nope").status == 404)
+            #expect(try await client.call(.get, "/rooms").status == 404)
+            let text = try await client.call(.get, "/metrics").text
+            #expect(OperationsEndpointTests.value(text, #"kith_rejections_total{surface="rest",reason="other_client_error"}"#) == 6)
+        }
+    }
+
+    @Test("purge: an array deviceIds wins and an unusable deviceId beside it is ignored, as /openapi.json now says")
+    func purgePrecedence() async throws {
+        let (server, _, _) = try TestServer.make()
+        try await server.makeApplication().test(.router) { client in
+            let answer = try await client.call(.post, "/api/user/purge", #"{"deviceId":"","deviceIds":["0"]}"#)
+            #expect(answer.status == 200)
+            #expect(answer.json["deviceIdCount"] == "1")
+            #expect(try await client.call(.post, "/api/user/purge", #"{"deviceId":"ok","deviceIds":[""]}"#).status == 400)
+            #expect(try await client.call(.post, "/api/user/purge", #"{"deviceId":"ok","deviceIds":"x"}"#).status == 200)
+        }
+    }
+}

@@ -876,32 +876,39 @@ enum OpenAPIDocument {
       },
       "PurgeRequest": {
         "type": "object",
-        "description": "`deviceIds` (1 to 256 device ids) wins; else Inviso's legacy `deviceId`.",
+        "description": "An array `deviceIds` (1 to 256 device ids) wins and `deviceId` is then ignored; without an array, Inviso's legacy `deviceId` names one device.",
         "anyOf": [
           {
             "required": [
               "deviceIds"
-            ]
+            ],
+            "properties": {
+              "deviceIds": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 256,
+                "items": {
+                  "$ref": "#/components/schemas/DeviceID"
+                }
+              }
+            }
           },
           {
             "required": [
               "deviceId"
-            ]
-          }
-        ],
-        "properties": {
-          "deviceIds": {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": 256,
-            "items": {
-              "$ref": "#/components/schemas/DeviceID"
+            ],
+            "properties": {
+              "deviceId": {
+                "$ref": "#/components/schemas/DeviceID"
+              },
+              "deviceIds": {
+                "not": {
+                  "type": "array"
+                }
+              }
             }
-          },
-          "deviceId": {
-            "$ref": "#/components/schemas/DeviceID"
           }
-        }
+        ]
       },
       "PurgeResponse": {
         "type": "object",

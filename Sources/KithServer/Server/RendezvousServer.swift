@@ -51,6 +51,7 @@ public struct RendezvousServer: Sendable {
     public func makeApplication(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
         let router = Router(context: RendezvousRequestContext.self)
         router.add(middleware: RequestObservationMiddleware(metrics: metrics))
+        router.add(middleware: MethodNotAllowedMiddleware())
         api.register(on: router)
         let bus = hub.bus
         OperationsRoutes(store: store, clock: clock, metrics: metrics, connectionCount: { bus.count }).register(on: router)
