@@ -26,6 +26,7 @@ done
 [ -n "$port" ] || { echo "kith serve did not start:"; cat "$log"; exit 1; }
 base="http://127.0.0.1:$port"
 set +e
+cd "$home"  # schemathesis keeps its cache (.schemathesis/) in the working directory
 "$schemathesis" run "$base/openapi.json" --url "$base" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection,unsupported_method,allow_header_conformance \
   --phases examples,coverage,fuzzing \
