@@ -11,6 +11,10 @@ fi
 if ! "$venv/bin/python" -c "import cryptography, nacl, google.protobuf, coincurve, Crypto.Hash.keccak, selenium" >/dev/null 2>&1; then
   "$venv/bin/pip" install -q --disable-pip-version-check "cryptography>=44" pynacl "protobuf>=5" coincurve pycryptodome selenium || { echo "error: pip install failed" >&2; exit 1; }
 fi
+# `kith serve` checks: real WebRTC peers (aiortc: binary wheels, no Debian packages) and the OpenAPI fuzzer.
+if ! "$venv/bin/python" -c "import aiortc, websockets, schemathesis" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "aiortc==1.16.0" "websockets>=13" "schemathesis==4.32.5" || { echo "error: pip install failed" >&2; exit 1; }
+fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
 
@@ -56,6 +60,8 @@ if [ -n "${KITH_TEST_POSTGRES_URL:-}" ]; then
 else
   echo "skip serve-pair-two-nodes (no KITH_TEST_POSTGRES_URL)"
 fi
+check serve-aiortc "$PYTHON" Interop/serve/aiortc_peers.py
+check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/serve/schemathesis.sh
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \

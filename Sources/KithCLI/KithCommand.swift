@@ -17,11 +17,13 @@ struct KithCommand: AsyncParsableCommand {
         subcommands: [Init.self, ID.self, Card.self, Contact.self, Contacts.self, PostCommand.self, DM.self, React.self, Profile.self, Delete.self, Introduce.self, RotateKeys.self, Blob.self, Log.self, Prekeys.self, GroupCommand.self, Groups.self, Feed.self, GC.self, Demo.self, SyncCommand.self, PairCommand.self, ChatCommand.self, InviteCommand.self, ServeCommand.self, TDF.self]
     )
 
-    /// Logs go to standard error at the level of `KITH_LOG_LEVEL` (default `error`); they never
-    /// contain key material or message content.
+    /// Logs go to standard error at the level of `KITH_LOG_LEVEL` (default `error`), one JSON
+    /// object per line with `KITH_LOG_FORMAT=json`; they never contain key material or message content.
     static func bootstrapLogging() {
         let level = ProcessInfo.processInfo.environment["KITH_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .error
+        let json = ProcessInfo.processInfo.environment["KITH_LOG_FORMAT"] == "json"
         LoggingSystem.bootstrap { label in
+            if json { return JSONLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler

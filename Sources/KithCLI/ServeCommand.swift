@@ -6,6 +6,7 @@ import KithServer
 import Logging
 
 /// `kith serve [--port P] [--host H] [--database PATH]`: the rendezvous server (docs/SERVER.md).
+/// Every setting also reads from the environment (`KITH_SERVE_*`); a flag wins over its variable.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -13,17 +14,22 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             REST (/api/rooms…) and WebSocket signaling (/) share one port. State lives in an SQLite \
             file: --database, else rendezvous.sqlite in the Kith home (created if needed), else a \
-            temporary directory. Stops cleanly on SIGINT or SIGTERM. See docs/SERVER.md.
+            temporary directory. Settings also come from the environment (KITH_SERVE_HOST, \
+            KITH_SERVE_PORT, KITH_DATABASE_URL, KITH_TURN_SECRET_FILE, KITH_SERVE_MAX_CONNECTIONS, \
+            KITH_SERVE_ROOM_LIFETIME, KITH_SERVE_MAX_MESSAGE_BYTES, KITH_SERVE_MESSAGE_RATE, \
+            KITH_SERVE_IDLE_TIMEOUT, KITH_SERVE_REQUEST_RATE, KITH_SERVE_GUESS_RATE); a flag wins over its variable. GET /health, /metrics \
+            (Prometheus) and /openapi.json serve operators. On SIGINT or SIGTERM, connected peers \
+            get close 1001 (going away) before the server stops. See docs/SERVER.md.
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "TCP port to listen on (0 picks a free one, printed on start).")
-    var port: Int = 7460
+    @Option(help: "TCP port to listen on (0 picks a free one, printed on start; default 7460). Also KITH_SERVE_PORT.")
+    var port: Int?
 
-    @Option(help: "Address to bind; use 0.0.0.0 to serve other machines.")
-    var host: String = "127.0.0.1"
+    @Option(help: "Address to bind (default 127.0.0.1); use 0.0.0.0 to serve other machines. Also KITH_SERVE_HOST.")
+    var host: String?
 
     @Option(help: "SQLite database file (default: rendezvous.sqlite in the Kith home).")
     var database: String?
@@ -43,15 +49,59 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Lifetime of TURN credentials in seconds (1...86400).")
     var turnTTL: Int = 3_600
 
+    @Option(help: "Signaling connections this node holds (default 20000). Also KITH_SERVE_MAX_CONNECTIONS.")
+    var maxConnections: Int?
+
+    @Option(help: "Seconds a room lives after its last join or leave (default 604800). Also KITH_SERVE_ROOM_LIFETIME.")
+    var roomLifetime: Int?
+
+    @Option(help: "Largest signaling message in bytes (4096...65536, default 65536). Also KITH_SERVE_MAX_MESSAGE_BYTES.")
+    var maxMessageBytes: Int?
+
+    @Option(help: "Signaling messages a second per connection (default 20). Also KITH_SERVE_MESSAGE_RATE.")
+    var messageRate: Int?
+
+    @Option(help: "Seconds a connection in no room may stay silent (default 600). Also KITH_SERVE_IDLE_TIMEOUT.")
+    var idleTimeout: Int?
+
+    @Option(help: "REST requests a second per source address (default 1, after a burst of 60). Also KITH_SERVE_REQUEST_RATE.")
+    var requestRate: Int?
+
+    @Option(help: "Accepts and checks a minute per source address (default 20). Also KITH_SERVE_GUESS_RATE.")
+    var guessRate: Int?
+
+    /// The flags as ``ServerSettings/Flags``.
+    private var flags: ServerSettings.Flags {
+        var flags = ServerSettings.Flags()
+        flags.host = host
+        flags.port = port
+        flags.databaseURL = databaseURL
+        flags.turnSecretFile = turnSecretFile
+        flags.maximumConnections = maxConnections
+        flags.roomLifetimeSeconds = roomLifetime
+        flags.maximumMessageBytes = maxMessageBytes
+        flags.messagesPerSecond = messageRate
+        flags.idleTimeoutSeconds = idleTimeout
+        flags.requestsPerSecond = requestRate
+        flags.guessesPerMinute = guessRate
+        return flags
+    }
+
     func run() async throws {
         try await Output.run {
-            guard (0...65_535).contains(port) else { throw KithError.input(.invalid("--port must be between 0 and 65535")) }
             guard (3...3_600).contains(deadNodeAfter) else { throw KithError.input(.invalid("--dead-node-after must be between 3 and 3600 seconds")) }
-            let configuration = RendezvousServerConfiguration(host: host, port: port, turn: try turnConfiguration())
+            let settings: ServerSettings
+            do throws(ServerSettingsError) {
+                settings = try ServerSettings(flags: flags, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw KithError.input(.invalid(error.description))
+            }
+            let configuration = RendezvousServerConfiguration(
+                host: settings.host, port: settings.port, limits: settings.limits, turn: try turnConfiguration(secretFile: settings.turnSecretFile))
             let store: any RendezvousStore
             var fanout: PostgresSignalBus?
             let path: String
-            let url = databaseURL ?? ProcessInfo.processInfo.environment["KITH_DATABASE_URL"] ?? ""
+            let url = settings.databaseURL ?? ""
             if !url.isEmpty, database != nil { throw KithError.input(.invalid("use --database or --database-url, not both")) }
             let filePath = url.isEmpty ? try databasePath() : ""
             do throws(RendezvousStoreError) {
@@ -82,8 +132,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// TURN settings from the options (the secret from a file, never from the command line, which other users see).
-    private func turnConfiguration() throws -> TURNConfiguration? {
-        guard let path = turnSecretFile ?? ProcessInfo.processInfo.environment["KITH_TURN_SECRET_FILE"], !path.isEmpty else {
+    private func turnConfiguration(secretFile: String?) throws -> TURNConfiguration? {
+        guard let path = secretFile, !path.isEmpty else {
             guard turnURI.isEmpty else { throw KithError.input(.invalid("--turn-uri needs --turn-secret-file")) }
             return nil
         }

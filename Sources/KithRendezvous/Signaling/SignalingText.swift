@@ -28,6 +28,8 @@ public enum SignalingText {
     public static let rateLimited = "Rate limit exceeded"
     /// Error (Kith): a binary frame from a connection whose relay is not (or no longer) active.
     public static let relayNotReady = "Relay not active"
+    /// Error (Kith): the server stops; a close frame 1001 follows. Reconnect later (or to another node).
+    public static let shuttingDown = "Server shutting down"
 
     /// Error: a `type` the protocol does not define (`undefined` when absent, as Inviso wrote it).
     public static func unknownType(_ type: String) -> String { "Unknown message type: \(type)" }

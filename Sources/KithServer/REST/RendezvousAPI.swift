@@ -14,10 +14,12 @@ struct RendezvousAPI: Sendable {
     let acceptsPerCode: RateLimiter
     let logger: Logger
     let turn: TURNConfiguration?
+    let metrics: ServerMetrics
 
     init(store: any RendezvousStore, clock: any ServerClock, limits: RendezvousServerLimits, hub: SignalingHub, logger: Logger,
-         turn: TURNConfiguration? = nil) {
+         turn: TURNConfiguration? = nil, metrics: ServerMetrics) {
         self.turn = turn
+        self.metrics = metrics
         self.store = store
         self.clock = clock
         self.limits = limits
@@ -41,6 +43,7 @@ struct RendezvousAPI: Sendable {
         }
         switch outcome {
         case .created(let expiry):
+            metrics.roomCreated()
             return RESTResponse.json(.created, CreateRoomResponse(expiresAt: ExpiryTimestamp(millisecondsSinceEpoch: expiry)).json)
         case .joinCodeInUse:
             throw RESTRejection(.conflict, RendezvousErrorBody(
@@ -60,7 +63,9 @@ struct RendezvousAPI: Sendable {
             try await store.accept(joinCode: accept.joinCode, client2: accept.client2, proposedRoom: .random(), roomExpiresAt: roomExpiry, now: now)
         }
         switch outcome {
-        case .accepted(let room): return RESTResponse.json(.ok, RoomIDBody(roomID: room).json)
+        case .accepted(let room):
+            metrics.roomAccepted()
+            return RESTResponse.json(.ok, RoomIDBody(roomID: room).json)
         case .conflict: throw RESTRejection(.conflict, RendezvousErrorBody(error: RendezvousErrorCode.conflict))
         case .notFoundOrExpired: throw RESTRejection(.notFound, RendezvousErrorBody(error: RendezvousErrorCode.notFoundOrExpired))
         }

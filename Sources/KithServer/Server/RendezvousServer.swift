@@ -5,6 +5,7 @@ import KithRendezvous
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 
 /// `kith serve`: Inviso-compatible rooms by join code over REST and WebRTC signaling over
 /// WebSocket on one port, state in a ``RendezvousStore``.
@@ -23,6 +24,8 @@ public struct RendezvousServer: Sendable {
     let clock: any ServerClock
     let logger: Logger
     let fanout: PostgresSignalBus?
+    /// The Prometheus metrics `GET /metrics` renders.
+    public let metrics: ServerMetrics
 
     /// A server on `store`, reading time from `clock`; with `fanout`, events for connections on
     /// other nodes sharing the database travel through PostgreSQL (its node id must be
@@ -30,17 +33,20 @@ public struct RendezvousServer: Sendable {
     public init(
         configuration: RendezvousServerConfiguration, store: any RendezvousStore,
         clock: any ServerClock = SystemServerClock(), logger: Logger = Logger(label: "kith.serve"),
-        fanout: PostgresSignalBus? = nil
+        fanout: PostgresSignalBus? = nil,
+        metrics: ServerMetrics = ServerMetrics()
     ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
         self.logger = logger
         self.fanout = fanout
+        self.metrics = metrics
         let bus = LocalSignalBus(nodeID: configuration.nodeID)
         if let fanout { bus.route(remote: fanout) }
-        hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits)
-        api = RendezvousAPI(store: store, clock: clock, limits: configuration.limits, hub: hub, logger: logger, turn: configuration.turn)
+        hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits, metrics: metrics)
+        api = RendezvousAPI(
+            store: store, clock: clock, limits: configuration.limits, hub: hub, logger: logger, turn: configuration.turn, metrics: metrics)
     }
 
     /// Signaling connections open on this node now.
@@ -53,8 +59,12 @@ public struct RendezvousServer: Sendable {
     /// bound host and port once the server accepts connections.
     public func makeApplication(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
         let router = Router(context: RendezvousRequestContext.self)
+        router.add(middleware: RequestObservationMiddleware(metrics: metrics))
+        router.add(middleware: MethodNotAllowedMiddleware())
         api.register(on: router)
         InvitePages(clock: clock, limits: configuration.limits).register(on: router)
+        let bus = hub.bus
+        OperationsRoutes(store: store, clock: clock, metrics: metrics, connectionCount: { bus.count }).register(on: router)
         let webSocketRouter = Router(context: RendezvousRequestContext.self)
         let hub = hub
         webSocketRouter.ws("/") { inbound, outbound, context in
@@ -78,8 +88,23 @@ public struct RendezvousServer: Sendable {
             logger: logger)
     }
 
-    /// Runs until SIGINT or SIGTERM, then closes every connection (1000) and returns.
+    /// The application and the shutdown notice in one service group: on graceful shutdown (one of
+    /// `signals`, or ``ServiceGroup/triggerGracefulShutdown()``) every signaling peer first gets an
+    /// `error` (`Server shutting down`) and a close frame 1001 `going away`, the server waits up to
+    /// `drainTimeout` for them to answer, then the listener stops.
+    public func makeServiceGroup(
+        signals: [UnixSignal] = [.sigterm, .sigint], drainTimeout: Duration = .seconds(5),
+        onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }
+    ) -> ServiceGroup {
+        let services: [any Service] = [
+            makeApplication(onListening: onListening),
+            GoingAwayService(hub: hub, drainTimeout: drainTimeout, logger: logger),
+        ]
+        return ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
+    }
+
+    /// Runs until SIGINT or SIGTERM, tells every signaling peer it is going away (1001) and returns.
     public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
-        try await makeApplication(onListening: onListening).runService()
+        try await makeServiceGroup(onListening: onListening).run()
     }
 }

@@ -35,6 +35,9 @@ final class LocalSignalBus: SignalBus {
     /// Connections registered now.
     var count: Int { connections.withLock { $0.count } }
 
+    /// The connections registered now (for shutdown).
+    var registered: [SignalingConnection] { connections.withLock { Array($0.values) } }
+
     /// Events that found no connection.
     var undeliverableCount: Int { undeliverable.load(ordering: .relaxed) }
 

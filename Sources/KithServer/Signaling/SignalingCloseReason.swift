@@ -10,11 +10,13 @@ enum SignalingCloseReason: Sendable, Equatable {
     case overloaded
     /// A relay frame above the relay's frame limit (1009 message too big).
     case relayFrameTooLarge
+    /// The server shuts down (1001 going away).
+    case shutdown
 
     /// The RFC 6455 status code.
     var code: UInt16 {
         switch self {
-        case .idle: 1001
+        case .idle, .shutdown: 1001
         case .slowConsumer, .rateLimit: 1008
         case .overloaded: 1013
         case .relayFrameTooLarge: 1009
@@ -29,6 +31,7 @@ enum SignalingCloseReason: Sendable, Equatable {
         case .rateLimit: "rate limit exceeded"
         case .overloaded: "server full"
         case .relayFrameTooLarge: "relay frame too large"
+        case .shutdown: "going away"
         }
     }
 }

@@ -19,10 +19,12 @@ extension SignalingHub {
     func forward(_ frame: ByteBuffer, from connection: SignalingConnection) async throws {
         guard frame.readableBytes <= limits.relay.maximumFrameBytes else {
             relayStatistics.recordRefusal()
+            metrics.signalingRejected(.frameRejected)
             return connection.requestClose(.relayFrameTooLarge)
         }
         guard connection.relayTarget != nil else {
             relayStatistics.recordRefusal()
+            metrics.signalingRejected(.badMessage)
             return connection.send(.error(SignalingText.relayNotReady))
         }
         var delayed = false
@@ -36,6 +38,7 @@ extension SignalingHub {
         // The peer may have gone while this frame waited.
         guard let (room, peer) = connection.relayTarget else { return }
         relayStatistics.recordForwarded(bytes: frame.readableBytes)
+        metrics.recordRelayedBytes(frame.readableBytes)
         bus.deliver(.relayFrame(from: connection.address, room: room, bytes: frame), to: peer)
     }
 }

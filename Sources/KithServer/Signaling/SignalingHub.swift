@@ -1,6 +1,7 @@
 import HummingbirdWebSocket
 import KithRendezvous
 import Logging
+import Synchronization
 
 /// Runs Inviso's signaling protocol on each WebSocket connection: rooms from the store, events
 /// between members through the bus, limits from ``RendezvousServerLimits``.
@@ -13,12 +14,28 @@ final class SignalingHub: Sendable {
     let limits: RendezvousServerLimits
     /// Counters of the blind relay on this node.
     let relayStatistics = RelayStatistics()
+    let metrics: ServerMetrics
+    /// Set once the server shuts down: new connections are turned away.
+    private let goingAway = Atomic<Bool>(false)
 
-    init(store: any RendezvousStore, bus: LocalSignalBus, clock: any ServerClock, limits: RendezvousServerLimits) {
+    init(store: any RendezvousStore, bus: LocalSignalBus, clock: any ServerClock, limits: RendezvousServerLimits, metrics: ServerMetrics) {
         self.store = store
         self.bus = bus
         self.clock = clock
         self.limits = limits
+        self.metrics = metrics
+    }
+
+    /// Tells every connection the server stops (`error` `Server shutting down`, then close 1001)
+    /// and turns new ones away; answers how many were told.
+    func goAway() -> Int {
+        goingAway.store(true, ordering: .sequentiallyConsistent)
+        let connections = bus.registered
+        for connection in connections {
+            connection.send(.error(SignalingText.shuttingDown))
+            connection.requestClose(.shutdown)
+        }
+        return connections.count
     }
 
     /// When a room touched now expires.
@@ -33,11 +50,17 @@ final class SignalingHub: Sendable {
             address: address, outbox: continuation, rule: limits.messagesPerConnection,
             now: clock.nowMilliseconds(), bufferLimit: limits.outboxCapacity,
             relayLimits: limits.relay, statistics: relayStatistics)
+        if goingAway.load(ordering: .sequentiallyConsistent) {
+            try await outbound.close(.unknown(SignalingCloseReason.shutdown.code), reason: SignalingCloseReason.shutdown.text)
+            return
+        }
         guard bus.register(connection, limit: limits.maximumConnections) else {
             logger.notice("signaling connection refused: node full")
+            metrics.signalingRejected(.serverFull)
             try await outbound.close(.unknown(SignalingCloseReason.overloaded.code), reason: SignalingCloseReason.overloaded.text)
             return
         }
+        metrics.connectionAccepted()
         connection.send(.connected(clientID: address.client, server: SignalingText.serverName))
         var failure: (any Error)?
         do {
@@ -54,6 +77,8 @@ final class SignalingHub: Sendable {
             failure = error
         }
         bus.unregister(address.client)
+        if connection.closeReason == .slowConsumer { metrics.signalingRejected(.slowConsumer) }
+        if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { metrics.signalingRejected(.frameRejected) }
         await disconnect(connection, logger: logger)
         if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { throw failure }
     }
@@ -108,9 +133,11 @@ final class SignalingHub: Sendable {
             switch connection.admit(rule: limits.messagesPerConnection, strikeLimit: limits.rateLimitStrikes, now: clock.nowMilliseconds()) {
             case .allowed: break
             case .limited:
+                metrics.signalingRejected(.rateLimit)
                 connection.send(.error(SignalingText.rateLimited))
                 continue
             case .strikeOut:
+                metrics.signalingRejected(.rateLimit)
                 connection.requestClose(.rateLimit)
                 continue
             }
@@ -122,6 +149,7 @@ final class SignalingHub: Sendable {
             do throws(RendezvousCodecError) {
                 decoded = try ClientMessage(bytes: bytes)
             } catch {
+                metrics.signalingRejected(.badMessage)
                 connection.send(.error(SignalingText.error(for: error)))
                 continue
             }
@@ -139,6 +167,7 @@ final class SignalingHub: Sendable {
             case .relayStart: startRelay(on: connection)
             }
         } catch {
+            metrics.signalingRejected(.storeError)
             connection.send(.error(SignalingText.serverError))
         }
     }
@@ -149,5 +178,6 @@ final class SignalingHub: Sendable {
         guard let peer else { return connection.send(.error(SignalingText.roomNotReady)) }
         let signal = RelayedSignal(from: connection.address.client, roomID: room, payload: payload)
         bus.deliver(.relayed(from: connection.address, room: room, message: .relayed(signal)), to: peer)
+        metrics.signalRelayed()
     }
 }

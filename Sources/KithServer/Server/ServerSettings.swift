@@ -1,0 +1,159 @@
+import KithRendezvous
+
+/// The settings of `kith serve` from its flags and the environment: a flag wins over its
+/// variable, a variable over the documented default (`docs/SERVER.md`, "Configuration").
+///
+/// ```swift
+/// var flags = ServerSettings.Flags()
+/// flags.port = 8080
+/// let settings = try ServerSettings(flags: flags, environment: ProcessInfo.processInfo.environment)
+/// ```
+public struct ServerSettings: Sendable {
+    /// Values given on the command line (nil: not given).
+    public struct Flags: Sendable, Equatable {
+        /// `--host`.
+        public var host: String?
+        /// `--port`.
+        public var port: Int?
+        /// `--database-url`.
+        public var databaseURL: String?
+        /// `--turn-secret-file`.
+        public var turnSecretFile: String?
+        /// `--max-connections`.
+        public var maximumConnections: Int?
+        /// `--room-lifetime` (seconds).
+        public var roomLifetimeSeconds: Int?
+        /// `--max-message-bytes`.
+        public var maximumMessageBytes: Int?
+        /// `--message-rate` (messages a second per connection).
+        public var messagesPerSecond: Int?
+        /// `--idle-timeout` (seconds).
+        public var idleTimeoutSeconds: Int?
+        /// `--request-rate` (REST requests a second per source).
+        public var requestsPerSecond: Int?
+        /// `--guess-rate` (accepts and checks a minute per source).
+        public var guessesPerMinute: Int?
+
+        /// No flag given.
+        public init() {}
+    }
+
+    /// The environment variable of each setting.
+    public enum Variable: String, Sendable, CaseIterable {
+        /// Bind address.
+        case host = "KITH_SERVE_HOST"
+        /// TCP port.
+        case port = "KITH_SERVE_PORT"
+        /// PostgreSQL URL.
+        case databaseURL = "KITH_DATABASE_URL"
+        /// File holding the TURN shared secret.
+        case turnSecretFile = "KITH_TURN_SECRET_FILE"
+        /// Signaling connections one node holds.
+        case maximumConnections = "KITH_SERVE_MAX_CONNECTIONS"
+        /// Seconds a room lives after its last join or leave.
+        case roomLifetimeSeconds = "KITH_SERVE_ROOM_LIFETIME"
+        /// Largest signaling message in bytes.
+        case maximumMessageBytes = "KITH_SERVE_MAX_MESSAGE_BYTES"
+        /// Signaling messages a second per connection.
+        case messagesPerSecond = "KITH_SERVE_MESSAGE_RATE"
+        /// Seconds a connection in no room may stay silent.
+        case idleTimeoutSeconds = "KITH_SERVE_IDLE_TIMEOUT"
+        /// REST requests a second per source address.
+        case requestsPerSecond = "KITH_SERVE_REQUEST_RATE"
+        /// Accepts and checks (the calls that guess codes) a minute per source address.
+        case guessesPerMinute = "KITH_SERVE_GUESS_RATE"
+    }
+
+    /// Address to bind (default 127.0.0.1).
+    public var host: String
+    /// TCP port (default 7460; 0 picks a free one).
+    public var port: Int
+    /// PostgreSQL URL, if any (else the SQLite file).
+    public var databaseURL: String?
+    /// File holding the TURN shared secret, if any.
+    public var turnSecretFile: String?
+    /// Bounds and timings.
+    public var limits: RendezvousServerLimits
+
+    /// Accepted ports.
+    public static let portRange = 0...65_535
+    /// Accepted connection maximums.
+    public static let maximumConnectionsRange = 1...1_000_000
+    /// Accepted room lifetimes (one minute to 90 days).
+    public static let roomLifetimeRange = 60...(90 * 86_400)
+    /// Accepted signaling message limits (never above the protocol's own).
+    public static let maximumMessageBytesRange = 4_096...RendezvousLimits.maximumSignalingMessageBytes
+    /// Accepted per-connection message rates.
+    public static let messagesPerSecondRange = 1...10_000
+    /// Accepted idle timeouts.
+    public static let idleTimeoutRange = 10...86_400
+    /// Accepted REST request rates.
+    public static let requestsPerSecondRange = 1...100_000
+    /// Accepted guess rates.
+    public static let guessesPerMinuteRange = 1...100_000
+
+    /// Resolves every setting: the flag if given, else its variable if set and not empty, else the default.
+    public init(flags: Flags, environment: [String: String]) throws(ServerSettingsError) {
+        func variable(_ name: Variable) -> String? {
+            guard let value = environment[name.rawValue], !value.isEmpty else { return nil }
+            return value
+        }
+        func number(_ flag: Int?, _ name: Variable, _ flagName: String, _ range: ClosedRange<Int>) throws(ServerSettingsError) -> Int? {
+            if let flag {
+                guard range.contains(flag) else { throw .outOfRange(source: flagName, value: String(flag), range: range) }
+                return flag
+            }
+            guard let text = variable(name) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw .outOfRange(source: name.rawValue, value: String(text.prefix(32)), range: range)
+            }
+            return value
+        }
+        host = flags.host ?? variable(.host) ?? RendezvousLimits.defaultHost
+        guard !host.isEmpty, host.utf8.count <= 255 else { throw .invalidHost }
+        port = try number(flags.port, .port, "--port", Self.portRange) ?? RendezvousLimits.defaultPort
+        databaseURL = flags.databaseURL ?? variable(.databaseURL)
+        turnSecretFile = flags.turnSecretFile ?? variable(.turnSecretFile)
+        var limits = RendezvousServerLimits()
+        if let value = try number(flags.maximumConnections, .maximumConnections, "--max-connections", Self.maximumConnectionsRange) {
+            limits.maximumConnections = value
+        }
+        if let value = try number(flags.roomLifetimeSeconds, .roomLifetimeSeconds, "--room-lifetime", Self.roomLifetimeRange) {
+            limits.roomLifetimeSeconds = value
+        }
+        if let value = try number(flags.maximumMessageBytes, .maximumMessageBytes, "--max-message-bytes", Self.maximumMessageBytesRange) {
+            limits.maximumMessageBytes = value
+        }
+        if let value = try number(flags.messagesPerSecond, .messagesPerSecond, "--message-rate", Self.messagesPerSecondRange) {
+            limits.messagesPerConnection = RateLimitRule(burst: max(limits.messagesPerConnection.burst, Double(value) * 3), perSecond: Double(value))
+        }
+        if let value = try number(flags.idleTimeoutSeconds, .idleTimeoutSeconds, "--idle-timeout", Self.idleTimeoutRange) {
+            limits.idleTimeout = .seconds(value)
+        }
+        if let value = try number(flags.requestsPerSecond, .requestsPerSecond, "--request-rate", Self.requestsPerSecondRange) {
+            limits.requestsPerSource = RateLimitRule(burst: max(limits.requestsPerSource.burst, Double(value) * 3), perSecond: Double(value))
+        }
+        if let value = try number(flags.guessesPerMinute, .guessesPerMinute, "--guess-rate", Self.guessesPerMinuteRange) {
+            limits.guessesPerSource = RateLimitRule(burst: max(limits.guessesPerSource.burst, Double(value)), perSecond: Double(value) / 60)
+        }
+        self.limits = limits
+    }
+}
+
+/// A setting of `kith serve` that cannot be used.
+public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A number outside its range, from a flag or a variable (`source` names which).
+    case outOfRange(source: String, value: String, range: ClosedRange<Int>)
+    /// An empty or overlong bind address.
+    case invalidHost
+
+    /// One sentence naming the setting and what it accepts.
+    public var description: String {
+        switch self {
+        case .outOfRange(let source, let value, let range):
+            "\(source) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \"\(value)\")"
+        case .invalidHost:
+            "the bind address (--host or KITH_SERVE_HOST) must be a host name or IP address of at most 255 bytes"
+        }
+    }
+}

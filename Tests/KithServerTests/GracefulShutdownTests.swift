@@ -1,0 +1,33 @@
+import KithRendezvous
+import KithServer
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+@Suite("Graceful shutdown: peers are told before the server stops")
+struct GracefulShutdownTests {
+    @Test("on graceful shutdown a connected peer gets error 'Server shutting down' and close 1001 going away; run returns")
+    func goingAway() async throws {
+        let (server, _, _) = try TestServer.make()
+        let port = Mutex<Int?>(nil)
+        let group = server.makeServiceGroup(signals: [], drainTimeout: .seconds(5)) { _, bound in port.withLock { $0 = bound } }
+        let running = Task { try await group.run() }
+        var bound: Int?
+        for _ in 0..<500 {
+            bound = port.withLock { $0 }
+            if bound != nil { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let listening = try #require(bound)
+        let (peer, _) = try await TestPeer.connect("ws://127.0.0.1:\(listening)/")
+        try await peer.send(.ping)
+        #expect(try await peer.next() == .pong)
+
+        await group.triggerGracefulShutdown()
+        #expect(try await peer.next() == .error(SignalingText.shuttingDown))
+        let close = try await peer.closed()
+        #expect(close == SignalingClose(code: 1001, reason: "going away"))
+        try await running.value
+        #expect(server.connectionCount == 0)
+    }
+}

@@ -1,0 +1,79 @@
+import KithServer
+import Testing
+
+@Suite("kith serve settings: flags, then environment, then defaults")
+struct ServerSettingsTests {
+    @Test("no flag and no variable: the documented defaults (loopback, 7460)")
+    func defaults() throws {
+        let settings = try ServerSettings(flags: .init(), environment: [:])
+        #expect(settings.host == "127.0.0.1")
+        #expect(settings.port == 7460)
+        #expect(settings.databaseURL == nil)
+        #expect(settings.turnSecretFile == nil)
+        #expect(settings.limits.maximumConnections == RendezvousServerLimits().maximumConnections)
+        #expect(settings.limits.roomLifetimeSeconds == 7 * 86_400)
+    }
+
+    @Test("variables apply when no flag is given; empty ones are ignored")
+    func environment() throws {
+        let settings = try ServerSettings(flags: .init(), environment: [
+            "KITH_SERVE_HOST": "0.0.0.0", "KITH_SERVE_PORT": "8080", "KITH_DATABASE_URL": "postgres://u@h/db",
+            "KITH_TURN_SECRET_FILE": "/run/secret", "KITH_SERVE_MAX_CONNECTIONS": "500", "KITH_SERVE_ROOM_LIFETIME": "3600",
+            "KITH_SERVE_MAX_MESSAGE_BYTES": "8192", "KITH_SERVE_MESSAGE_RATE": "50", "KITH_SERVE_IDLE_TIMEOUT": "30",
+            "KITH_SERVE_REQUEST_RATE": "100", "KITH_SERVE_GUESS_RATE": "120",
+        ])
+        #expect(settings.host == "0.0.0.0")
+        #expect(settings.port == 8080)
+        #expect(settings.databaseURL == "postgres://u@h/db")
+        #expect(settings.turnSecretFile == "/run/secret")
+        #expect(settings.limits.maximumConnections == 500)
+        #expect(settings.limits.roomLifetimeSeconds == 3_600)
+        #expect(settings.limits.maximumMessageBytes == 8_192)
+        #expect(settings.limits.messagesPerConnection.perSecond == 50)
+        #expect(settings.limits.idleTimeout == .seconds(30))
+        #expect(settings.limits.requestsPerSource.perSecond == 100)
+        #expect(settings.limits.guessesPerSource.perSecond == 2)
+        let empty = try ServerSettings(flags: .init(), environment: ["KITH_SERVE_HOST": "", "KITH_SERVE_PORT": ""])
+        #expect(empty.host == "127.0.0.1")
+        #expect(empty.port == 7460)
+    }
+
+    @Test("a flag wins over its variable")
+    func flagsWin() throws {
+        var flags = ServerSettings.Flags()
+        flags.host = "::1"
+        flags.port = 0
+        flags.maximumConnections = 10
+        flags.databaseURL = "postgres://flag@h/db"
+        let settings = try ServerSettings(flags: flags, environment: [
+            "KITH_SERVE_HOST": "0.0.0.0", "KITH_SERVE_PORT": "8080", "KITH_SERVE_MAX_CONNECTIONS": "500", "KITH_DATABASE_URL": "postgres://env@h/db",
+        ])
+        #expect(settings.host == "::1")
+        #expect(settings.port == 0)
+        #expect(settings.limits.maximumConnections == 10)
+        #expect(settings.databaseURL == "postgres://flag@h/db")
+    }
+
+    @Test("out-of-range or non-numeric values are refused, naming the flag or the variable")
+    func rejections() throws {
+        #expect(throws: ServerSettingsError.outOfRange(source: "KITH_SERVE_PORT", value: "70000", range: ServerSettings.portRange)) {
+            try ServerSettings(flags: .init(), environment: ["KITH_SERVE_PORT": "70000"])
+        }
+        #expect(throws: ServerSettingsError.outOfRange(source: "KITH_SERVE_PORT", value: "http", range: ServerSettings.portRange)) {
+            try ServerSettings(flags: .init(), environment: ["KITH_SERVE_PORT": "http"])
+        }
+        var flags = ServerSettings.Flags()
+        flags.maximumMessageBytes = 1_000_000
+        #expect(throws: ServerSettingsError.outOfRange(source: "--max-message-bytes", value: "1000000", range: ServerSettings.maximumMessageBytesRange)) {
+            try ServerSettings(flags: flags, environment: [:])
+        }
+        #expect(throws: ServerSettingsError.outOfRange(source: "KITH_SERVE_IDLE_TIMEOUT", value: "0", range: ServerSettings.idleTimeoutRange)) {
+            try ServerSettings(flags: .init(), environment: ["KITH_SERVE_IDLE_TIMEOUT": "0"])
+        }
+        var long = ServerSettings.Flags()
+        long.host = String(repeating: "h", count: 300)
+        #expect(throws: ServerSettingsError.invalidHost) { try ServerSettings(flags: long, environment: [:]) }
+        let message = ServerSettingsError.outOfRange(source: "KITH_SERVE_PORT", value: "x", range: 0...65_535).description
+        #expect(message.contains("KITH_SERVE_PORT") && message.contains("65535"))
+    }
+}
