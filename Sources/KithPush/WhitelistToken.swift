@@ -44,16 +44,7 @@ public struct WhitelistToken: Sendable, Hashable, CustomStringConvertible {
     private init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// The wire form: 40 lowercase hex characters.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var hex: String { Hex.encode(bytes) }
 
     /// SHA-256 of the token bytes: the form a gateway stores and looks tokens up by, so a
     /// database leak does not hand out capabilities.
