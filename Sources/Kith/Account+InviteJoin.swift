@@ -60,7 +60,7 @@ extension Account {
     // MARK: Creator
 
     /// Handles every unprocessed invite message, each once: as a creator, join requests (the checks of
-    /// ``InviteJoinLadder`` in order, then one commit adding the requester; refusals answered with an
+    /// `InviteJoinLadder` (KithInvites) in order, then one commit adding the requester; refusals answered with an
     /// `invite_join_error` when the ladder says so, at most a few per requester per hour); as a joiner, join errors
     /// and Welcomes that settle requests sent.
     ///

@@ -24,8 +24,13 @@ extension Account {
     /// the explosion time; `name`, `description`, `imageURL` and `emoji` are public preview text, unencrypted.
     ///
     /// - Parameters:
+    ///   - id: the group (this identity must be its committer).
     ///   - expiresIn: seconds until the invite expires (nil: no expiry).
     ///   - singleUse: the first successful join consumes the invite.
+    ///   - name: the conversation's name shown before joining (public).
+    ///   - description: its description (public).
+    ///   - imageURL: an image address a reader may show (public; Kith's invite page never loads it).
+    ///   - emoji: an emoji shown with the name (public).
     /// - Throws: ``KithError/group(_:)`` for an unknown or ended group or when not the committer;
     ///   ``KithError/invite(_:)`` for a preview field over Kith's bounds.
     public func createInvite(

@@ -7,7 +7,7 @@ import KithInvites
 public struct InviteProcessReport: Sendable, Equatable {
     /// Join requests accepted: the requester added to the group (one commit each).
     public var admitted: [Admission] = []
-    /// Join requests refused, with the reason (``InviteJoinRefusal/replyKind`` says whether the requester heard).
+    /// Join requests refused, with the reason (`InviteJoinRefusal.replyKind` (KithInvites) says whether the requester heard).
     public var refused: [(message: String, requester: String, refusal: InviteJoinRefusal)] = []
     /// Join errors received for requests this identity sent: (creator, tag, error kind).
     public var joinErrors: [(creator: FeedID, tag: String, error: String)] = []
