@@ -109,12 +109,14 @@ struct TCPTransportTests {
 
     @Test("traffic keeps a connection alive past the idle timeout")
     func trafficResetsTheIdleTimer() async throws {
-        let listener = try await TCPSyncListener.bind(port: 0, idleTimeout: 3)
-        let client = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: 3)
+        // The timeout leaves room for the stalls of a loaded machine (the whole suite runs in parallel on 2 cores:
+        // a 3 s timeout once expired between two exchanges 0.1 s apart).
+        let listener = try await TCPSyncListener.bind(port: 0, idleTimeout: 8)
+        let client = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: 8)
         var iterator = listener.connections.makeAsyncIterator()
         let accepted = try #require(await iterator.next())
-        // 4 s of exchanges every 0.1 s: longer than the timeout, never silent for that long.
-        for round in 0..<40 {
+        // 9 s of exchanges every 0.1 s: longer than the timeout, never silent for that long.
+        for round in 0..<90 {
             try await Task.sleep(for: .milliseconds(100))
             try await client.send([UInt8(round)])
             #expect(try await accepted.receive() == [UInt8(round)])
