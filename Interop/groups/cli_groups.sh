@@ -5,23 +5,7 @@
 set -euo pipefail
 source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 
-for who in a b c; do "$kith" init --home "$work/$who" > /dev/null; done
-card_a=$("$kith" card --home "$work/a" --name Alice)
-"$kith" contact add --home "$work/b" --name Alice "$card_a" > /dev/null
-"$kith" contact add --home "$work/c" --name Alice "$card_a" > /dev/null
-"$kith" contact add --home "$work/a" --name Bob "$("$kith" card --home "$work/b" --name Bob)" > /dev/null
-"$kith" contact add --home "$work/a" --name Carol "$("$kith" card --home "$work/c" --name Carol)" > /dev/null
-
-# Sync stand-in: every home imports the feeds of the others that it follows.
-sync_all() {
-  for from in a b c; do "$kith" feed export --home "$work/$from" > "$work/$from.jsonl"; done
-  for to in a b c; do
-    for from in a b c; do
-      [ "$from" = "$to" ] && continue
-      "$kith" feed import --home "$work/$to" "$work/$from.jsonl" > /dev/null 2>&1 || true
-    done
-  done
-}
+alice_with_two_contacts
 
 # Adding before a KeyPackage arrived says what to do (exit 2).
 group=$("$kith" group create --home "$work/a" --explode-in 7d climb --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["group_id"])')

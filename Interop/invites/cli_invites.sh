@@ -6,22 +6,8 @@
 set -euo pipefail
 source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 
-for who in a b c; do "$kith" init --home "$work/$who" > /dev/null; done
-card_a=$("$kith" card --home "$work/a" --name Alice)
-"$kith" contact add --home "$work/b" --name Alice "$card_a" > /dev/null
-"$kith" contact add --home "$work/c" --name Alice "$card_a" > /dev/null
-"$kith" contact add --home "$work/a" --name Bob "$("$kith" card --home "$work/b" --name Bob)" > /dev/null
-"$kith" contact add --home "$work/a" --name Carol "$("$kith" card --home "$work/c" --name Carol)" > /dev/null
+alice_with_two_contacts
 
-sync_all() {
-  for from in a b c; do "$kith" feed export --home "$work/$from" > "$work/$from.jsonl"; done
-  for to in a b c; do
-    for from in a b c; do
-      [ "$from" = "$to" ] && continue
-      "$kith" feed import --home "$work/$to" "$work/$from.jsonl" > /dev/null 2>&1 || true
-    done
-  done
-}
 members() { "$kith" group show --home "$work/a" "$1" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["members"]))'; }
 
 group=$("$kith" group create --home "$work/a" climb --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["group_id"])')

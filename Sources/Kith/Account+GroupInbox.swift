@@ -123,6 +123,10 @@ extension Account {
         do throws(KithError) {
             try save(membership, name: existing?.name, explodeAt: existing?.explodeAt, in: access)
             try groupStoreCall { try access.deleteOwnKeyPackage(reference: found.reference) }
+            // An invite join request this Welcome answers (same creator, the group's tag) is settled with it.
+            if let tag = membership.metadata?.tag {
+                try groupStoreCall { try access.settleJoinRequest(creator: author.string, tag: tag, status: "joined") }
+            }
         } catch {
             throw .damagedState(error.description)
         }

@@ -96,7 +96,6 @@ extension Account {
             }
             report.joinErrors.append((creator, content.tag, content.error))
         }
-        try settleJoinedRequests()
         return report
     }
 
@@ -178,21 +177,6 @@ extension Account {
             try flushWelcomes()
         } catch {
             throw .addFailed(error.description)
-        }
-    }
-
-    /// Marks `joined` every pending request whose creator now commits an active group with the request's tag.
-    private func settleJoinedRequests() throws(KithError) {
-        let creators = try readGroupStore { access in try access.pendingJoinRequestCreators() }
-        guard !creators.isEmpty else { return }
-        let records = try readGroupStore { access in try access.groups() }
-        for record in records where record.status == .active {
-            guard let committer = record.committer, creators.contains(committer), let id = try? GroupID(record.groupID),
-                  let tag = (try? withGroupStore({ access throws(KithError) in try self.loadMembership(id, in: access) }))?.1?.metadata?.tag
-            else { continue }
-            _ = try withGroupStore { access throws(KithError) in
-                try self.groupStoreCall { try access.settleJoinRequest(creator: committer, tag: tag, status: "joined") }
-            }
         }
     }
 }

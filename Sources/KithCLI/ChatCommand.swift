@@ -40,11 +40,7 @@ struct ChatCommand: AsyncParsableCommand {
             try await Output.run {
                 let (pairing, wait) = try server.validated()
                 let account = options.keep ? try await openAccount(global) : nil
-                let code = JoinCode.randomDigits(count: 8)
-                let device = DeviceID.random()
-                _ = try await PairRun.step { () async throws(RelayError) in
-                    try await pairing.offer(code, device: device, expiresInSeconds: server.timeout)
-                }
+                let (code, device, _) = try await PairRun.offer(pairing, expiresInSeconds: server.timeout)
                 if !noQR { Output.line(try QRCode.render(code.text)) }
                 Output.line("Join code: \(code.text)")
                 Output.line("The other person runs: kith chat join \(code.text)" + (server.server.map { " --server \($0)" } ?? ""))
@@ -69,15 +65,10 @@ struct ChatCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await Output.run {
-                guard let joinCode = JoinCode(code) else {
-                    throw KithError.input(.invalid("a join code is 6 to 64 letters, digits, '-' or '_'"))
-                }
+                let joinCode = try PairRun.joinCode(code)
                 let (pairing, wait) = try server.validated()
                 let account = options.keep ? try await openAccount(global) : nil
-                let device = DeviceID.random()
-                let room = try await PairRun.step { () async throws(RelayError) in
-                    try await pairing.accept(joinCode, device: device)
-                }
+                let (room, device) = try await PairRun.accept(joinCode, on: pairing)
                 try await ChatRun.run(pairing: pairing, room: room, device: device, wait: wait, account: account)
             }
         }

@@ -23,7 +23,7 @@ enum InviteJSON {
         object["conversation_expires_at"] = payload.conversationExpiresAtUnix.map { JSONValue.integer($0) } ?? .null
         object["expires_at"] = payload.expiresAtUnix.map { JSONValue.integer($0) } ?? .null
         object["expires_after_use"] = .bool(payload.expiresAfterUse)
-        object["signature"] = .string(hex(invite.signature.bytes))
+        object["signature"] = .string(Hex.encode(invite.signature.bytes))
         object["payload_bytes"] = .integer(Int64(invite.payloadBytes.count))
         object["invite_id"] = .string(InviteJoinLadder.inviteID(of: invite))
         return object
@@ -32,8 +32,8 @@ enum InviteJSON {
     /// The inspection as one JSON object.
     static func inspection(_ inspection: InviteInspection) -> JSONObject {
         var object = fields(of: inspection.invite)
-        object["signer"] = .string(hex(inspection.signer.compressed))
-        object["signer_address"] = .string("0x" + hex(inspection.signer.address))
+        object["signer"] = .string(Hex.encode(inspection.signer.compressed))
+        object["signer_address"] = .string("0x" + Hex.encode(inspection.signer.address))
         switch inspection.signerCheck {
         case .inboxBinding(let nonce):
             object["signer_check"] = .string("inbox_binding")
@@ -84,13 +84,9 @@ enum InviteJSON {
             "invite expires:         \(time(payload.expiresAtUnix, expired: inspection.inviteExpired))",
             "conversation explodes:  \(time(payload.conversationExpiresAtUnix, expired: inspection.conversationExpired))",
             "single use:             \(payload.expiresAfterUse ? "yes" : "no")",
-            "signer:                 \(hex(inspection.signer.compressed)) (address 0x\(hex(inspection.signer.address)))",
+            "signer:                 \(Hex.encode(inspection.signer.compressed)) (address 0x\(Hex.encode(inspection.signer.address)))",
             "signer check:           \(check)",
             "invite id:              \(InviteJoinLadder.inviteID(of: invite))",
         ]
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 }

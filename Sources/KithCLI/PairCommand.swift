@@ -54,11 +54,7 @@ struct PairCommand: AsyncParsableCommand {
             try await Output.run {
                 let (pairing, wait) = try server.validated()
                 let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
-                let code = JoinCode.randomDigits(count: 8)
-                let device = DeviceID.random()
-                let expires = try await PairRun.step { () async throws(RelayError) in
-                    try await pairing.offer(code, device: device, expiresInSeconds: server.timeout)
-                }
+                let (code, device, expires) = try await PairRun.offer(pairing, expiresInSeconds: server.timeout)
                 if global.json {
                     var object = JSONObject()
                     object["join_code"] = .string(code.text)
@@ -91,15 +87,10 @@ struct PairCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await Output.run {
-                guard let joinCode = JoinCode(code) else {
-                    throw KithError.input(.invalid("a join code is 6 to 64 letters, digits, '-' or '_'"))
-                }
+                let joinCode = try PairRun.joinCode(code)
                 let (pairing, wait) = try server.validated()
                 let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
-                let device = DeviceID.random()
-                let room = try await PairRun.step { () async throws(RelayError) in
-                    try await pairing.accept(joinCode, device: device)
-                }
+                let (room, device) = try await PairRun.accept(joinCode, on: pairing)
                 try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json)
             }
         }
@@ -120,6 +111,29 @@ enum PairRun {
         } catch {
             throw Failure(description: message(for: error))
         }
+    }
+
+    /// A join code typed by the user.
+    static func joinCode(_ text: String) throws -> JoinCode {
+        guard let code = JoinCode(text) else { throw KithError.input(.invalid("a join code is 6 to 64 letters, digits, '-' or '_'")) }
+        return code
+    }
+
+    /// Offers a fresh 8-digit code from a fresh device id; returns them with the server's expiry.
+    static func offer(_ pairing: RelayPairing, expiresInSeconds: Int) async throws -> (JoinCode, DeviceID, CreateRoomResponse) {
+        let code = JoinCode.randomDigits(count: 8)
+        let device = DeviceID.random()
+        let expires = try await step { () async throws(RelayError) in
+            try await pairing.offer(code, device: device, expiresInSeconds: expiresInSeconds)
+        }
+        return (code, device, expires)
+    }
+
+    /// Accepts `code` from a fresh device id; returns the room and that device.
+    static func accept(_ code: JoinCode, on pairing: RelayPairing) async throws -> (RoomID, DeviceID) {
+        let device = DeviceID.random()
+        let room = try await step { () async throws(RelayError) in try await pairing.accept(code, device: device) }
+        return (room, device)
     }
 
     static func message(for error: RelayError) -> String {

@@ -73,26 +73,21 @@ extension GroupMembership {
         keyPackages: [KeyPackage], removing leaves: [LeafIndex], joiners: [FeedID], references: [FeedID: [UInt8]] = [:]
     ) throws(GroupError) -> GroupHandshake {
         let before = memberFeeds
-        var pending: PendingCommit
-        var outOfBandTree: [UInt8]?
+        // The new tree is about today's plus the joiners' leaves: above the limit, the Welcome leaves it out and the
+        // joiners get it apart (the Welcome's size is checked exactly where it is written).
+        let treeInWelcome = keyPackages.isEmpty
+            || state.tree.tlsEncoded.count + keyPackages.reduce(0) { $0 + $1.leafNode.tlsEncoded.count } <= inBandTreeLimit
+        let pending: PendingCommit
         do {
             var work = state
-            pending = try work.commit(adding: keyPackages, removing: leaves, includePending: true, includePath: true, wireFormat: .privateMessage)
-            if pending.welcome != nil {
-                let tree = pending.newState.tree.tlsEncoded
-                if tree.count > inBandTreeLimit {
-                    // Too large for the Welcome: the same commit again (from the unchanged state), its tree sent apart.
-                    var again = state
-                    pending = try again.commit(
-                        adding: keyPackages, removing: leaves, includePending: true, includePath: true, wireFormat: .privateMessage,
-                        ratchetTreeInWelcome: false
-                    )
-                    outOfBandTree = pending.newState.tree.tlsEncoded
-                }
-            }
+            pending = try work.commit(
+                adding: keyPackages, removing: leaves, includePending: true, includePath: true, wireFormat: .privateMessage,
+                ratchetTreeInWelcome: treeInWelcome
+            )
         } catch {
             throw .mls("\(error)")
         }
+        let outOfBandTree = treeInWelcome || pending.welcome == nil ? nil : pending.newState.tree.tlsEncoded
         state = pending.newState
         let after = memberFeeds
         let change = GroupEpochChange(

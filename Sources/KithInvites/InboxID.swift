@@ -30,12 +30,12 @@ public struct InboxID: Sendable, Hashable, CustomStringConvertible {
     /// The inbox id libxmtp assigns to the first signer `publicKey` with `nonce`:
     /// `sha256_hex("0x" + lowercase_hex(address) + decimal(nonce))`.
     public init(owner publicKey: InvitePublicKey, nonce: UInt64) {
-        let text = "0x" + Self.lowercaseHex(publicKey.address) + String(nonce)
+        let text = "0x" + Hex.encode(publicKey.address) + String(nonce)
         bytes = Array(SHA256.hash(data: Array(text.utf8)))
     }
 
     /// The 64-character lowercase hex text: the form used in the token's HKDF info and AAD, and in DMs.
-    public var hex: String { Self.lowercaseHex(bytes) }
+    public var hex: String { Hex.encode(bytes) }
 
     /// The lowercase hex text.
     public var description: String { hex }
@@ -55,37 +55,9 @@ public struct InboxID: Sendable, Hashable, CustomStringConvertible {
         bindingNonce(for: publicKey) != nil
     }
 
-    static func lowercaseHex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// Decodes exactly 64 hex characters; `nil` otherwise.
     static func decodeHex(_ text: [UInt8]) -> [UInt8]? {
         guard text.count == InviteLimits.inboxIDBytes * 2 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(InviteLimits.inboxIDBytes)
-        var index = 0
-        while index < text.count {
-            guard let high = nibble(text[index]), let low = nibble(text[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return character - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        return Hex.decode(String(decoding: text, as: UTF8.self))
     }
 }

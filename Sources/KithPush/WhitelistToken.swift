@@ -34,8 +34,8 @@ public struct WhitelistToken: Sendable, Hashable, CustomStringConvertible {
         var bytes = [UInt8]()
         bytes.reserveCapacity(PushLimits.whitelistTokenBytes)
         for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = Self.nibble(digits[index]) else { throw .notHex(offset: index) }
-            guard let low = Self.nibble(digits[index + 1]) else { throw .notHex(offset: index + 1) }
+            guard let high = Hex.value(ofDigit: digits[index]) else { throw .notHex(offset: index) }
+            guard let low = Hex.value(ofDigit: digits[index + 1]) else { throw .notHex(offset: index + 1) }
             bytes.append(high << 4 | low)
         }
         self.bytes = bytes
@@ -58,13 +58,4 @@ public struct WhitelistToken: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes the token bytes.
     public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -252,13 +252,25 @@ public struct GroupStoreAccess {
         try Data.fetchOne(db, cached: "SELECT data FROM blobs WHERE content_hash = ?", arguments: [contentHash]).map { Array($0) }
     }
 
-    /// Keeps where `author` (a committer) put a group's ratchet tree for this identity (the latest offer wins).
+    /// Most tree offers kept per author: a contact names any group id it likes, and only a Welcome it sends later
+    /// uses one, so older offers give way (a committer adding this identity to many groups at once re-sends).
+    public static let maxGroupTreesPerAuthor = 8
+
+    /// Keeps where `author` (a committer) put a group's ratchet tree for this identity (the latest offer wins; at
+    /// most ``maxGroupTreesPerAuthor`` per author, the oldest dropped).
     public func keepGroupTree(_ offer: GroupTreeOffer, from author: String) throws {
         try db.execute(
             cached: """
                 INSERT OR REPLACE INTO mls_group_trees(group_id, author_feed_id, blob_hash, key_sealed, received_at) VALUES (?, ?, ?, ?, ?)
                 """,
             arguments: [offer.groupID, author, offer.blob, sealer.seal(Array(offer.key.utf8), context: "mls_group_tree:" + offer.groupID), now]
+        )
+        try db.execute(
+            cached: """
+                DELETE FROM mls_group_trees WHERE author_feed_id = ?1 AND rowid NOT IN (
+                    SELECT rowid FROM mls_group_trees WHERE author_feed_id = ?1 ORDER BY received_at DESC, rowid DESC LIMIT ?2)
+                """,
+            arguments: [author, Self.maxGroupTreesPerAuthor]
         )
     }
 

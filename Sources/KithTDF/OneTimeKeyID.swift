@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KithCanonical
 
 /// The identifier of one pool key: the first 8 bytes of SHA-256 of its compressed public key.
 ///
@@ -24,5 +25,5 @@ public struct OneTimeKeyID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Lowercase hex.
-    public var description: String { bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+    public var description: String { Hex.encode(bytes) }
 }

@@ -9,17 +9,6 @@ import Testing
 /// (`Interop/invites/kith_invite_vectors.py`, which also verifies and decrypts them); Kith must produce every byte.
 struct KithInviteVectorTests {
     struct Vector: Decodable {
-        struct Fields: Decodable {
-            let tag: String
-            let name: String?
-            let description: String?
-            let imageURL: String?
-            let conversationExpiresAtUnix: Int64?
-            let expiresAtUnix: Int64?
-            let expiresAfterUse: Bool?
-            let emoji: String?
-        }
-
         let name: String
         let seed: String
         let feed_id: String
@@ -34,7 +23,8 @@ struct KithInviteVectorTests {
         let signed_invite: String
         let code: String
         let url: String
-        let fields: Fields
+        /// The preview fields, in the same shape as the Python-made Convos vectors.
+        let fields: PythonInviteVector.Fields
     }
 
     static func vectors() throws -> [Vector] {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import KithFeed
 import Testing
 
 @testable import KithStore
@@ -35,6 +36,27 @@ import Testing
             try db.execute(sql: "INSERT INTO mls_groups(group_id, epoch, mls_state_blob, created_at) SELECT 'other', epoch, mls_state_blob, created_at FROM mls_groups")
         }
         #expect(throws: (any Error).self) { try store.readGroupState { access in try access.group("other") } }
+    }
+
+    /// A contact can name any group id in an `mls_group_tree` offer: what it can make this store keep is bounded.
+    @Test func groupTreeOffersAreBoundedPerAuthorAndSealed() throws {
+        let store = try FeedStore(path: nil, storageKey: SymmetricKey(size: .bits256))
+        let hash = String(repeating: "h", count: 43)
+        let key = String(repeating: "K", count: 43)
+        try store.withGroupState { access in
+            for index in 0..<50 {
+                try access.keepGroupTree(GroupTreeOffer(groupID: "group-\(index)", blob: hash, key: key), from: Self.peer)
+            }
+            try access.keepGroupTree(GroupTreeOffer(groupID: "group-0", blob: hash, key: key), from: "someone-else")
+        }
+        let rows = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mls_group_trees WHERE author_feed_id = ?", arguments: [Self.peer]) }
+        #expect(rows == GroupStoreAccess.maxGroupTreesPerAuthor)
+        let newest = try store.readGroupState { access in try access.groupTree(of: "group-49", from: Self.peer) }
+        #expect(newest?.key == key)
+        #expect(try store.readGroupState { access in try access.groupTree(of: "group-0", from: Self.peer) } == nil)
+        #expect(try store.readGroupState { access in try access.groupTree(of: "group-0", from: "someone-else") } != nil)
+        let raw = try store.database.read { db in try String.fetchAll(db, sql: "SELECT key_sealed FROM mls_group_trees") }
+        #expect(!raw.contains { $0.contains(key) })
     }
 
     @Test func peerKeyPackagesAreBoundedPerContactAndUsedOnce() throws {

@@ -1,3 +1,4 @@
+import KithCanonical
 import KithInvites
 
 /// What the invite page shows about one invite: the public fields, the expiry state on the server's clock and the
@@ -51,7 +52,7 @@ struct InvitePreview: Sendable, Equatable {
         conversationExpiry = Self.expiry(payload.conversationExpiresAtUnix, nowUnix: nowUnix)
         do {
             let key = try invite.recoverSigner()
-            signer = .recovered(address: "0x" + Self.hex(key.address), bindingNonce: payload.creatorInboxID.bindingNonce(for: key))
+            signer = .recovered(address: "0x" + Hex.encode(key.address), bindingNonce: payload.creatorInboxID.bindingNonce(for: key))
         } catch {
             signer = .unrecoverable(error.description)
         }
@@ -63,14 +64,4 @@ struct InvitePreview: Sendable, Equatable {
         return unix < nowUnix ? .expired(unix) : .expiresAt(unix)
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var out = ""
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return out
-    }
 }
