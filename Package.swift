@@ -21,6 +21,7 @@ import PackageDescription
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
 ///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling), its client and the relay transport (on KithSync)
 ///     KithPush                 Web Push crypto (RFC 8291 aes128gcm, RFC 8292 VAPID), push token values
+///     KithPushDelivery         PushProvider protocol, Web Push / APNs / FCM providers (server-only)
 ///     KithServer               `kith serve`: rendezvous server (Hummingbird); its own product, never linked by an app
 ///     KithCLI (kith)           command-line client
 ///     KithBench (kith-bench)   benchmark runner
@@ -226,6 +227,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Push delivery for the gateway of `kith serve` (issue 16): the PushProvider protocol and its
+        // Web Push, APNs and FCM implementations over async-http-client. Server-only: an app never links it.
+        .target(
+            name: "KithPushDelivery",
+            dependencies: [
+                "KithPush",
+                "KithCanonical",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         .target(
             name: "KithTestSupport",
             dependencies: ["KithCanonical"],
@@ -282,7 +297,7 @@ let package = Package(
         .target(
             name: "KithServer",
             dependencies: [
-                "KithRendezvous", "KithCanonical", "KithInvites",
+                "KithRendezvous", "KithCanonical", "KithInvites", "KithPush", "KithPushDelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
