@@ -29,7 +29,7 @@ enum GatewayBody {
     static func optionalString(_ object: JSONObject, _ name: String, maximumLength: Int) throws(GatewayRejection) -> String? {
         guard let value = object[name], !value.isNull else { return nil }
         guard let text = value.stringValue else { throw .field(name, "Not a valid string.") }
-        guard text.count <= maximumLength else { throw .field(name, "Ensure this field has no more than \(maximumLength) characters.") }
+        guard text.unicodeScalars.count <= maximumLength else { throw .field(name, "Ensure this field has no more than \(maximumLength) characters.") }
         return text
     }
 
@@ -38,7 +38,7 @@ enum GatewayBody {
         guard let value = object[name], !value.isNull else { throw .field(name, "This field is required.") }
         guard let text = value.stringValue else { throw .field(name, "Not a valid string.") }
         guard !text.isEmpty else { throw .field(name, "This field may not be blank.") }
-        guard text.count <= maximumLength else { throw .field(name, "Ensure this field has no more than \(maximumLength) characters.") }
+        guard text.unicodeScalars.count <= maximumLength else { throw .field(name, "Ensure this field has no more than \(maximumLength) characters.") }
         return text
     }
 

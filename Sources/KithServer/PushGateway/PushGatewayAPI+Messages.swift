@@ -9,7 +9,6 @@ extension PushGatewayAPI {
     /// never waits for it.
     func knock(_ request: Request, _ context: RendezvousRequestContext) async throws(GatewayRejection) -> Response {
         do throws(GatewayRejection) {
-            try limit(knocksPerSource, "knock:" + context.sourceKey)
             let body = try await GatewayBody.object(request, limit: limits.maximumBodyBytes)
             let tokenText = try GatewayBody.requiredString(body, "token", maximumLength: 200)
             let data = try GatewayBody.optionalString(body, "data", maximumLength: 100)
@@ -18,6 +17,8 @@ extension PushGatewayAPI {
                 guard let chosen = PushPriority(rawValue: text) else { throw .field("priority", "\"\(text)\" is not a valid choice.") }
                 priority = chosen
             }
+            // Limited after validation (a malformed knock is a 400 whatever the rate) and before any lookup.
+            try limit(knocksPerSource, "knock:" + context.sourceKey)
             // A token of another shape cannot exist: the same empty 404 as an unknown one.
             guard let token = try? WhitelistToken(hex: tokenText) else { throw .notFound }
             let now = clock.nowMilliseconds()
