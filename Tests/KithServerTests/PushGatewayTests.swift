@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KithCanonical
@@ -236,8 +237,6 @@ enum GatewayTimeProbe {
         return formatter.string(from: date) + String(format: ".%06dZ", Int(milliseconds % 1_000) * 1_000)
     }
 }
-
-import Foundation
 
 enum DateFormatterBox {
     nonisolated(unsafe) static let formatter: DateFormatter = {

@@ -32,7 +32,7 @@ struct PushServiceTests {
             let capability = String(endpoint.dropFirst((PushTestServer.publicURL + "/push/").count))
             #expect(capability.count == 32 && secret.count == 32 && capability != secret)
             #expect(answer.headers[.location] == "/push/subscriptions/\(secret)")
-            #expect(answer.headers[.link] == "<\(endpoint)>; rel=\"urn:ietf:params:push\"")
+            #expect(answer.headers[HTTPField.Name("Link")!] == "<\(endpoint)>; rel=\"urn:ietf:params:push\"")
             let record = try #require(try await store.subscription(secretDigest: Array(SHA256.hash(data: Array(secret.utf8)))))
             #expect(record.capabilityDigest == Array(SHA256.hash(data: Array(capability.utf8))))
             #expect(try await client.push(.post, "/push/subscriptions", #"{"vapid_key":"AAAA"}"#).status == 400)

@@ -59,7 +59,7 @@ struct PushServiceAPI: Sendable {
         let endpoint = publicBase.value + "/push/" + capability
         var response = RESTResponse.json(.created, ["endpoint": .string(endpoint), "subscription": .string(secret)])
         response.headers[.location] = "/push/subscriptions/" + secret
-        response.headers[.link] = "<\(endpoint)>; rel=\"urn:ietf:params:push\""
+        response.headers[.init("Link")!] = "<\(endpoint)>; rel=\"urn:ietf:params:push\""
         return response
     }
 
@@ -111,7 +111,7 @@ struct PushServiceAPI: Sendable {
         hub.offer(message)
         var response = Response(status: .created)
         response.headers[.location] = "/push/messages/" + message.id
-        response.headers[HTTPField.Name("TTL")!] = String(headers.timeToLiveSeconds)
+        response.headers[.init("TTL")!] = String(headers.timeToLiveSeconds)
         return response
     }
 

@@ -15,14 +15,14 @@ enum GatewayBody {
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return JSONObject() }
         let limits = JSONLimits(maxBytes: limit, maxDepth: 4, maxStringBytes: limit, maxContainerElements: 64, maxTotalValues: 256)
+        let value: JSONValue
         do throws(CanonicalJSONError) {
-            guard case .object(let object) = try CanonicalJSON.parse(bytes, limits: limits) else {
-                throw GatewayRejection.field("non_field_errors", "Invalid data. Expected a dictionary.")
-            }
-            return object
+            value = try CanonicalJSON.parse(bytes, limits: limits)
         } catch {
             throw GatewayRejection.field("non_field_errors", "JSON parse error: \(error)")
         }
+        guard case .object(let object) = value else { throw .field("non_field_errors", "Invalid data. Expected a dictionary.") }
+        return object
     }
 
     /// An optional string member: nil when absent or null; 400 for another type or more than `maximumLength` characters.

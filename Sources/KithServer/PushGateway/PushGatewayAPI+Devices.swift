@@ -150,13 +150,13 @@ extension PushGatewayAPI {
 
     static func deviceJSON(_ device: PushDevice) -> JSONObject {
         var object: JSONObject = [
-            "id": .string(device.id), "name": device.name.map { .string($0) } ?? .null, "active": .bool(device.active),
+            "id": .string(device.id), "name": device.name.map(JSONValue.string) ?? .null, "active": .bool(device.active),
             "date_created": .string(GatewayTime.text(milliseconds: device.createdAt)),
         ]
         switch device.kind {
         case .apns, .fcm:
             object["registration_id"] = .string(device.registrationID)
-            object["device_id"] = device.deviceID.map { .string($0) } ?? .null
+            object["device_id"] = device.deviceID.map(JSONValue.string) ?? .null
         case .webPush:
             object["endpoint"] = .string(device.registrationID)
             object["keys"] = .object(["p256dh": .string(device.p256dh ?? ""), "auth": .string(device.auth ?? "")])

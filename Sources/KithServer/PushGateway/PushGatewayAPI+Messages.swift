@@ -29,7 +29,7 @@ extension PushGatewayAPI {
             try limit(knocksPerToken, "token:" + Hex.encode(digest.prefix(16)))
             dispatcher.dispatch(payload: KnockBody.bytes(tokenHex: token.hex, data: data), priority: priority, to: devices)
             metrics.knock(.accepted)
-            let echo: JSONObject = ["token": .string(tokenText), "data": data.map { .string($0) } ?? .null, "priority": .string(priority.rawValue)]
+            let echo: JSONObject = ["token": .string(tokenText), "data": data.map(JSONValue.string) ?? .null, "priority": .string(priority.rawValue)]
             return RESTResponse.json(.accepted, echo)
         } catch {
             switch error.status {

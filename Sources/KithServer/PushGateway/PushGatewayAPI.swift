@@ -113,7 +113,7 @@ struct PushGatewayAPI: Sendable {
 
     static func accountJSON(_ account: PushAccount, token: WhitelistToken?) -> JSONObject {
         var object: JSONObject = [
-            "username": .string(account.username), "email": account.email.map { .string($0) } ?? .null, "id": .string(account.id),
+            "username": .string(account.username), "email": account.email.map(JSONValue.string) ?? .null, "id": .string(account.id),
         ]
         if let token { object["token"] = .string(token.hex) }
         return object

@@ -40,6 +40,7 @@ public final class PostgresPushStore: PushStore {
         return push
     }
 
+    @discardableResult
     func transaction<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws(PushStoreError) -> Value {
         do {
             return try await client.withTransaction(logger: logger) { connection in try await body(connection) }

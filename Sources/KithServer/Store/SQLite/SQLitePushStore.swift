@@ -49,11 +49,11 @@ public final class SQLitePushStore: PushStore {
     }
 
     public func account(username: String) async throws(PushStoreError) -> PushAccount? {
-        try await write { db in try Row.fetchOne(db, sql: "SELECT * FROM push_accounts WHERE username = ?", arguments: [username]).map(Self.account) }
+        try await write { db in try Row.fetchOne(db, sql: "SELECT * FROM push_accounts WHERE username = ?", arguments: [username]).map(Self.accountRow) }
     }
 
     public func account(authDigest: [UInt8]) async throws(PushStoreError) -> PushAccount? {
-        try await write { db in try Row.fetchOne(db, sql: "SELECT * FROM push_accounts WHERE auth_digest = ?", arguments: [Data(authDigest)]).map(Self.account) }
+        try await write { db in try Row.fetchOne(db, sql: "SELECT * FROM push_accounts WHERE auth_digest = ?", arguments: [Data(authDigest)]).map(Self.accountRow) }
     }
 
     public func replaceAuthDigest(accountID: String, digest: [UInt8]) async throws(PushStoreError) {
@@ -67,7 +67,7 @@ public final class SQLitePushStore: PushStore {
         }
     }
 
-    static func account(_ row: Row) -> PushAccount {
+    static func accountRow(_ row: Row) -> PushAccount {
         PushAccount(
             id: row["id"], username: row["username"], email: row["email"], passwordRecord: row["password_record"],
             authDigest: Array((row["auth_digest"] as Data?) ?? Data()), createdAt: row["created_at"])
@@ -80,7 +80,7 @@ public final class SQLitePushStore: PushStore {
             if let row = try Row.fetchOne(
                 db, sql: "SELECT * FROM push_devices WHERE owner = ? AND kind = ? AND registration_id = ?",
                 arguments: [device.owner, device.kind.rawValue, device.registrationID]) {
-                var existing = Self.device(row)
+                var existing = Self.deviceRow(row)
                 existing.name = device.name ?? existing.name
                 existing.deviceID = device.deviceID ?? existing.deviceID
                 existing.p256dh = device.p256dh ?? existing.p256dh
@@ -105,14 +105,14 @@ public final class SQLitePushStore: PushStore {
     public func devices(owner: String, kind: PushTargetKind) async throws(PushStoreError) -> [PushDevice] {
         try await write { db in
             try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE owner = ? AND kind = ? ORDER BY created_at, rowid", arguments: [owner, kind.rawValue])
-                .map(Self.device)
+                .map(Self.deviceRow)
         }
     }
 
     public func device(owner: String, kind: PushTargetKind, id: String) async throws(PushStoreError) -> PushDevice? {
         try await write { db in
             try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE owner = ? AND kind = ? AND id = ?", arguments: [owner, kind.rawValue, id])
-                .map(Self.device)
+                .map(Self.deviceRow)
         }
     }
 
@@ -140,7 +140,7 @@ public final class SQLitePushStore: PushStore {
         try await write { db in try db.execute(sql: "UPDATE push_devices SET active = 0 WHERE id = ?", arguments: [id]) }
     }
 
-    static func device(_ row: Row) -> PushDevice {
+    static func deviceRow(_ row: Row) -> PushDevice {
         PushDevice(
             id: row["id"], owner: row["owner"], kind: PushTargetKind(rawValue: row["kind"]) ?? .apns, name: row["name"], active: row["active"],
             registrationID: row["registration_id"], deviceID: row["device_id"], p256dh: row["p256dh"], auth: row["auth"], createdAt: row["created_at"])
@@ -164,13 +164,13 @@ public final class SQLitePushStore: PushStore {
 
     public func tokens(owner: String) async throws(PushStoreError) -> [PushTokenRecord] {
         try await write { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM push_tokens WHERE owner = ? ORDER BY created_at, rowid", arguments: [owner]).map(Self.token)
+            try Row.fetchAll(db, sql: "SELECT * FROM push_tokens WHERE owner = ? ORDER BY created_at, rowid", arguments: [owner]).map(Self.tokenRow)
         }
     }
 
     public func token(owner: String, digest: [UInt8]) async throws(PushStoreError) -> PushTokenRecord? {
         try await write { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM push_tokens WHERE owner = ? AND digest = ?", arguments: [owner, Data(digest)]).map(Self.token)
+            try Row.fetchOne(db, sql: "SELECT * FROM push_tokens WHERE owner = ? AND digest = ?", arguments: [owner, Data(digest)]).map(Self.tokenRow)
         }
     }
 
@@ -186,11 +186,11 @@ public final class SQLitePushStore: PushStore {
             guard let owner = try String.fetchOne(
                 db, sql: "SELECT owner FROM push_tokens WHERE digest = ? AND expires_at > ?", arguments: [Data(tokenDigest), now]) else { return nil }
             return try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE owner = ? AND active = 1 ORDER BY created_at, rowid", arguments: [owner])
-                .map(Self.device)
+                .map(Self.deviceRow)
         }
     }
 
-    static func token(_ row: Row) -> PushTokenRecord {
+    static func tokenRow(_ row: Row) -> PushTokenRecord {
         PushTokenRecord(
             digest: Array((row["digest"] as Data?) ?? Data()), owner: row["owner"], deviceID: row["device_id"],
             deviceKind: PushTargetKind(rawValue: row["device_kind"]) ?? .apns, name: row["name"], createdAt: row["created_at"], expiresAt: row["expires_at"])
@@ -212,14 +212,14 @@ public final class SQLitePushStore: PushStore {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM push_subscriptions WHERE capability_digest = ?", arguments: [Data(capabilityDigest)])
             else { return nil }
             if (row["deleted_at"] as Int64?) != nil { return .deleted }
-            return .live(Self.subscription(row))
+            return .live(Self.subscriptionRow(row))
         }
     }
 
     public func subscription(secretDigest: [UInt8]) async throws(PushStoreError) -> PushSubscriptionRecord? {
         try await write { db in
             try Row.fetchOne(db, sql: "SELECT * FROM push_subscriptions WHERE secret_digest = ? AND deleted_at IS NULL", arguments: [Data(secretDigest)])
-                .map(Self.subscription)
+                .map(Self.subscriptionRow)
         }
     }
 
@@ -257,7 +257,7 @@ public final class SQLitePushStore: PushStore {
             try Row.fetchAll(
                 db, sql: "SELECT * FROM push_messages WHERE subscription_id = ? AND expires_at > ? ORDER BY created_at, rowid LIMIT ?",
                 arguments: [subscriptionID, now, limit]
-            ).map(Self.message)
+            ).map(Self.messageRow)
         }
     }
 
@@ -279,14 +279,14 @@ public final class SQLitePushStore: PushStore {
         }
     }
 
-    static func subscription(_ row: Row) -> PushSubscriptionRecord {
+    static func subscriptionRow(_ row: Row) -> PushSubscriptionRecord {
         PushSubscriptionRecord(
             id: row["id"], secretDigest: Array((row["secret_digest"] as Data?) ?? Data()),
             capabilityDigest: Array((row["capability_digest"] as Data?) ?? Data()),
             vapidKey: (row["vapid_key"] as Data?).map { Array($0) }, createdAt: row["created_at"])
     }
 
-    static func message(_ row: Row) -> PushMessageRecord {
+    static func messageRow(_ row: Row) -> PushMessageRecord {
         PushMessageRecord(
             id: row["id"], subscriptionID: row["subscription_id"], body: Array((row["body"] as Data?) ?? Data()), urgency: row["urgency"],
             topic: row["topic"], createdAt: row["created_at"], expiresAt: row["expires_at"])
