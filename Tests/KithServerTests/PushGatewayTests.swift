@@ -12,7 +12,7 @@ struct PushGatewayTests {
     @Test("create 201 with a 40-hex token; the same name and password logs in (200, a fresh token, the old one revoked); a wrong password 401")
     func accounts() async throws {
         let (server, store, _) = try PushTestServer.make()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let created = try await client.push(.post, "/api/v1/accounts/", #"{"username":"alice","password":"pw1","email":"a@example.org"}"#)
             #expect(created.status == 201)
             let first = try #require(created.string("token"))
@@ -37,7 +37,7 @@ struct PushGatewayTests {
     @Test("the password is stored as a PBKDF2 record, never in clear; the API token only as a digest")
     func storedHashed() async throws {
         let (server, store, _) = try PushTestServer.make()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let token = try await client.pushAccount("bob", password: "correct horse")
             let account = try #require(try await store.account(username: "bob"))
             #expect(account.passwordRecord.hasPrefix("pbkdf2_sha256$1000$"))
@@ -50,7 +50,7 @@ struct PushGatewayTests {
     @Test("validation: 400 with DRF's {field:[messages]}, nothing created")
     func accountValidation() async throws {
         let (server, store, _) = try PushTestServer.make()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let missing = try await client.push(.post, "/api/v1/accounts/", #"{"password":"x"}"#)
             #expect(missing.status == 400)
             #expect(missing.text == #"{"username":["This field is required."]}"#)
@@ -70,7 +70,7 @@ struct PushGatewayTests {
     @Test("auth: no header, a bad scheme or an unknown token answer 401")
     func authentication() async throws {
         let (server, _, _) = try PushTestServer.make()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             #expect(try await client.push(.get, "/api/v1/accounts/").status == 401)
             #expect(try await client.push(.get, "/api/v1/tokens/", token: String(repeating: "0", count: 40)).status == 401)
             #expect(try await client.push(.get, "/api/v1/tokens/", token: "zz").status == 401)
@@ -81,7 +81,7 @@ struct PushGatewayTests {
     @Test("retrieve and delete: 200/204 for one's own account, 403 for another's, 404 for none; delete cascades devices and tokens")
     func retrieveAndDelete() async throws {
         let (server, store, clock) = try PushTestServer.make()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let alice = try await client.pushAccount("alice")
             _ = try await client.pushAccount("bob")
             #expect(try await client.push(.get, "/api/v1/accounts/alice/", token: alice).status == 200)
@@ -101,7 +101,7 @@ struct PushGatewayTests {
     @Test("devices: 201 then 200 for the same registration id (idempotent, reactivated); list is an array; others' devices are 404")
     func devices() async throws {
         let (server, store, _) = try PushTestServer.make()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let alice = try await client.pushAccount("alice")
             let bob = try await client.pushAccount("bob")
             let created = try await client.push(.post, "/api/v1/device/apns/", #"{"registration_id":"ab cd ef","name":"phone","active":false}"#, token: alice)
@@ -137,7 +137,7 @@ struct PushGatewayTests {
     func webPushDevice() async throws {
         let (server, _, _) = try PushTestServer.make()
         let keys = WebPushReceiverKeys.generate()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let alice = try await client.pushAccount()
             let body = #"{"endpoint":"https://push.example/p/abc","keys":{"p256dh":"\#(keys.subscriberKeys.p256dhBase64URL)","auth":"\#(keys.subscriberKeys.authBase64URL)"},"expirationTime":null}"#
             let created = try await client.push(.post, "/api/v1/device/webpush/", body, token: alice)
@@ -158,7 +158,7 @@ struct PushGatewayTests {
         var limits = PushTestServer.limits()
         limits.devicesPerAccount = 2
         let (server, store, _) = try PushTestServer.make(limits: limits)
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let alice = try await client.pushAccount("alice")
             _ = try await client.apnsDevice(token: alice, registration: "aa")
             _ = try await client.apnsDevice(token: alice, registration: "bb")
@@ -173,7 +173,7 @@ struct PushGatewayTests {
     @Test("tokens: one (201 object) or a batch (201 results); list {results} with digests; get; revoke 204 then 404")
     func tokens() async throws {
         let (server, store, clock) = try PushTestServer.make()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let alice = try await client.pushAccount("alice")
             let device = try await client.apnsDevice(token: alice)
             let one = try await client.push(.post, "/api/v1/tokens/", #"{"apns_device":"\#(device)","name":"for bob"}"#, token: alice)
@@ -209,7 +209,7 @@ struct PushGatewayTests {
         var limits = PushTestServer.limits()
         limits.tokensPerAccount = 3
         let (server, store, _) = try PushTestServer.make(limits: limits)
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.router) { client async throws in
             let alice = try await client.pushAccount("alice")
             let bob = try await client.pushAccount("bob")
             let device = try await client.apnsDevice(token: alice)
@@ -239,7 +239,7 @@ enum GatewayTimeProbe {
 }
 
 enum DateFormatterBox {
-    nonisolated(unsafe) static let formatter: DateFormatter = {
+    static let formatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

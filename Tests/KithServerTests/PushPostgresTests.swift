@@ -30,21 +30,21 @@ struct PushPostgresTests {
         let a = try await Self.server(node: "push-a", clock: clock)
         let b = try await Self.server(node: "push-b", clock: clock, providers: [apns])
         let name = "pg-\(UInt32.random(in: 0...UInt32.max))"
-        let (auth, token) = try await a.makeApplication().test(.router) { client in
+        let (auth, token) = try await a.makeApplication().test(.router) { client async throws in
             let auth = try await client.pushAccount(name)
             let device = try await client.apnsDevice(token: auth, registration: "pg-device")
             #expect(try await client.push(.post, "/api/v1/device/apns/", #"{"registration_id":"pg-device"}"#, token: auth).status == 200)
             return (auth, try await client.whitelistToken(token: auth, device: device))
         }
-        try await b.makeApplication().test(.router) { client in
+        try await b.makeApplication().test(.router) { client async throws in
             #expect(try await client.knock(token, data: "x").status == 202)
             await b.pushDispatcher?.waitUntilIdle()
             #expect(apns.notifications.map(\.target) == [.apns(deviceToken: "pg-device")])
         }
-        try await a.makeApplication().test(.router) { client in
+        try await a.makeApplication().test(.router) { client async throws in
             #expect(try await client.push(.delete, "/api/v1/tokens/\(token)/", token: auth).status == 204)
         }
-        try await b.makeApplication().test(.router) { client in
+        try await b.makeApplication().test(.router) { client async throws in
             #expect(try await client.knock(token).status == 404)
             #expect(try await client.push(.delete, "/api/v1/accounts/\(name)/", token: auth).status == 204)
         }

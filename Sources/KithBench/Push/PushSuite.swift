@@ -85,13 +85,13 @@ enum PushGatewayLoad {
             guard batch.status == 201 else { throw BenchFailure("tokens: \(batch.status)") }
         }
         let bodies = whitelist.map { CanonicalJSON.serialize(["token": .string($0), "priority": "high"] as JSONObject) }
-        let next = Atomic<Int>(0)
+        let state = PushLoadState()
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
                 group.addTask {
                     while true {
-                        let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                        let index = state.next.wrappingAdd(1, ordering: .relaxed).oldValue
                         guard index < knocks else { return }
                         let answer = try await http.send(.POST, "/api/v1/messages/", body: bodies[index % bodies.count], headers: [("Content-Type", "application/json")])
                         guard answer.status == 202 else { throw BenchFailure("knock answered \(answer.status)") }
@@ -126,13 +126,9 @@ enum PushServiceLoad {
     static func run(http: PushHTTP, port: Int, messages: Int, subscribers: Int, workers: Int) async throws -> Outcome {
         let made = try await subscriptions(http: http, count: subscribers)
         let keys = (0..<subscribers).map { _ in WebPushReceiverKeys.generate() }
-        let sent = Mutex<[Int: ContinuousClock.Instant]>([:])
-        let received = Atomic<Int>(0)
-        let failed = Atomic<Int>(0)
-        let ready = Atomic<Int>(0)
+        let state = PushLoadState()
         let latencies = LatencySamples()
-        var logger = Logger(label: "kith.bench.push")
-        logger.logLevel = .critical
+        let logger = PushLoadState.quietLogger
         let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 16, autoPing: .disabled)
         var listeners: [Task<Void, Never>] = []
         for (index, subscription) in made.enumerated() {
@@ -142,7 +138,7 @@ enum PushServiceLoad {
                     _ = try await WebSocketClient.connect(
                         url: "ws://127.0.0.1:\(port)/push/subscriptions/\(subscription.secret)/ws", configuration: configuration, logger: logger
                     ) { inbound, outbound, _ in
-                        ready.wrappingAdd(1, ordering: .relaxed)
+                        state.ready.wrappingAdd(1, ordering: .relaxed)
                         for try await frame in inbound.messages(maxSize: 1 << 16) {
                             guard case .text(let text) = frame,
                                   let object = try? CanonicalJSON.parse(Array(text.utf8), limits: JSONLimits(maxBytes: 1 << 16, maxDepth: 2, maxStringBytes: 1 << 16, maxContainerElements: 16, maxTotalValues: 32)).objectValue,
@@ -150,32 +146,31 @@ enum PushServiceLoad {
                                   let plaintext = try? WebPushDecryption.decrypt(try Base64URL.decode(body), with: receiver),
                                   let sequence = Int(String(decoding: plaintext, as: UTF8.self)) else { continue }
                             let now = ContinuousClock.now
-                            if let began = sent.withLock({ $0.removeValue(forKey: sequence) }) { latencies.record(milliseconds: (now - began).milliseconds) }
+                            if let began = state.sent.withLock({ $0.removeValue(forKey: sequence) }) { latencies.record(milliseconds: (now - began).milliseconds) }
                             try await outbound.write(.text(#"{"type":"ack","id":"\#(id)"}"#))
-                            if received.wrappingAdd(1, ordering: .relaxed).newValue >= messages { return }
+                            if state.received.wrappingAdd(1, ordering: .relaxed).newValue >= messages { return }
                         }
                     }
                 } catch {
-                    failed.wrappingAdd(1, ordering: .relaxed)
+                    state.failed.wrappingAdd(1, ordering: .relaxed)
                 }
             })
         }
         let deadline = ContinuousClock.now + .seconds(60)
-        while ready.load(ordering: .relaxed) < subscribers {
-            guard failed.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline else { throw BenchFailure("subscribers did not connect") }
+        while state.ready.load(ordering: .relaxed) < subscribers {
+            guard state.failed.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline else { throw BenchFailure("subscribers did not connect") }
             try await Task.sleep(for: .milliseconds(5))
         }
-        let next = Atomic<Int>(0)
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
                 group.addTask {
                     while true {
-                        let sequence = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                        let sequence = state.next.wrappingAdd(1, ordering: .relaxed).oldValue
                         guard sequence < messages else { return }
                         let target = sequence % made.count
                         let body = try WebPushEncryption.encrypt(Array(String(sequence).utf8), for: keys[target].subscriberKeys)
-                        sent.withLock { $0[sequence] = ContinuousClock.now }
+                        state.sent.withLock { $0[sequence] = ContinuousClock.now }
                         let answer = try await http.send(.POST, made[target].path, body: body, headers: [("TTL", "60"), ("Content-Encoding", "aes128gcm")])
                         guard answer.status == 201 else { throw BenchFailure("push answered \(answer.status)") }
                     }
@@ -184,8 +179,8 @@ enum PushServiceLoad {
             try await group.waitForAll()
         }
         let end = ContinuousClock.now + .seconds(60)
-        while received.load(ordering: .relaxed) < messages {
-            guard ContinuousClock.now < end else { throw BenchFailure("only \(received.load(ordering: .relaxed)) of \(messages) messages arrived") }
+        while state.received.load(ordering: .relaxed) < messages {
+            guard ContinuousClock.now < end else { throw BenchFailure("only \(state.received.load(ordering: .relaxed)) of \(messages) messages arrived") }
             try await Task.sleep(for: .milliseconds(2))
         }
         let seconds = (ContinuousClock.now - start).milliseconds / 1_000
@@ -195,10 +190,8 @@ enum PushServiceLoad {
 
     /// Opens idle subscriber WebSockets; answers once all are connected, with the tasks holding them.
     static func idle(_ subscriptions: [(path: String, secret: String)], port: Int) async throws -> [Task<Void, Never>] {
-        let ready = Atomic<Int>(0)
-        let failed = Atomic<Int>(0)
-        var logger = Logger(label: "kith.bench.idle")
-        logger.logLevel = .critical
+        let state = PushLoadState()
+        let logger = PushLoadState.quietLogger
         let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 16, autoPing: .disabled)
         var tasks: [Task<Void, Never>] = []
         for (index, subscription) in subscriptions.enumerated() {
@@ -207,22 +200,38 @@ enum PushServiceLoad {
                     _ = try await WebSocketClient.connect(
                         url: "ws://127.0.0.1:\(port)/push/subscriptions/\(subscription.secret)/ws", configuration: configuration, logger: logger
                     ) { inbound, _, _ in
-                        ready.wrappingAdd(1, ordering: .relaxed)
+                        state.ready.wrappingAdd(1, ordering: .relaxed)
                         for try await _ in inbound.messages(maxSize: 1 << 16) {}
                     }
                 } catch {
-                    failed.wrappingAdd(1, ordering: .relaxed)
+                    state.failed.wrappingAdd(1, ordering: .relaxed)
                 }
             })
             if index % 100 == 99 {
-                while ready.load(ordering: .relaxed) + failed.load(ordering: .relaxed) < index + 1 { try await Task.sleep(for: .milliseconds(5)) }
+                while state.ready.load(ordering: .relaxed) + state.failed.load(ordering: .relaxed) < index + 1 { try await Task.sleep(for: .milliseconds(5)) }
             }
         }
         let deadline = ContinuousClock.now + .seconds(60)
-        while ready.load(ordering: .relaxed) < subscriptions.count {
-            guard failed.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline else { throw BenchFailure("idle subscribers did not connect") }
+        while state.ready.load(ordering: .relaxed) < subscriptions.count {
+            guard state.failed.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline else { throw BenchFailure("idle subscribers did not connect") }
             try await Task.sleep(for: .milliseconds(5))
         }
         return tasks
+    }
+}
+
+/// Counters and send times shared by the load's tasks.
+final class PushLoadState: Sendable {
+    let next = Atomic<Int>(0)
+    let ready = Atomic<Int>(0)
+    let failed = Atomic<Int>(0)
+    let received = Atomic<Int>(0)
+    let sent = Mutex<[Int: ContinuousClock.Instant]>([:])
+
+    /// A logger that stays silent.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "kith.bench.push")
+        logger.logLevel = .critical
+        return logger
     }
 }
