@@ -4,7 +4,7 @@ import KithCanonical
 /// APNs and FCM can carry its `message` object in their own payload shapes.
 enum KnockBody {
     /// Bounds for the knock body: a small object, shallow, short strings.
-    static let limits = JSONLimits(maxBytes: 4_096, maxDepth: 4, maxStringBytes: 1_024, maxContainerElements: 16, maxTotalValues: 64)
+    static let limits = JSONLimits(maxBytes: 4_096, maxDepth: 4, maxStringBytes: 4_096, maxContainerElements: 16, maxTotalValues: 64)
 
     /// The `message` object of a knock body, or nil when the body is not a JSON object with one.
     static func messageObject(_ payload: [UInt8]) -> JSONObject? {
