@@ -15,6 +15,10 @@ fi
 if ! "$venv/bin/python" -c "import aiortc, websockets, schemathesis" >/dev/null 2>&1; then
   "$venv/bin/pip" install -q --disable-pip-version-check "aiortc==1.16.0" "websockets>=13" "schemathesis==4.32.5" || { echo "error: pip install failed" >&2; exit 1; }
 fi
+# Push delivery (issue 16): independent Web Push receiver checks (http_ece decrypts, pyjwt and py_vapid verify VAPID).
+if ! "$venv/bin/python" -c "import http_ece, jwt, py_vapid" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "http-ece==1.2.1" "pyjwt==2.15.1" "py-vapid==1.9.6" || { echo "error: pip install failed" >&2; exit 1; }
+fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
 
@@ -63,6 +67,7 @@ fi
 check serve-aiortc "$PYTHON" Interop/serve/aiortc_peers.py
 check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/serve/schemathesis.sh
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
+check push-delivery "$PYTHON" Interop/push-delivery/check_webpush_delivery.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
   Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt
