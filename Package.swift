@@ -483,6 +483,8 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            // The mock server's test-only certificate, embedded in MockTLS.swift; kept as files for openssl.
+            exclude: ["Support/README.md", "Support/mock.crt", "Support/mock.key"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

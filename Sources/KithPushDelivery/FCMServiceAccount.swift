@@ -64,7 +64,7 @@ public struct FCMServiceAccount: Sendable {
         do { key = try _RSA.Signing.PrivateKey(pemRepresentation: pem) } catch {
             throw .invalidPrivateKey(what: "service-account private_key", reason: "not an RSA private key PEM of 2048 bits or more")
         }
-        let tokenURI = try tokenURIOverride ?? (object["token_uri"]?.stringValue ?? "https://oauth2.googleapis.com/token")
+        let tokenURI = tokenURIOverride ?? (object["token_uri"]?.stringValue ?? "https://oauth2.googleapis.com/token")
         return try FCMServiceAccount(clientEmail: field("client_email"), projectID: field("project_id"), tokenURI: tokenURI, privateKey: key)
     }
 }

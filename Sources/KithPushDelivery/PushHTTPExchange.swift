@@ -37,11 +37,10 @@ struct PushHTTPExchange: Sendable {
     /// A short description of a transport error that carries no request data (URLs with capabilities, headers).
     static func describe(_ error: any Error) -> String {
         if let clientError = error as? HTTPClientError {
-            switch clientError {
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return "timed out"
-            case .remoteConnectionClosed: return "connection closed by the server"
-            default: return "HTTP client error \(String(describing: clientError).prefix(80))"
-            }
+            let timeouts: [HTTPClientError] = [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout]
+            if timeouts.contains(clientError) { return "timed out" }
+            if clientError == .remoteConnectionClosed { return "connection closed by the server" }
+            return "HTTP client error \(String(describing: clientError).prefix(80))"
         }
         return "transport error \(String(describing: type(of: error)))"
     }

@@ -43,7 +43,7 @@ public struct WebPushProvider: PushProvider {
             return .rejected(reason: "topic is not 1…32 base64url characters (RFC 8030 §5.4)")
         }
         let endpoint: WebPushEndpoint
-        do { endpoint = try configuration.endpointPolicy.check(endpointURL) } catch {
+        do throws(WebPushEndpointError) { endpoint = try configuration.endpointPolicy.check(endpointURL) } catch {
             return .rejected(reason: error.description)
         }
         let body: [UInt8]
@@ -52,7 +52,7 @@ public struct WebPushProvider: PushProvider {
         }
         let now = configuration.clock.now()
         let authorization: VAPIDAuthorization
-        do { authorization = try await tokens.authorization(origin: endpoint.origin, now: now) } catch {
+        do throws(VAPIDError) { authorization = try await tokens.authorization(origin: endpoint.origin, now: now) } catch {
             return .rejected(reason: "VAPID signing failed: \(error.code)")
         }
 

@@ -14,7 +14,7 @@ struct APNsProviderTests {
 
     let key = P256.Signing.PrivateKey()
 
-    func provider(_ server: MockPushServer, _ client: HTTPClient, clock: ManualClock) throws -> APNsProvider {
+    func makeProvider(_ server: MockPushServer, _ client: HTTPClient, clock: ManualClock) throws -> APNsProvider {
         let configuration = try APNsProviderConfiguration(
             signingKey: key, keyID: Self.keyID, teamID: Self.teamID, bundleID: Self.bundleID,
             host: "127.0.0.1", port: server.port, clock: clock.pushClock
@@ -43,7 +43,7 @@ struct APNsProviderTests {
     func backgroundKnock() async throws {
         let clock = ManualClock()
         try await withMock(.http2TLS, respond: { _ in .status(200, headers: [("apns-id", "x")]) }) { server, client in
-            let provider = try provider(server, client, clock: clock)
+            let provider = try makeProvider(server, client, clock: clock)
             #expect(await provider.deliver(knock(.low)) == .delivered)
             let request = try #require(server.requests.first)
             #expect(request.httpMajorVersion == 2)
@@ -66,7 +66,7 @@ struct APNsProviderTests {
     func alertKnock() async throws {
         let clock = ManualClock()
         try await withMock(.http2TLS, respond: { _ in .status(200) }) { server, client in
-            let provider = try provider(server, client, clock: clock)
+            let provider = try makeProvider(server, client, clock: clock)
             #expect(await provider.deliver(knock(.high, topic: nil)) == .delivered)
             let request = try #require(server.requests.first)
             #expect(request.header("apns-push-type") == "alert")
@@ -86,7 +86,7 @@ struct APNsProviderTests {
     func tokenReuseAndRefresh() async throws {
         let clock = ManualClock()
         try await withMock(.http2TLS, respond: { _ in .status(200) }) { server, client in
-            let provider = try provider(server, client, clock: clock)
+            let provider = try makeProvider(server, client, clock: clock)
             let start = clock.now
             #expect(await provider.deliver(knock(.low)) == .delivered)
             clock.advance(by: 20 * 60)
@@ -122,11 +122,11 @@ struct APNsProviderTests {
         (500, "InternalServerError", .retryable(reason: "APNs 500 InternalServerError", retryAfterSeconds: nil)),
         (503, "ServiceUnavailable", .retryable(reason: "APNs 503 ServiceUnavailable", retryAfterSeconds: nil)),
         (503, "<b>not a code</b>", .retryable(reason: "APNs 503", retryAfterSeconds: nil)),
-    ])
+    ] as [(Int, String, PushDeliveryOutcome)])
     func reasonMapping(status: Int, reason: String, expected: PushDeliveryOutcome) async throws {
         let json = #"{"reason":"\#(reason)","timestamp":1700000000000}"#
         try await withMock(.http2TLS, respond: { _ in .status(status, json: json) }) { server, client in
-            let provider = try provider(server, client, clock: ManualClock())
+            let provider = try makeProvider(server, client, clock: ManualClock())
             #expect(await provider.deliver(knock(.low)) == expected)
         }
     }
@@ -137,7 +137,7 @@ struct APNsProviderTests {
         try await withMock(.http2TLS, respond: { request in
             request.header("apns-collapse-id") == "refuse" ? .status(403, json: #"{"reason":"ExpiredProviderToken"}"#) : .status(200)
         }) { server, client in
-            let provider = try provider(server, client, clock: clock)
+            let provider = try makeProvider(server, client, clock: clock)
             #expect(await provider.deliver(knock(.low)) == .delivered)
             clock.advance(by: 30 * 60)
             #expect(await provider.deliver(knock(.low, topic: "refuse"))
@@ -153,7 +153,7 @@ struct APNsProviderTests {
     @Test("bad device tokens, oversized payloads, bad knocks and long collapse ids never reach APNs")
     func rejectedBeforeRequest() async throws {
         try await withMock(.http2TLS, respond: { _ in .status(200) }) { server, client in
-            let provider = try provider(server, client, clock: ManualClock())
+            let provider = try makeProvider(server, client, clock: ManualClock())
             for token in ["", "xyz", String(repeating: "a", count: 63), String(repeating: "g", count: 64), String(repeating: "ab", count: 101)] {
                 let outcome = await provider.deliver(knock(.low, token: token))
                 #expect(outcome == .targetGone(reason: "device token is not an even-length hex string of 16…200 characters"))

@@ -20,7 +20,11 @@ struct FCMProviderTests {
 
         init(tokenResponse: (@Sendable (Int) -> MockResponse)? = nil, send: @escaping @Sendable (RecordedRequest) -> MockResponse) {
             self.send = send
-            self.tokenResponse = tokenResponse ?? { n in .status(200, json: #"{"access_token":"ya29.token-\#(n)","expires_in":3599,"token_type":"Bearer"}"#) }
+            if let tokenResponse {
+                self.tokenResponse = tokenResponse
+            } else {
+                self.tokenResponse = { n in .status(200, json: #"{"access_token":"ya29.token-\#(n)","expires_in":3599,"token_type":"Bearer"}"#) }
+            }
         }
 
         func respond(_ request: RecordedRequest) -> MockResponse {
@@ -32,7 +36,7 @@ struct FCMProviderTests {
         }
     }
 
-    func provider(_ server: MockPushServer, _ client: HTTPClient, clock: ManualClock) throws -> FCMProvider {
+    func makeProvider(_ server: MockPushServer, _ client: HTTPClient, clock: ManualClock) throws -> FCMProvider {
         let account = try FCMServiceAccount.parse(json: serviceAccountJSON(tokenURI: "\(server.baseURL)/token"))
         let configuration = try FCMProviderConfiguration(serviceAccount: account, baseURL: server.baseURL, clock: clock.pushClock)
         return FCMProvider(configuration: configuration, httpClient: client)
@@ -58,7 +62,7 @@ struct FCMProviderTests {
         let clock = ManualClock()
         let mock = MockFCM { _ in .status(200, json: #"{"name":"projects/kith-test/messages/1"}"#) }
         try await withMock(.http2TLS, respond: { mock.respond($0) }) { server, client in
-            let provider = try provider(server, client, clock: clock)
+            let provider = try makeProvider(server, client, clock: clock)
             #expect(await provider.deliver(knock(.high)) == .delivered)
             #expect(await provider.deliver(knock(.low, ttl: 99_999_999)) == .delivered)
             #expect(await provider.accessTokensFetched == 1)
@@ -100,7 +104,7 @@ struct FCMProviderTests {
         let clock = ManualClock()
         let mock = MockFCM { _ in .status(200) }
         try await withMock(.http2TLS, respond: { mock.respond($0) }) { server, client in
-            let provider = try provider(server, client, clock: clock)
+            let provider = try makeProvider(server, client, clock: clock)
             #expect(await provider.deliver(knock(.low)) == .delivered)
             clock.advance(by: 3_599 - 301)
             #expect(await provider.deliver(knock(.low)) == .delivered)
@@ -134,7 +138,7 @@ struct FCMProviderTests {
         let body = Self.fcmError(status, statusName, errorCode: errorCode)
         let mock = MockFCM { _ in .status(status, json: body, headers: [("retry-after", "12")]) }
         try await withMock(.http2TLS, respond: { mock.respond($0) }) { server, client in
-            let provider = try provider(server, client, clock: ManualClock())
+            let provider = try makeProvider(server, client, clock: ManualClock())
             #expect(await provider.deliver(knock(.low)) == expected)
         }
     }
@@ -146,7 +150,7 @@ struct FCMProviderTests {
                 ? .status(401, json: Self.fcmError(401, "UNAUTHENTICATED", errorCode: nil)) : .status(200)
         }
         try await withMock(.http2TLS, respond: { mock.respond($0) }) { server, client in
-            let provider = try provider(server, client, clock: ManualClock())
+            let provider = try makeProvider(server, client, clock: ManualClock())
             #expect(await provider.deliver(knock(.low))
                 == .retryable(reason: "FCM 401: access token refused; a new one will be fetched", retryAfterSeconds: nil))
             #expect(await provider.deliver(knock(.low)) == .delivered)
@@ -163,7 +167,7 @@ struct FCMProviderTests {
         for (status, expected) in cases {
             let mock = MockFCM(tokenResponse: { _ in .status(status, json: #"{"error":"invalid_grant"}"#) }) { _ in .status(200) }
             try await withMock(.http2TLS, respond: { mock.respond($0) }) { server, client in
-                let provider = try provider(server, client, clock: ManualClock())
+                let provider = try makeProvider(server, client, clock: ManualClock())
                 #expect(await provider.deliver(knock(.low)) == expected)
                 #expect(server.requests.allSatisfy { $0.uri == "/token" })
             }
@@ -174,7 +178,7 @@ struct FCMProviderTests {
     func rejectedBeforeRequest() async throws {
         let mock = MockFCM { _ in .status(200) }
         try await withMock(.http2TLS, respond: { mock.respond($0) }) { server, client in
-            let provider = try provider(server, client, clock: ManualClock())
+            let provider = try makeProvider(server, client, clock: ManualClock())
             for token in ["", "has space", "quote\"", String(repeating: "a", count: 4_097)] {
                 let outcome = await provider.deliver(PushNotification(target: .fcm(registrationToken: token), payload: Fixtures.knock, priority: .low, timeToLiveSeconds: 60))
                 #expect(outcome == .rejected(reason: "registration token is empty, too long or has characters outside printable ASCII"))

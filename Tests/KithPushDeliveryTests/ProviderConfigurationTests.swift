@@ -56,7 +56,7 @@ struct ProviderConfigurationTests {
         #expect(throws: PushConfigurationError.fileTooLarge(path: bigPath, size: 70_000, limit: 65_536)) {
             try WebPushProviderConfiguration.load(vapidKeyFile: bigPath, subject: nil)
         }
-        do {
+        do throws(PushConfigurationError) {
             _ = try WebPushProviderConfiguration.load(vapidKeyFile: directory.appendingPathComponent("missing.pem").path, subject: nil)
             Issue.record("loaded a missing file")
         } catch {

@@ -13,7 +13,7 @@ import Testing
 struct WebPushInteropTests {
     static let subscriptionFile = ProcessInfo.processInfo.environment["KITH_PUSH_INTEROP_SUBSCRIPTION"]
 
-    @Test("two knocks reach the Python receiver and are accepted", .enabled(if: subscriptionFile != nil))
+    @Test("two knocks reach the Python receiver and are accepted", .enabled(if: WebPushInteropTests.subscriptionFile != nil))
     func deliverToPythonReceiver() async throws {
         let path = try #require(Self.subscriptionFile)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -11,7 +11,7 @@ struct WebPushProviderTests {
     let receiver = WebPushReceiverKeys.generate()
     let vapidKey = P256.Signing.PrivateKey()
 
-    func provider(_ client: HTTPClient, clock: ManualClock, allowPrivate: Bool = true, timeoutMilliseconds: Int64 = 10_000) throws -> WebPushProvider {
+    func makeProvider(_ client: HTTPClient, clock: ManualClock, allowPrivate: Bool = true, timeoutMilliseconds: Int64 = 10_000) throws -> WebPushProvider {
         let configuration = try WebPushProviderConfiguration(
             signer: VAPIDSigner(signingKey: vapidKey), subject: "mailto:ops@example.org",
             endpointPolicy: WebPushEndpointPolicy(allowPrivateAddresses: allowPrivate),
@@ -30,7 +30,7 @@ struct WebPushProviderTests {
     func deliversEncryptedSignedPush() async throws {
         let clock = ManualClock()
         try await withMock(.http1, respond: { _ in .status(201, headers: [("location", "/push/messages/1")]) }) { server, client in
-            let provider = try provider(client, clock: clock)
+            let provider = try makeProvider(client, clock: clock)
             let endpoint = "\(server.baseURL)/push/capability-abc"
             #expect(await provider.deliver(notification(endpoint, priority: .high, topic: "knock-1")) == .delivered)
             #expect(await provider.deliver(notification(endpoint, priority: .low)) == .delivered)
@@ -66,13 +66,13 @@ struct WebPushProviderTests {
     func vapidTokenReuseAndRefresh() async throws {
         let clock = ManualClock()
         try await withMock(.http1, respond: { _ in .status(201) }) { server, client in
-            let provider = try provider(client, clock: clock)
+            let provider = try makeProvider(client, clock: clock)
             let endpoint = "\(server.baseURL)/push/a"
             _ = await provider.deliver(notification(endpoint))
             clock.advance(by: 3_600)
             _ = await provider.deliver(notification("\(server.baseURL)/push/b"))
             // 12 h lifetime, 1 h margin: at +11 h 1 s the token has less than an hour left.
-            clock.advance(by: 7 * 3_600 + 1)
+            clock.advance(by: 10 * 3_600 + 1)
             _ = await provider.deliver(notification(endpoint))
             let headers = server.requests.compactMap { $0.header("Authorization") }
             #expect(headers.count == 3)
@@ -95,10 +95,10 @@ struct WebPushProviderTests {
         (429, .retryable(reason: "push service answered 429", retryAfterSeconds: 30)),
         (500, .retryable(reason: "push service answered 500", retryAfterSeconds: 30)),
         (503, .retryable(reason: "push service answered 503", retryAfterSeconds: 30)),
-    ])
+    ] as [(Int, PushDeliveryOutcome)])
     func statusMapping(status: Int, expected: PushDeliveryOutcome) async throws {
         try await withMock(.http1, respond: { _ in .status(status, headers: [("retry-after", "30")]) }) { server, client in
-            let provider = try provider(client, clock: ManualClock())
+            let provider = try makeProvider(client, clock: ManualClock())
             #expect(await provider.deliver(notification("\(server.baseURL)/push/x")) == expected)
         }
     }
@@ -108,7 +108,7 @@ struct WebPushProviderTests {
         try await withMock(.http1, respond: { request in
             request.uri == "/push/x" ? .status(307, headers: [("location", "/elsewhere")]) : .status(201)
         }) { server, client in
-            let provider = try provider(client, clock: ManualClock())
+            let provider = try makeProvider(client, clock: ManualClock())
             let outcome = await provider.deliver(notification("\(server.baseURL)/push/x"))
             #expect(outcome == .rejected(reason: "push service answered 307 (redirects are never followed)"))
             #expect(server.requests.map(\.uri) == ["/push/x"])
@@ -118,7 +118,7 @@ struct WebPushProviderTests {
     @Test("private and loopback endpoints are refused by default, before any request")
     func ssrfRefusedByDefault() async throws {
         try await withMock(.http1, respond: { _ in .status(201) }) { server, client in
-            let provider = try provider(client, clock: ManualClock(), allowPrivate: false)
+            let provider = try makeProvider(client, clock: ManualClock(), allowPrivate: false)
             let outcome = await provider.deliver(notification("\(server.baseURL)/push/x"))
             guard case let .rejected(reason) = outcome else { Issue.record("expected rejected, got \(outcome)"); return }
             #expect(reason.contains("127.0.0.1"))
@@ -129,7 +129,7 @@ struct WebPushProviderTests {
     @Test("an oversized payload or a bad topic is rejected before any request")
     func rejectedBeforeRequest() async throws {
         try await withMock(.http1, respond: { _ in .status(201) }) { server, client in
-            let provider = try provider(client, clock: ManualClock())
+            let provider = try makeProvider(client, clock: ManualClock())
             let endpoint = "\(server.baseURL)/push/x"
             let big = [UInt8](repeating: 0x61, count: PushLimits.maxPlaintextBytes + 1)
             #expect(await provider.deliver(notification(endpoint, payload: big))
@@ -151,7 +151,7 @@ struct WebPushProviderTests {
     @Test("a silent push service times out as retryable; a closed port is retryable")
     func transportFailuresAreRetryable() async throws {
         try await withMock(.http1, respond: { _ in .silence }) { server, client in
-            let provider = try provider(client, clock: ManualClock(), timeoutMilliseconds: 300)
+            let provider = try makeProvider(client, clock: ManualClock(), timeoutMilliseconds: 300)
             let outcome = await provider.deliver(notification("\(server.baseURL)/push/x"))
             #expect(outcome == .retryable(reason: "push service unreachable: timed out", retryAfterSeconds: nil))
             // Port 9 (discard) is closed on the test machines' loopback.
