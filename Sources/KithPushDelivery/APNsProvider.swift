@@ -11,6 +11,9 @@ import NIOHTTP1
 /// 403 `ExpiredProviderToken` / `InvalidProviderToken` retryable once with a new token (rejected when a
 /// fresh token is refused); 429, 500, 503 and other 5xx retryable; other 4xx rejected.
 public struct APNsProvider: PushProvider {
+    /// The longest expiration requested (30 days); longer TTLs are clamped.
+    public static let maxTimeToLiveSeconds = 2_592_000
+
     /// Always ``PushTargetKind/apns``.
     public var kind: PushTargetKind { .apns }
 
@@ -63,7 +66,7 @@ public struct APNsProvider: PushProvider {
         request.headers.add(name: "apns-push-type", value: payload.pushType)
         request.headers.add(name: "apns-topic", value: configuration.bundleID)
         request.headers.add(name: "apns-priority", value: String(payload.priority))
-        let ttl = Int64(notification.timeToLiveSeconds)
+        let ttl = Int64(min(notification.timeToLiveSeconds, Self.maxTimeToLiveSeconds))
         request.headers.add(name: "apns-expiration", value: ttl == 0 ? "0" : String(now + ttl))
         if let topic = notification.topic { request.headers.add(name: "apns-collapse-id", value: topic) }
         request.headers.add(name: "apns-id", value: UUID().uuidString.lowercased())

@@ -105,6 +105,11 @@ struct APNsProviderTests {
             #expect(first == second)
             #expect(third != first)
             #expect(requests[1].header("apns-expiration") == "0")
+
+            var forever = knock(.low)
+            forever.timeToLiveSeconds = Int.max
+            #expect(await provider.deliver(forever) == .delivered)
+            #expect(server.requests.last?.header("apns-expiration") == String(clock.now + 2_592_000))
         }
     }
 

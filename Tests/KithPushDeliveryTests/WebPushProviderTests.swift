@@ -145,6 +145,13 @@ struct WebPushProviderTests {
             let largest = [UInt8](repeating: 0x61, count: PushLimits.maxPlaintextBytes)
             #expect(await provider.deliver(notification(endpoint, topic: String(repeating: "A", count: 32), payload: largest)) == .delivered)
             #expect(server.requests.first?.body.count == PushLimits.maxPushMessageBytes)
+            var forever = notification(endpoint)
+            forever.timeToLiveSeconds = Int.max
+            #expect(await provider.deliver(forever) == .delivered)
+            #expect(server.requests.last?.header("TTL") == "2147483647")
+            forever.timeToLiveSeconds = -1
+            #expect(await provider.deliver(forever) == .rejected(reason: "negative TTL"))
+            #expect(server.requests.count == 2)
         }
     }
 
