@@ -46,6 +46,16 @@ public struct WebPushProvider: PushProvider {
         do throws(WebPushEndpointError) { endpoint = try configuration.endpointPolicy.check(endpointURL) } catch {
             return .rejected(reason: error.description)
         }
+        if !configuration.endpointPolicy.allowPrivateAddresses, !endpoint.hostIsIPLiteral {
+            let addresses: [[UInt8]]
+            do { addresses = try await configuration.hostResolver.addresses(of: endpoint.host) } catch {
+                return .retryable(reason: "push service host did not resolve", retryAfterSeconds: nil)
+            }
+            guard !addresses.isEmpty else { return .retryable(reason: "push service host did not resolve", retryAfterSeconds: nil) }
+            do throws(WebPushEndpointError) { try configuration.endpointPolicy.check(resolvedAddresses: addresses, of: endpoint.host) } catch {
+                return .rejected(reason: error.description)
+            }
+        }
         let body: [UInt8]
         do { body = try WebPushEncryption.encrypt(notification.payload, for: keys) } catch {
             return .rejected(reason: "encryption failed: \(error)")
