@@ -67,7 +67,7 @@ fi
 check serve-aiortc "$PYTHON" Interop/serve/aiortc_peers.py
 check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/serve/schemathesis.sh
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
-check push-delivery "$PYTHON" Interop/push-delivery/check_webpush_delivery.py
+check push-delivery "$PYTHON" Interop/push-delivery/check_push_delivery.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
   Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt

@@ -5,15 +5,17 @@ import KithPush
 import KithPushDelivery
 import Testing
 
-/// The sender half of Interop/push-delivery/check_webpush_delivery.py: that script runs an independent
+/// The sender half of Interop/push-delivery/check_push_delivery.py: that script runs an independent
 /// Python push receiver on loopback, writes its subscription to the file named by
 /// `KITH_PUSH_INTEROP_SUBSCRIPTION` and runs this suite; the receiver answers 201 only after pyjwt and
-/// py_vapid verified the VAPID JWT and http_ece decrypted the knock. Skipped when the variable is unset.
-@Suite("Web Push interop with a Python receiver (run by Interop/run.sh)")
-struct WebPushInteropTests {
+/// py_vapid verified the VAPID JWT and http_ece decrypted the knock. The same server plays the OAuth
+/// token endpoint and FCM send API (`KITH_PUSH_INTEROP_FCM_SERVICE_ACCOUNT`, `KITH_PUSH_INTEROP_FCM_BASE`)
+/// and checks the RS256 assertion with pyjwt. Skipped when the variables are unset.
+@Suite("Web Push and FCM interop with a Python receiver (run by Interop/run.sh)")
+struct PushDeliveryInteropTests {
     static let subscriptionFile = ProcessInfo.processInfo.environment["KITH_PUSH_INTEROP_SUBSCRIPTION"]
 
-    @Test("two knocks reach the Python receiver and are accepted", .enabled(if: WebPushInteropTests.subscriptionFile != nil))
+    @Test("two knocks reach the Python receiver and are accepted", .enabled(if: PushDeliveryInteropTests.subscriptionFile != nil))
     func deliverToPythonReceiver() async throws {
         let path = try #require(Self.subscriptionFile)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -34,5 +36,21 @@ struct WebPushInteropTests {
         try await client.shutdown()
         #expect(high == .delivered)
         #expect(low == .delivered)
+    }
+
+    static let serviceAccountFile = ProcessInfo.processInfo.environment["KITH_PUSH_INTEROP_FCM_SERVICE_ACCOUNT"]
+    static let fcmBase = ProcessInfo.processInfo.environment["KITH_PUSH_INTEROP_FCM_BASE"]
+
+    @Test("an FCM knock reaches the Python OAuth endpoint and send API and is accepted",
+          .enabled(if: PushDeliveryInteropTests.serviceAccountFile != nil && PushDeliveryInteropTests.fcmBase != nil))
+    func deliverToPythonFCM() async throws {
+        let configuration = try FCMProviderConfiguration.load(serviceAccountFile: try #require(Self.serviceAccountFile))
+        let local = try FCMProviderConfiguration(serviceAccount: configuration.serviceAccount, baseURL: try #require(Self.fcmBase))
+        let client = PushHTTPSettings.makeHTTPClient()
+        let provider = FCMProvider(configuration: local, httpClient: client)
+        let outcome = await provider.deliver(PushNotification(target: .fcm(registrationToken: "fcm-interop-token"), payload: Fixtures.knock,
+                                                              priority: .high, timeToLiveSeconds: 60))
+        try await client.shutdown()
+        #expect(outcome == .delivered)
     }
 }
