@@ -12,7 +12,10 @@ exactly the knocks the test sends, all valid.
 
 The same server also plays Google's OAuth token endpoint and the FCM HTTP v1 send API over plain
 HTTP/1.1: it writes a service-account JSON with an RSA key it generated, verifies Kith's RS256
-JWT-bearer assertion with pyjwt, hands out an access token and checks the FCM message body."""
+JWT-bearer assertion with pyjwt, hands out an access token and checks the FCM message body.
+
+`apns_mock.py` is an APNs endpoint over HTTP/2 + TLS (the `h2` library) whose provider-token check is
+pyjwt's; the Swift APNsProvider sends it one background and one alert knock."""
 import base64
 import json
 import os
@@ -30,6 +33,8 @@ import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from py_vapid import Vapid
+
+from apns_mock import APNsMock
 
 KNOCK = {"message": {"data": "hi", "token": "0123456789abcdef0123456789abcdef01234567"}}
 
@@ -194,6 +199,9 @@ def main():
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
+    support = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "KithPushDeliveryTests", "Support")
+    apns = APNsMock(os.path.join(support, "mock.crt"), os.path.join(support, "mock.key"), KNOCK["message"])
+    apns.start()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
@@ -206,13 +214,18 @@ def main():
         service_account = os.path.join(directory, "service-account.json")
         with open(service_account, "w") as handle:
             json.dump(receiver.service_account(base), handle)
+        apns_key = os.path.join(directory, "AuthKey.p8")
+        with open(apns_key, "w") as handle:
+            handle.write(apns.p8_pem())
         env = dict(os.environ, KITH_PUSH_INTEROP_SUBSCRIPTION=subscription,
+                   KITH_PUSH_INTEROP_APNS_KEY=apns_key, KITH_PUSH_INTEROP_APNS_PORT=str(apns.port),
                    KITH_PUSH_INTEROP_FCM_SERVICE_ACCOUNT=service_account, KITH_PUSH_INTEROP_FCM_BASE=base)
         swift = subprocess.run(["swift", "test", "--skip-build", "--filter", "PushDeliveryInteropTests"],
                                env=env, capture_output=True, text=True, timeout=600)
     server.shutdown()
+    apns.stop()
     print(swift.stdout[-3000:])
-    for result in receiver.results + receiver.fcm_results:
+    for result in receiver.results + receiver.fcm_results + apns.results:
         print("request:", result)
     if swift.returncode != 0:
         print(swift.stderr[-2000:])
@@ -224,8 +237,10 @@ def main():
     if [r["path"] for r in receiver.fcm_results] != ["/token", "/v1/projects/kith-interop/messages:send"] \
             or any(r["failures"] for r in receiver.fcm_results):
         raise SystemExit(f"FAILED: expected one valid token request and one valid FCM send, got {receiver.fcm_results}")
+    if sorted(r["push_type"] for r in apns.results) != ["alert", "background"] or any(r["failures"] for r in apns.results):
+        raise SystemExit(f"FAILED: expected a valid background and a valid alert APNs push, got {apns.results}")
     print("push-delivery: 2 Web Push knocks verified by pyjwt + py_vapid and decrypted by http_ece; "
-          "1 FCM knock with an RS256 assertion verified by pyjwt")
+          "1 FCM knock with an RS256 assertion verified by pyjwt; 2 APNs knocks over h2 with the ES256 token verified by pyjwt")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ import Testing
 /// `KITH_PUSH_INTEROP_SUBSCRIPTION` and runs this suite; the receiver answers 201 only after pyjwt and
 /// py_vapid verified the VAPID JWT and http_ece decrypted the knock. The same server plays the OAuth
 /// token endpoint and FCM send API (`KITH_PUSH_INTEROP_FCM_SERVICE_ACCOUNT`, `KITH_PUSH_INTEROP_FCM_BASE`)
-/// and checks the RS256 assertion with pyjwt. Skipped when the variables are unset.
+/// and checks the RS256 assertion with pyjwt, and `apns_mock.py` is an HTTP/2 APNs endpoint (`h2`) that
+/// checks the ES256 provider token with pyjwt. Skipped when the variables are unset.
 @Suite("Web Push and FCM interop with a Python receiver (run by Interop/run.sh)")
 struct PushDeliveryInteropTests {
     static let subscriptionFile = ProcessInfo.processInfo.environment["KITH_PUSH_INTEROP_SUBSCRIPTION"]
@@ -52,5 +53,26 @@ struct PushDeliveryInteropTests {
                                                               priority: .high, timeToLiveSeconds: 60))
         try await client.shutdown()
         #expect(outcome == .delivered)
+    }
+
+    static let apnsKeyFile = ProcessInfo.processInfo.environment["KITH_PUSH_INTEROP_APNS_KEY"]
+    static let apnsPort = ProcessInfo.processInfo.environment["KITH_PUSH_INTEROP_APNS_PORT"].flatMap { Int($0) }
+
+    @Test("a background and an alert knock reach the Python h2 APNs endpoint and are accepted",
+          .enabled(if: PushDeliveryInteropTests.apnsKeyFile != nil && PushDeliveryInteropTests.apnsPort != nil))
+    func deliverToPythonAPNs() async throws {
+        let key = try APNsProviderConfiguration.signingKey(fromPEM: String(contentsOfFile: try #require(Self.apnsKeyFile), encoding: .utf8))
+        let configuration = try APNsProviderConfiguration(
+            signingKey: key, keyID: "KITHKEY001", teamID: "KITHTEAM01", bundleID: "org.kith.Interop",
+            host: "127.0.0.1", port: try #require(Self.apnsPort)
+        )
+        let client = try Fixtures.httpClient()
+        let provider = APNsProvider(configuration: configuration, httpClient: client)
+        let target = PushTarget.apns(deviceToken: String(repeating: "ab", count: 32))
+        let low = await provider.deliver(PushNotification(target: target, payload: Fixtures.knock, priority: .low, timeToLiveSeconds: 60))
+        let high = await provider.deliver(PushNotification(target: target, payload: Fixtures.knock, priority: .high, timeToLiveSeconds: 60))
+        try await client.shutdown()
+        #expect(low == .delivered)
+        #expect(high == .delivered)
     }
 }
