@@ -15,9 +15,10 @@ fi
 if ! "$venv/bin/python" -c "import aiortc, websockets, schemathesis" >/dev/null 2>&1; then
   "$venv/bin/pip" install -q --disable-pip-version-check "aiortc==1.16.0" "websockets>=13" "schemathesis==4.32.5" || { echo "error: pip install failed" >&2; exit 1; }
 fi
-# Push delivery (issue 16): independent Web Push receiver checks (http_ece decrypts, pyjwt and py_vapid verify VAPID).
-if ! "$venv/bin/python" -c "import http_ece, jwt, py_vapid" >/dev/null 2>&1; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "http-ece==1.2.1" "pyjwt==2.15.1" "py-vapid==1.9.6" || { echo "error: pip install failed" >&2; exit 1; }
+# Push delivery (issue 16): independent peers for Kith's providers (http_ece decrypts Web Push, pyjwt and py_vapid
+# verify VAPID, pyjwt verifies the FCM RS256 assertion and the APNs ES256 token, h2 serves APNs over HTTP/2).
+if ! "$venv/bin/python" -c "import http_ece, jwt, py_vapid, h2" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "http-ece==1.2.1" "pyjwt==2.15.1" "py-vapid==1.9.6" "h2==4.4.1" || { echo "error: pip install failed" >&2; exit 1; }
 fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
