@@ -66,7 +66,7 @@ public struct WebPushProvider: PushProvider {
             return .rejected(reason: "VAPID signing failed: \(error.code)")
         }
 
-        var request = HTTPClientRequest(url: endpoint.url)
+        var request = HTTPClientRequest(url: endpoint.requestURL)
         request.method = .POST
         request.headers.add(name: "TTL", value: String(min(notification.timeToLiveSeconds, Int(Int32.max))))
         request.headers.add(name: "Urgency", value: notification.priority == .high ? "high" : "normal")
