@@ -15,6 +15,11 @@ fi
 if ! "$venv/bin/python" -c "import aiortc, websockets, schemathesis" >/dev/null 2>&1; then
   "$venv/bin/pip" install -q --disable-pip-version-check "aiortc==1.16.0" "websockets>=13" "schemathesis==4.32.5" || { echo "error: pip install failed" >&2; exit 1; }
 fi
+# Push delivery (issue 16): independent peers for Kith's providers (http_ece decrypts Web Push, pyjwt and py_vapid
+# verify VAPID, pyjwt verifies the FCM RS256 assertion and the APNs ES256 token, h2 serves APNs over HTTP/2).
+if ! "$venv/bin/python" -c "import http_ece, jwt, py_vapid, h2" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "http-ece==1.2.1" "pyjwt==2.15.1" "py-vapid==1.9.6" "h2==4.4.1" || { echo "error: pip install failed" >&2; exit 1; }
+fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
 
@@ -63,6 +68,7 @@ fi
 check serve-aiortc "$PYTHON" Interop/serve/aiortc_peers.py
 check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/serve/schemathesis.sh
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
+check push-delivery "$PYTHON" Interop/push-delivery/check_push_delivery.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
   Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt
