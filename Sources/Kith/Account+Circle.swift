@@ -1,6 +1,7 @@
 import Crypto
 import KithCanonical
 import KithFeed
+import KithIdentity
 import KithStore
 import KithTDF
 

@@ -29,10 +29,10 @@ actor CircleExchange: SyncSideHandler {
 
     private var store: FeedStore { account.store }
 
-    private var step: SyncSideStep { SyncSideStep(finished: peerIntentSeen && initiator == nil && responder == nil) }
+    private var currentStep: SyncSideStep { SyncSideStep(finished: peerIntentSeen && initiator == nil && responder == nil) }
 
     private func step(_ messages: [PoolExchangeMessage]) -> SyncSideStep {
-        var step = self.step
+        var step = currentStep
         step.messages = messages.map { $0.encoded() }
         return step
     }
@@ -72,12 +72,12 @@ actor CircleExchange: SyncSideHandler {
         case .idle:
             guard intent else { return stop() }
             peerIntentSeen = true
-            return step
+            return currentStep
         case .revoke:
             guard intent else { return stop() }
             peerIntentSeen = true
             acceptRevocation()
-            return step
+            return currentStep
         case .request(let request):
             guard intent else { return stop() }
             peerIntentSeen = true
@@ -119,19 +119,19 @@ actor CircleExchange: SyncSideHandler {
                 account.hub.emit(.circlePoolsExchanged(peerFeed, active: true))
             } catch {
                 // The commit does not confirm this exchange: the pending pools are not kept.
-                try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.discard(peer: peerFeed.string, exchangeID: id) }
+                _ = try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.discard(peer: peerFeed.string, exchangeID: id) }
             }
-            return step
+            return currentStep
         case .abort(let id):
             guard !intent else { return stop() }
             if initiator?.exchangeID == id {
                 initiator = nil
                 if let peerFeed {
-                    try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.discard(peer: peerFeed.string, exchangeID: id.bytes) }
+                    _ = try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.discard(peer: peerFeed.string, exchangeID: id.bytes) }
                 }
             }
             if responder?.exchangeID == id { responder = nil }
-            return step
+            return currentStep
         }
     }
 
@@ -148,7 +148,7 @@ actor CircleExchange: SyncSideHandler {
         guard armed, peerFeed != nil else { return step([.abort(exchangeID: request.exchangeID)]) }
         if let mine = initiator {
             // Ours runs: the peer answers it and drops its own request.
-            if mine.exchangeID.bytes.lexicographicallyPrecedes(request.exchangeID.bytes) { return step }
+            if mine.exchangeID.bytes.lexicographicallyPrecedes(request.exchangeID.bytes) { return currentStep }
             initiator = nil
         }
         var answering = PoolExchangeResponder(channelBinding: channelBinding)

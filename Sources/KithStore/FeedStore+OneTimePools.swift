@@ -1,5 +1,6 @@
 import GRDB
 import KithFeed
+import KithIdentity
 
 extension FeedStore {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction over the one-time pools: all it wrote

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import KithFeed
 import KithIdentity
 @testable import KithStore

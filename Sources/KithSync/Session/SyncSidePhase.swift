@@ -37,9 +37,10 @@ public enum SyncSidePhase {
             let frame: SyncFrame
             do { frame = try await link.receive() } catch { throw .link(error) }
             guard case .sideChunk(let chunk) = frame else { throw .unexpectedRecord(frame.kind) }
+            let now = await clock.now()
             let message: ReceivedMessage
             do {
-                guard let complete = try reassembler.accept(chunk, now: await clock.now()) else { continue }
+                guard let complete = try reassembler.accept(chunk, now: now) else { continue }
                 message = complete
             } catch {
                 throw .reassembly(error)
