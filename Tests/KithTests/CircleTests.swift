@@ -111,7 +111,7 @@ import Testing
         let (alice, bob) = try await Self.circle(size: 4)
         // Make Alice's side pending, as if the commit had been lost.
         let id = try #require(try await Self.pools(alice, with: bob)).exchangeID
-        try alice.store.database.write { db in try db.execute(sql: "UPDATE otk_pools SET state = 'pending'") }
+        try await alice.store.database.write { db in try db.execute(sql: "UPDATE otk_pools SET state = 'pending'") }
         await #expect(throws: KithError.self) { try await alice.sendOneTime("not yet", to: bob.feedID) }
         try await bob.sendOneTime("proof", to: alice.feedID)
         _ = await SyncPair.session(alice, bob)
