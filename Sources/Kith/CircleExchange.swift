@@ -24,6 +24,7 @@ actor CircleExchange: SyncSideHandler {
     private var responder: PoolExchangeResponder?
     private var peerIntentSeen = false
     private var armed = false
+    private var announcedRevocation = false
 
     init(account: Account) { self.account = account }
 
@@ -54,6 +55,7 @@ actor CircleExchange: SyncSideHandler {
         let intent = try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.intent(peer: peerFeed.string) }
         switch intent {
         case .revoke?:
+            announcedRevocation = true
             return step([.revoke(exchangeID: .random())])
         case .exchange(let size)?:
             guard let started = try? PoolExchangeInitiator(poolSize: size, channelBinding: channelBinding) else { return step([.idle]) }
@@ -132,6 +134,15 @@ actor CircleExchange: SyncSideHandler {
             }
             if responder?.exchangeID == id { responder = nil }
             return currentStep
+        }
+    }
+
+    /// After the sync session: once a session completed after the side phase, the peer has read
+    /// the revocation (its records came before the session's), so it is not announced again.
+    func sessionEnded(completed: Bool) {
+        guard completed, announcedRevocation, let peerFeed else { return }
+        _ = try? store.withOneTimePools { pools throws(OneTimePoolError) in
+            if case .revoke? = try pools.intent(peer: peerFeed.string) { try pools.clearIntent(peer: peerFeed.string) }
         }
     }
 

@@ -101,9 +101,12 @@ public struct SyncAgent: Sendable {
         // Self messages replicate as signed stubs: sign any that are missing before serving.
         try? await account.signMissingSelfStubs()
         let hub = account.hub
+        var circle: CircleExchange?
         if link.negotiated.capabilities.contains(.sidePhase) {
+            let exchange = CircleExchange(account: account)
+            circle = exchange
             do throws(SyncSidePhaseError) {
-                try await SyncSidePhase.run(link: link, handler: CircleExchange(account: account), clock: clock)
+                try await SyncSidePhase.run(link: link, handler: exchange, clock: clock)
             } catch {
                 await link.close()
                 var report = SyncSessionReport()
@@ -116,6 +119,7 @@ public struct SyncAgent: Sendable {
             observer?(event)
         }
         let report = await SyncSession(link: link, source: source, clock: clock, options: options).run()
+        await circle?.sessionEnded(completed: report.completed)
         let source = source
         let peer = SyncPeer(staticKey: link.peerStaticKey)
         await source.recordSession(report, peer: peer)
