@@ -212,6 +212,7 @@ let package = Package(
             name: "Kith",
             dependencies: [
                 "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS", "KithInvites",
+                "KithTDF",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -291,7 +292,7 @@ let package = Package(
         .target(
             name: "KithRendezvous",
             dependencies: [
-                "KithCanonical", "KithSync",
+                "KithCanonical", "KithSync", "KithTDF",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -448,13 +449,13 @@ let package = Package(
         ),
         .testTarget(
             name: "KithRendezvousTests",
-            dependencies: ["KithRendezvous", "KithCanonical"],
+            dependencies: ["KithRendezvous", "KithCanonical", "KithSync", "KithTDF", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KithServerTests",
             dependencies: [
-                "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity", "KithInvites", "KithTestSupport",
+                "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity", "KithInvites", "KithTestSupport", "KithTDF",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -490,7 +491,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithTests",
-            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites"],
+            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites", "KithTDF"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -303,6 +303,8 @@ public final class Account: Sendable {
             throw .input(.invalid("direct messages are sealed by the ratchet session (sendDirect)"))
         case .group:
             throw .input(.invalid("group messages are sealed by the group's MLS state (sendToGroup)"))
+        case .oneTime:
+            throw .input(.invalid("one-time messages are sealed to the peer's pool (sendOneTime)"))
         case .unknown(let text):
             throw .input(.invalid("cannot encrypt for unknown audience '\(text)'"))
         }
@@ -366,6 +368,7 @@ public final class Account: Sendable {
             do throws(StoreError) { return try store.ingest(streaming: lines, decryptor: decryptor, progress: progress) } catch { throw .store(error) }
         }
         try processDirectMessagesBlocking()
+        try processOneTimeMessagesBlocking()
         return report
     }
 

@@ -27,6 +27,7 @@ struct Demo: AsyncParsableCommand {
             }
             let statistics = server.relayStatistics
             Output.line("The server relayed \(statistics.bytesRelayed) bytes in \(statistics.framesRelayed) frames, all of it Noise ciphertext it cannot read; it stored only the code's pairing and room (no content).")
+            _ = try await KithDemo.Demo.runCircle(in: directory) { Output.line($0) }
             Output.line("")
             Output.line("Done. Homes are in \(directory.path). Try: kith --home \(directory.appendingPathComponent("alice").path) log")
         }
