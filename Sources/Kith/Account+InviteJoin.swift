@@ -146,7 +146,7 @@ extension Account {
     }
 
     /// The creator's view of a group for the ladder.
-    private func ladderView(of groupID: String, requester: String) -> InviteJoinLadder.GroupView? {
+    func ladderView(of groupID: String, requester: String) -> InviteJoinLadder.GroupView? {
         guard let id = try? GroupID(groupID),
               let (record, membership) = try? withGroupStore({ access throws(KithError) in try self.loadMembership(id, in: access) })
         else { return nil }
