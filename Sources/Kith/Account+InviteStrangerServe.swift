@@ -74,7 +74,11 @@ extension Account {
         let (outcome, reply) = try await BlockingWork.run { () throws(KithError) in
             try self.answerStrangerBlocking(code: code, card: requesterCard, keyPackage: keyPackage, linkKey: peerKey)
         }
-        if let reply { try await channel.send(reply) }
+        if let reply {
+            try await channel.send(reply)
+            // Wait for the joiner to hang up (bounded by the deadline), so the answer is not cut off in flight.
+            _ = try? await channel.receive()
+        }
         return outcome
     }
 
@@ -113,7 +117,7 @@ extension Account {
                 $0.recordRefusal(of: requester, now: now)
                 $0.recordRefusal(of: Self.linkRequester(linkKey), now: now)
             }
-            return (.refused(error), error.replyKind.map { .refusal(error: $0, reason: error.description) })
+            return (.refused(error), error.replyKind.map { InviteExchangeMessage.refusal(error: $0, reason: error.description) })
         }
     }
 
