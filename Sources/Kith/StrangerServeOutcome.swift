@@ -1,4 +1,4 @@
-import KithCanonical
+import KithIdentity
 import KithGroups
 import KithInvites
 

@@ -5,21 +5,27 @@ import Testing
 struct StrangerExchangeGateTests {
     @Test func concurrentExchangesAreBounded() {
         var gate = StrangerExchangeGate(maxConcurrent: 2, maxStartsPerWindow: 100, window: 60)
-        #expect(gate.begin(now: 0) && gate.begin(now: 0))
-        #expect(!gate.begin(now: 0))
+        let first = gate.begin(now: 0)
+        let second = gate.begin(now: 0)
+        let third = gate.begin(now: 0)
+        #expect(first && second && !third)
         gate.end()
-        #expect(gate.begin(now: 1))
+        let afterEnd = gate.begin(now: 1)
+        #expect(afterEnd)
         #expect(gate.running == 2)
     }
 
     @Test func startsPerWindowAreBoundedAndTheWindowResets() {
         var gate = StrangerExchangeGate(maxConcurrent: 10, maxStartsPerWindow: 3, window: 60)
         for _ in 0..<3 {
-            #expect(gate.begin(now: 100))
+            let started = gate.begin(now: 100)
+            #expect(started)
             gate.end()
         }
-        #expect(!gate.begin(now: 159))
-        #expect(gate.begin(now: 160))
+        let late = gate.begin(now: 159)
+        #expect(!late)
+        let nextWindow = gate.begin(now: 160)
+        #expect(nextWindow)
         gate.end()
         gate.end()
         #expect(gate.running == 0)
