@@ -11,7 +11,7 @@ extension Account {
     /// Checks an invite for a stranger join before anything is sent: it reads, has not expired, keeps Kith's bounds,
     /// names another identity, and carries Kith's reach field whose compact card verifies and whose feed id is the
     /// invite's `creator_inbox_id` (constant time). The signer is bound to that card later, when the full card
-    /// arrives over the link (``joinAsStranger(_:over:initiator:)``).
+    /// arrives over the link (``joinAsStranger(_:over:initiator:deadline:)``).
     ///
     /// - Throws: ``KithError/invite(_:)`` for an unreadable, expired, over-bound invite, one without a reach field
     ///   (``InviteError/invalidReach(_:)``) or whose card belongs to another feed (``InviteError/reachMismatch(_:)``).
@@ -49,10 +49,15 @@ extension Account {
     /// 4. joins from the Welcome that comes back only when its group's tag is the invite's tag and the request is
     ///    still pending (a Welcome to anything else is refused and changes nothing), or records the refusal.
     ///
+    /// The whole exchange must end within `deadline`, else the link is closed (a creator that stalls costs a bounded
+    /// wait).
+    ///
     /// - Throws: ``KithError/invite(_:)`` with ``InviteError/reachMismatch(_:)`` for a forged or mismatched card;
     ///   ``KithError/sync(_:)`` when the link fails; ``KithError/input(_:)`` for a malformed or unexpected answer;
     ///   ``KithError/group(_:)`` when the Welcome is refused.
-    public func joinAsStranger(_ invite: StrangerInvite, over transport: any SyncTransport, initiator: Bool) async throws(KithError) -> StrangerJoinOutcome {
+    public func joinAsStranger(
+        _ invite: StrangerInvite, over transport: any SyncTransport, initiator: Bool, deadline: Duration = .seconds(60)
+    ) async throws(KithError) -> StrangerJoinOutcome {
         let creatorDH = invite.creatorCard.dhKey.rawRepresentation
         let configuration = SecureLinkConfiguration(localStatic: identity.dhKey, acceptedPatterns: [.ik, .xx]) { key in
             ConstantTime.equals(key, Array(creatorDH))
@@ -65,7 +70,14 @@ extension Account {
         } catch {
             throw .sync(.link(error))
         }
-        defer { Task { await link.close() } }
+        let watchdog = Task {
+            try? await Task.sleep(for: deadline)
+            await link.close()
+        }
+        defer {
+            watchdog.cancel()
+            Task { await link.close() }
+        }
         let channel = InviteExchangeChannel(link: link)
         try await channel.send(.cardRequest(commitment: invite.creatorCard.commitment))
         let fullCard: ContactCard
