@@ -111,6 +111,9 @@ extension Account {
                 consumed: { id in (try? self.readGroupStore { try $0.isInviteConsumed(id) }) ?? true })
             let (welcome, tree) = try admitStranger(card.feedID, keyPackage: keyPackage, admission: admission)
             guard let group = try? GroupID(admission.groupID) else { throw .groupNotFound }
+            // The new member's group messages are entries of its feed: follow it (members need not be contacts). A
+            // failure here does not undo the admission; the next commit's processing follows every member anyway.
+            try? store.follow(identityKey: card.feedKey)
             return (.admitted(group: group, member: card.feedID), .welcome(welcome, tree: tree))
         } catch {
             inviteJoinBudget.withLock {

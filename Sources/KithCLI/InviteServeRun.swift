@@ -72,7 +72,7 @@ enum InviteServeRun {
                 object["tag"] = .string(tag)
                 Output.json(.object(object))
             } else {
-                Output.line("Joined the group \(group.string) (tag \(TerminalText.escaped(tag))). Sync with any member to receive its messages.")
+                Output.line("Joined the group \(group.string) (tag \(TerminalText.escaped(tag))). Its messages reach you with the members' feeds: a sync with a contact who follows them, or `kith feed import`.")
             }
         case let .refused(error, reason):
             if json {

@@ -67,6 +67,10 @@ import Testing
         try await alice.sendToGroup(group.id, text: "welcome")
         _ = try await dana.importKnownFeed(lines: try await alice.exportFeed())
         #expect(try await dana.groupMessages(group.id).contains { if case .post(let post)? = $0.content { post.body == "welcome" } else { false } })
+        // And Alice, who follows the new member's feed, reads Dana's answer.
+        try await dana.sendToGroup(group.id, text: "thanks")
+        _ = try await alice.importKnownFeed(lines: try await dana.exportFeed())
+        #expect(try await alice.groupMessages(group.id).contains { if case .post(let post)? = $0.content { post.body == "thanks" } else { false } })
 
         let before = try await alice.group(group.id)
         let second = await Self.exchange(creator: alice, joiner: erin, invite: try await erin.prepareStrangerJoin(made.url))
