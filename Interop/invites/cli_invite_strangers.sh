@@ -69,15 +69,31 @@ assert 1000 in payload, "Kith's reach field is missing"
 assert len(signed[2]) == 65
 PY
 
+# An invite made without --via cannot be used by a stranger: a clear error, nothing sent.
+plain=$("$kith" invite create --home "$work/a" club --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+set +e
+"$kith" invite accept --home "$work/e" "$plain" > /dev/null 2> "$work/plain.err"; code_plain=$?
+set -e
+[ "$code_plain" -ne 0 ] && grep -q -- "--via" "$work/plain.err" || fail "a plain invite for a stranger: $(cat "$work/plain.err")"
+
+# Nobody answers yet: the joiner is told the creator is not answering.
+set +e
+"$kith" invite accept --home "$work/e" "$url" > /dev/null 2> "$work/early.err"; code_early=$?
+set -e
+[ "$code_early" -ne 0 ] && grep -q "not answering" "$work/early.err" || fail "no creator answering: $(cat "$work/early.err")"
+
 # Alice answers two joiners through the relay.
 "$kith" invite serve --home "$work/a" "$url" --count 2 --timeout 60 --json > "$work/answer.out" 2> "$work/answer.err" &
 answer_pid=$!
+wait_for_joiner() { for _ in $(seq 1 200); do grep -q "waiting for joiner $1" "$work/answer.err" 2>/dev/null && return 0; sleep 0.1; done; fail "invite serve is not waiting: $(cat "$work/answer.err")"; }
+wait_for_joiner 1
 
 joined=$("$kith" invite accept --home "$work/d" "$url" --json 2> "$work/d.err") || fail "Dana's stranger join failed: $(cat "$work/d.err" "$work/answer.err")"
 group=$(echo "$joined" | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["status"]=="joined", j; print(j["group_id"])')
 [[ "$("$kith" group show --home "$work/d" "$group" --json)" == *'"status":"active"'* ]] || fail "Dana is not an active member"
 grep -q "reaching the creator" "$work/d.err" || fail "no progress shown: $(cat "$work/d.err")"
 
+wait_for_joiner 2
 set +e
 out=$("$kith" invite accept --home "$work/e" "$url" 2> "$work/e.err"); second=$?
 set -e

@@ -127,8 +127,11 @@ struct InviteCommand: AsyncParsableCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 let inspection = try await account.inspectInvite(invite)
-                if let creator = inspection.invite.payload.creatorInboxID.feedID, try await account.contact(creator) == nil,
-                   inspection.invite.payload.reach != nil {
+                if let creator = inspection.invite.payload.creatorInboxID.feedID, creator != account.feedID,
+                   try await account.contact(creator) == nil {
+                    guard inspection.invite.payload.reach != nil else {
+                        throw KithError.input(.invalid("you never met this invite's creator and the invite carries no way to reach them: ask for an invite made with `kith invite create --via SERVER_URL`, or meet and exchange cards first"))
+                    }
                     try await InviteServeRun.acceptAsStranger(account: account, text: invite, timeout: timeout, json: global.json)
                     return
                 }

@@ -41,7 +41,7 @@ enum InviteServeRun {
         let device = DeviceID.random()
         let room: RoomID
         do throws(RelayError) {
-            room = try await pairing.accept(code, device: device)
+            room = try await acceptRetrying(pairing, code: code, device: device, attempts: min(timeout, 10))
         } catch .rendezvous(.notFoundOrExpired) {
             throw PairRun.Failure(description: "the creator is not answering on its server right now (ask it to run `kith invite serve`), or the invite's code expired")
         } catch .rendezvous(.conflict) {
@@ -85,6 +85,20 @@ enum InviteServeRun {
                 Output.line("The creator refused: \(TerminalText.escaped(error)) (\(TerminalText.escaped(reason))).")
             }
             throw ExitCode(1)
+        }
+    }
+
+    /// Accepts the invite's join code, trying again once a second while the server knows no such code: a creator
+    /// answering several joiners offers the code again after each one.
+    static func acceptRetrying(_ pairing: RelayPairing, code: JoinCode, device: DeviceID, attempts: Int) async throws(RelayError) -> RoomID {
+        var left = max(attempts, 1)
+        while true {
+            do throws(RelayError) {
+                return try await pairing.accept(code, device: device)
+            } catch .rendezvous(.notFoundOrExpired) where left > 1 {
+                left -= 1
+                try? await Task.sleep(for: .seconds(1))
+            }
         }
     }
 
