@@ -125,7 +125,7 @@ extension Account {
     }
 
     /// Adds `owner` with its KeyPackage in one commit (a single-use invite consumed in the same transaction) and takes
-    /// the Welcome made for it out of the queue, with the ratchet tree when it travels apart: it goes back over the
+    /// the Welcome made for it, with the ratchet tree when it travels apart, in that transaction: it goes back over the
     /// link, never as a direct message (`owner` is not a contact).
     private func admitStranger(
         _ owner: FeedID, keyPackage bytes: [UInt8], admission: InviteJoinLadder.Admission
@@ -134,35 +134,24 @@ extension Account {
               (try? GroupKeyPackage.check(keyPackage, owner: owner)) != nil else {
             throw .addFailed("the request's KeyPackage is not the requester's")
         }
+        var handed: (welcome: [UInt8], tree: [UInt8])?
         do throws(KithError) {
-            try commitToGroup(id) { membership, access throws(KithError) in
+            // The Welcome is taken in the commit's own transaction, never queued for a direct message.
+            try commitToGroup(id, handOver: { joiner, welcome, tree in
+                guard joiner == owner else { return false }
+                handed = (welcome, tree ?? [])
+                return true
+            }) { membership, access throws(KithError) in
                 if admission.singleUse {
                     try self.groupStoreCall { try access.consumeInvite(admission.inviteID, group: admission.groupID, requester: owner.string) }
                 }
                 do throws(GroupError) { return try membership.commit(adding: [keyPackage]) } catch { throw .group(error) }
             }
-            return try withGroupStore { access throws(KithError) in
-                let queued = try self.groupStoreCall { try access.queuedWelcomes() }
-                guard let item = queued.first(where: { $0.groupID == id.string && $0.recipient == owner.string }) else {
-                    throw .group(.malformedMessage("the commit made no Welcome for the requester"))
-                }
-                var tree: [UInt8] = []
-                if let offer = item.tree {
-                    guard let blob = try self.groupStoreCall({ try access.blob(offer.blob) }) else {
-                        throw .group(.ratchetTreeMissing)
-                    }
-                    do throws(ContactsCipherError) {
-                        tree = try BlobCipher.open(blob, contentHash: offer.blob, key: offer.key)
-                    } catch {
-                        throw .contacts(.cipher(error))
-                    }
-                }
-                try self.groupStoreCall { try access.dequeueWelcome(group: id.string, recipient: owner.string) }
-                return (item.message, tree)
-            }
         } catch {
             throw .addFailed(error.description)
         }
+        guard let handed else { throw .addFailed("the commit made no Welcome for the requester") }
+        return handed
     }
 
     // MARK: Invites for strangers

@@ -90,6 +90,16 @@ import Testing
         #expect(try outcome.joiner.get() == .joined(group.id))
     }
 
+    @Test func aTreeTooLargeForTheWelcomeTravelsOverTheLink() async throws {
+        let (alice, dana, _) = try Self.strangers()
+        alice.groupTreeInBandLimit.withLock { $0 = 0 }
+        let group = try await alice.createGroup(name: "g")
+        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
+        let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.prepareStrangerJoin(made.url))
+        #expect(try outcome.joiner.get() == .joined(group.id))
+        #expect(try await dana.group(group.id).status == .active)
+    }
+
     @Test func aRevokedInviteIsRefusedAndAFreshOneWorks() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
