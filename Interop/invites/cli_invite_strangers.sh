@@ -78,7 +78,7 @@ set -e
 
 # Nobody answers yet: the joiner is told the creator is not answering.
 set +e
-"$kith" invite accept --home "$work/e" "$url" > /dev/null 2> "$work/early.err"; code_early=$?
+"$kith" invite accept --home "$work/e" --timeout 2 "$url" > /dev/null 2> "$work/early.err"; code_early=$?
 set -e
 [ "$code_early" -ne 0 ] && grep -q "not answering" "$work/early.err" || fail "no creator answering: $(cat "$work/early.err")"
 

@@ -88,8 +88,8 @@ enum InviteServeRun {
         }
     }
 
-    /// Accepts the invite's join code, trying again once a second while the server knows no such code: a creator
-    /// answering several joiners offers the code again after each one.
+    /// Accepts the invite's join code, trying again once a second while the server knows no such code (a creator
+    /// answering several joiners offers the code again after each one) and after the wait a rate-limited answer asks.
     static func acceptRetrying(_ pairing: RelayPairing, code: JoinCode, device: DeviceID, attempts: Int) async throws(RelayError) -> RoomID {
         var left = max(attempts, 1)
         while true {
@@ -98,6 +98,9 @@ enum InviteServeRun {
             } catch .rendezvous(.notFoundOrExpired) where left > 1 {
                 left -= 1
                 try? await Task.sleep(for: .seconds(1))
+            } catch .rendezvous(.rateLimited(let seconds)) where left > 1 {
+                left -= 1
+                try? await Task.sleep(for: .seconds(min(max(seconds ?? 1, 1), 10)))
             }
         }
     }
