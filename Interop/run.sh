@@ -77,6 +77,7 @@ check convos-invites "$PYTHON" Interop/invites/invite_vectors.py check Tests/Vec
 check invite-page "$PYTHON" Interop/invitepage/check_invite_page.py
 check kith-invites "$PYTHON" Interop/invites/kith_invite_vectors.py check TestVectors/invites/kith-invites-v1.json
 check invites-cli Interop/invites/cli_invites.sh
+check invites-strangers-cli Interop/invites/cli_invite_strangers.sh
 check mls-vector-runner .build/debug/kith-vectors mls Tests/Vectors/mls/*.json
 
 echo "interop: $passed passed, $failed failed"

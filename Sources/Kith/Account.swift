@@ -57,6 +57,8 @@ public final class Account: Sendable {
     let groupTreeInBandLimit = Mutex(GroupWireMessage.maxInBandTreeBytes)
     /// How many refused invite join requests each requester may cost this identity (docs/INVITES.md).
     let inviteJoinBudget = Mutex(JoinRequestBudget())
+    /// How many invite exchanges with strangers may run and start (docs/INVITES.md, "Joiners who never met the creator").
+    let strangerExchangeGate = Mutex(StrangerExchangeGate())
     /// Restored group states by group id, with the store version they were saved as: a pass reuses one while the
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])

@@ -48,6 +48,9 @@ enum Schema {
         migrator.registerMigration("v11-one-time-pools") { db in
             try db.execute(sql: oneTimePoolTables)
         }
+        migrator.registerMigration("v12-invite-strangers") { db in
+            try db.execute(sql: inviteStrangerTables)
+        }
         return migrator
     }
 
