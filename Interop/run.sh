@@ -15,9 +15,14 @@ fi
 if ! "$venv/bin/python" -c "import aiortc, websockets, schemathesis" >/dev/null 2>&1; then
   "$venv/bin/pip" install -q --disable-pip-version-check "aiortc==1.16.0" "websockets>=13" "schemathesis==4.32.5" || { echo "error: pip install failed" >&2; exit 1; }
 fi
-# Push (docs/PUSH.md): an independent Web Push application server (pywebpush with py-vapid), http_ece, requests.
-if ! "$venv/bin/python" -c "import pywebpush, py_vapid, http_ece, requests" >/dev/null 2>&1; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "pywebpush==2.5.0" "py-vapid==1.9.6" "http-ece==1.2.1" requests || { echo "error: pip install failed" >&2; exit 1; }
+# Push delivery (issue 16): independent peers for Kith's providers (http_ece decrypts Web Push, pyjwt and py_vapid
+# verify VAPID, pyjwt verifies the FCM RS256 assertion and the APNs ES256 token, h2 serves APNs over HTTP/2).
+if ! "$venv/bin/python" -c "import http_ece, jwt, py_vapid, h2" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "http-ece==1.2.1" "pyjwt==2.15.1" "py-vapid==1.9.6" "h2==4.4.1" || { echo "error: pip install failed" >&2; exit 1; }
+fi
+# Push service and gateway (docs/PUSH.md): an independent Web Push application server (pywebpush) and requests.
+if ! "$venv/bin/python" -c "import pywebpush, requests" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "pywebpush==2.5.0" requests || { echo "error: pip install failed" >&2; exit 1; }
 fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
@@ -51,6 +56,7 @@ check groups-vectors "$PYTHON" Interop/groups/check_vectors.py TestVectors/group
 check direct-handover "$PYTHON" Interop/direct/check_handover.py
 check tdf-vectors "$PYTHON" Interop/tdf/decrypt_kith_vectors.py TestVectors/nanotdf/kith-dialect-v1.json
 check tdf-cli "$PYTHON" Interop/tdf/cli_tdf.py
+check tdf-circle-cli Interop/tdf/cli_circle.sh
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done
@@ -68,6 +74,7 @@ fi
 check serve-aiortc "$PYTHON" Interop/serve/aiortc_peers.py
 check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/serve/schemathesis.sh
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
+check push-delivery "$PYTHON" Interop/push-delivery/check_push_delivery.py
 check push-service-pywebpush "$PYTHON" Interop/push/check_push_service.py
 check push-gateway-chatsecure "$PYTHON" Interop/push/check_gateway.py
 check example-app .build/debug/kith-example
@@ -77,6 +84,7 @@ check convos-invites "$PYTHON" Interop/invites/invite_vectors.py check Tests/Vec
 check invite-page "$PYTHON" Interop/invitepage/check_invite_page.py
 check kith-invites "$PYTHON" Interop/invites/kith_invite_vectors.py check TestVectors/invites/kith-invites-v1.json
 check invites-cli Interop/invites/cli_invites.sh
+check invites-strangers-cli Interop/invites/cli_invite_strangers.sh
 check mls-vector-runner .build/debug/kith-vectors mls Tests/Vectors/mls/*.json
 
 echo "interop: $passed passed, $failed failed"

@@ -45,6 +45,7 @@ extension Account {
             do throws(StoreError) { return try store.ingest(streaming: input, decryptor: decryptor, onlyFeed: feed, progress: progress) } catch { throw .store(error) }
         }
         try processDirectMessagesBlocking()
+        try processOneTimeMessagesBlocking()
         if let error = input.reader.readError { throw .input(.file(path: "the feed file", reason: "reading failed: \(error)")) }
         result.lines = input.linesRead
         result.rejections = input.rejections

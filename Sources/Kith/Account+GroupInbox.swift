@@ -134,6 +134,63 @@ extension Account {
         return membership
     }
 
+    /// Joins from a Welcome that came back over an invite exchange with a creator met only through its invite
+    /// (docs/INVITES.md, "Welcome gating"). Refused, with nothing stored, unless a join request to `creator` for `tag`
+    /// is pending here and the Welcome's group carries exactly that invite tag: a stranger cannot add this identity
+    /// to a group it did not ask to join.
+    ///
+    /// - Parameters:
+    ///   - welcome: the TLS-encoded `MLSMessage` carrying the Welcome.
+    ///   - tree: the ratchet tree when it travelled apart (empty when the Welcome carries it).
+    /// - Throws: ``KithError/group(_:)`` when the Welcome is malformed, names none of this identity's KeyPackages,
+    ///   or does not match a pending request.
+    func joinFromInviteExchange(welcome bytes: [UInt8], tree: [UInt8], creator: FeedID, tag: String) throws(KithError) -> GroupID {
+        let membership: GroupMembership = try withGroupStore { access throws(KithError) in
+            guard try self.groupStoreCall({ try access.joinRequestStatus(creator: creator.string, tag: tag) }) == "pending" else {
+                throw .group(.malformedMessage("no pending join request to this creator for this invite: Welcome refused"))
+            }
+            guard bytes.count <= GroupWireMessage.maxBytes, let message = try? MLSMessage(tlsEncoded: bytes),
+                  case .welcome(let mlsWelcome) = message.body else {
+                throw .group(.malformedMessage("the invite exchange must answer with an MLS Welcome"))
+            }
+            var found: (keyPackage: KeyPackage, secrets: KeyPackageSecrets, reference: String)?
+            do throws(GroupError) {
+                for secrets in mlsWelcome.secrets {
+                    let reference = Base64URL.encode(secrets.newMember)
+                    if let own = try? access.ownKeyPackage(reference: reference) {
+                        found = (try GroupKeyPackage.decode(own.keyPackage), try GroupKeyPackage.decodeSecrets(own.secrets), reference)
+                        break
+                    }
+                }
+            } catch {
+                throw .group(error)
+            }
+            guard let found else { throw .group(.invalidKeyPackage("the Welcome names none of this identity's KeyPackages")) }
+            let membership: GroupMembership
+            do throws(GroupError) {
+                membership = try GroupMembership.join(
+                    welcome: mlsWelcome, keyPackage: found.keyPackage, secrets: found.secrets, own: self.feedID, author: creator,
+                    ratchetTree: tree.isEmpty ? nil : tree, now: self.groupClock)
+            } catch {
+                throw .group(error)
+            }
+            guard let groupTag = membership.metadata?.tag, groupTag.utf8.elementsEqual(tag.utf8) else {
+                throw .group(.malformedMessage("the Welcome is for a group whose invite tag is not the invite's: refused"))
+            }
+            if let existing = try? access.group(membership.id.string), existing.status == .active, existing.epoch >= membership.epoch {
+                throw .group(.malformedMessage("already a member of that group"))
+            }
+            try self.save(membership, name: nil, explodeAt: nil, in: access)
+            try self.groupStoreCall {
+                try access.deleteOwnKeyPackage(reference: found.reference)
+                _ = try access.settleJoinRequest(creator: creator.string, tag: tag, status: "joined")
+            }
+            return membership
+        }
+        try follow(membersOf: membership)
+        return membership.id
+    }
+
     /// The group tree `author` sent apart for a Welcome (an `mls_group_tree` message and its blob), opened.
     ///
     /// - Throws: ``GroupError/ratchetTreeMissing`` while the message or the blob has not arrived.

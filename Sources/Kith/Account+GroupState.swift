@@ -85,8 +85,15 @@ extension Account {
 
     /// Makes a handshake (commit or proposal) under the append's write lock and appends it to this feed as a
     /// `group_event` of the group's audience; the advanced state, the Welcomes to send and the envelope commit together.
+    ///
+    /// `handOver`, when given, sees each joiner's Welcome (TLS-encoded `MLSMessage`) and the ratchet tree when it
+    /// travels apart; a Welcome it takes (returns true) is not queued for a direct message: the invite exchange hands
+    /// it to a joiner that is not a contact over its own link.
     @discardableResult
-    func commitToGroup(_ id: GroupID, make: (inout GroupMembership, GroupStoreAccess) throws(KithError) -> GroupHandshake) throws(KithError) -> Envelope {
+    func commitToGroup(
+        _ id: GroupID, handOver: ((FeedID, [UInt8], [UInt8]?) -> Bool)? = nil,
+        make: (inout GroupMembership, GroupStoreAccess) throws(KithError) -> GroupHandshake
+    ) throws(KithError) -> Envelope {
         let envelope = try appendMaking(type: "group_event", audience: .group(id.string)) { slot throws(KithError) in
             let access = slot.groups
             let (record, membership) = try self.activeMembership(id, in: access)
@@ -111,6 +118,7 @@ extension Account {
                 guard let welcome = handshake.welcome(for: joiner) else { continue }
                 let welcomeBytes = MLSMessage(body: .welcome(welcome)).tlsEncoded
                 guard welcomeBytes.count <= GroupWireMessage.maxHandshakeBytes else { throw .group(.handshakeTooLarge(welcomeBytes.count)) }
+                if let handOver, handOver(joiner, welcomeBytes, handshake.ratchetTree) { continue }
                 try self.groupStoreCall { try access.queueWelcome(welcomeBytes, group: id.string, recipient: joiner.string, tree: tree) }
             }
             return (bytes, plaintext)

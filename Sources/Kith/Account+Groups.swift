@@ -149,6 +149,12 @@ extension Account {
 
     /// A fresh KeyPackage for `record`, its private keys kept sealed here; returns its TLS encoding.
     func makeKeyPackageBlocking(for record: ContactRecord) throws(KithError) -> [UInt8] {
+        try makeKeyPackageBlocking(recipient: record.feedID)
+    }
+
+    /// A fresh KeyPackage made for `recipient` (a contact, or an invite's creator met only through the invite); its
+    /// private keys stay here, sealed.
+    func makeKeyPackageBlocking(recipient: FeedID) throws(KithError) -> [UInt8] {
         let identityKey = try originalIdentityKey()
         let made: (keyPackage: KeyPackage, secrets: KeyPackageSecrets)
         let reference: [UInt8]
@@ -161,7 +167,7 @@ extension Account {
         let bytes = made.keyPackage.tlsEncoded
         let secrets = GroupKeyPackage.encode(made.secrets)
         try withGroupStore { access throws(KithError) in
-            try self.groupStoreCall { try access.saveOwnKeyPackage(reference: Base64URL.encode(reference), recipient: record.feedID.string, keyPackage: bytes, secrets: secrets) }
+            try self.groupStoreCall { try access.saveOwnKeyPackage(reference: Base64URL.encode(reference), recipient: recipient.string, keyPackage: bytes, secrets: secrets) }
         }
         return bytes
     }

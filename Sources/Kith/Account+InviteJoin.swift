@@ -16,8 +16,9 @@ extension Account {
     /// the creator an `invite_join_request` with a KeyPackage made for it over the direct session. The creator adds
     /// this identity when it next processes messages; the Welcome arrives as usual.
     ///
-    /// The creator must be a contact: a direct session needs the creator's keys, which a Convos-format invite does not
-    /// carry (docs/INVITES.md, "Joiners who never met the creator").
+    /// The creator must be a contact: a direct session needs the creator's keys. For a creator never met, use an invite
+    /// that carries Kith's reach field with ``prepareStrangerJoin(_:)`` and ``joinAsStranger(_:over:initiator:deadline:)``
+    /// (docs/INVITES.md, "Joiners who never met the creator").
     ///
     /// - Throws: ``KithError/invite(_:)`` for an unreadable, expired, over-bound or forged invite;
     ///   ``KithError/contacts(_:)`` when the creator is not a contact.
@@ -146,7 +147,7 @@ extension Account {
     }
 
     /// The creator's view of a group for the ladder.
-    private func ladderView(of groupID: String, requester: String) -> InviteJoinLadder.GroupView? {
+    func ladderView(of groupID: String, requester: String) -> InviteJoinLadder.GroupView? {
         guard let id = try? GroupID(groupID),
               let (record, membership) = try? withGroupStore({ access throws(KithError) in try self.loadMembership(id, in: access) })
         else { return nil }

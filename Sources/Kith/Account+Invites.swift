@@ -31,11 +31,13 @@ extension Account {
     ///   - description: its description (public).
     ///   - imageURL: an image address a reader may show (public; Kith's invite page never loads it).
     ///   - emoji: an emoji shown with the name (public).
+    ///   - relay: where this identity answers joiners who never met it (``answerStranger(over:initiator:deadline:)``);
+    ///     when given, the invite carries Kith's reach field (its compact card, the server and the join code).
     /// - Throws: ``KithError/group(_:)`` for an unknown or ended group or when not the committer;
     ///   ``KithError/invite(_:)`` for a preview field over Kith's bounds.
     public func createInvite(
         group id: GroupID, expiresIn: Int64? = nil, singleUse: Bool = false, name: String? = nil, description: String? = nil,
-        imageURL: String? = nil, emoji: String? = nil
+        imageURL: String? = nil, emoji: String? = nil, relay: InviteRelay? = nil
     ) async throws(KithError) -> CreatedInvite {
         try await BlockingWork.run { () throws(KithError) in
             if let expiresIn, expiresIn <= 0 { throw .input(.invalid("an invite's lifetime must be positive")) }
@@ -50,12 +52,14 @@ extension Account {
             }
             guard let tag else { throw .group(.noMetadata) }
             let key = try self.inviteSigningKey()
+            var reach: InviteReach?
+            if let relay { reach = try self.strangerReachBlocking(relay) }
             do throws(InviteError) {
                 let token = try ConversationToken.seal(conversationID: id.string, creatorKey: key, creatorInboxID: self.inviteInboxID)
                 let payload = InvitePayload(
                     conversationToken: token, creatorInboxID: self.inviteInboxID, tag: tag.string, name: name, description: description,
                     imageURL: imageURL, conversationExpiresAtUnix: membership.explodeAt, expiresAtUnix: expiresIn.map { self.clock() + $0 },
-                    expiresAfterUse: singleUse, emoji: emoji)
+                    expiresAfterUse: singleUse, emoji: emoji, reach: reach)
                 try payload.checkKithBounds()
                 let invite = try SignedInvite(signing: payload, with: key)
                 return CreatedInvite(invite: invite, code: InviteCode.encode(invite))

@@ -57,6 +57,8 @@ public final class Account: Sendable {
     let groupTreeInBandLimit = Mutex(GroupWireMessage.maxInBandTreeBytes)
     /// How many refused invite join requests each requester may cost this identity (docs/INVITES.md).
     let inviteJoinBudget = Mutex(JoinRequestBudget())
+    /// How many invite exchanges with strangers may run and start (docs/INVITES.md, "Joiners who never met the creator").
+    let strangerExchangeGate = Mutex(StrangerExchangeGate())
     /// Restored group states by group id, with the store version they were saved as: a pass reuses one while the
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])
@@ -303,6 +305,8 @@ public final class Account: Sendable {
             throw .input(.invalid("direct messages are sealed by the ratchet session (sendDirect)"))
         case .group:
             throw .input(.invalid("group messages are sealed by the group's MLS state (sendToGroup)"))
+        case .oneTime:
+            throw .input(.invalid("one-time messages are sealed to the peer's pool (sendOneTime)"))
         case .unknown(let text):
             throw .input(.invalid("cannot encrypt for unknown audience '\(text)'"))
         }
@@ -366,6 +370,7 @@ public final class Account: Sendable {
             do throws(StoreError) { return try store.ingest(streaming: lines, decryptor: decryptor, progress: progress) } catch { throw .store(error) }
         }
         try processDirectMessagesBlocking()
+        try processOneTimeMessagesBlocking()
         return report
     }
 

@@ -24,6 +24,14 @@ public enum AccountEvent: Sendable {
     case contactAdded(FeedID)
     /// A contact was removed.
     case contactRemoved(FeedID)
+    /// One-time messages addressed to this account were decrypted (their keys are gone).
+    case oneTimeMessagesOpened([MessageID])
+    /// Pools were exchanged with an inner-circle contact during a sync (active: the commit arrived).
+    case circlePoolsExchanged(FeedID, active: Bool)
+    /// The pool of an inner-circle contact fell below 10 %: renew it at the next meeting.
+    case circlePoolLow(FeedID, remaining: Int, capacity: Int)
+    /// An inner-circle contact revoked trust (told over the link): both pools were deleted here.
+    case circleRevokedByPeer(FeedID)
 }
 
 /// Fans account events out to every live subscriber.

@@ -44,6 +44,9 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
     case invite(InviteError)
     /// A file of the home (other than the vault) could not be written.
     case fileSystem(path: String, reason: String)
+    /// The inner circle: no pool with the contact (or not committed yet), an exhausted pool, a
+    /// one-time message that does not open (docs/TDF.md).
+    case circle(OneTimePoolError)
     /// A capability that this build does not have yet.
     case notYetSupported(String)
 
@@ -60,6 +63,7 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
         case .group(let error): "group: \(error.description)"
         case .invite(let error): "invite: \(error.description)"
         case .fileSystem(let path, let reason): "cannot write \(path): \(reason)"
+        case .circle(let error): "inner circle: \(error.description)"
         case .notYetSupported(let message): message
         }
     }

@@ -8,8 +8,11 @@ import KithSync
 /// The Noise static key is the identity's X25519 `dh_key`; the allow-list is "a contact's current
 /// `dh_key`" (``StoreSyncSource/isContact(staticKey:)``); the blob phase is on unless
 /// ``blobs`` is false, in which case the `blobs` capability is left out of the Hello and neither
-/// side transfers blobs. Every finished session is recorded per peer (`sync_peer_state`), and the
-/// direct messages it brought are decrypted (``Account/processDirectMessages()``).
+/// side transfers blobs. With ``SyncCapabilities/sidePhase`` negotiated (both sides are Kith
+/// agents), the inner circle's pool exchange runs first on the same link (``CircleExchange``,
+/// docs/TDF.md). Every finished session is recorded per peer (`sync_peer_state`), and the direct
+/// and one-time messages it brought are decrypted (``Account/processDirectMessages()``,
+/// ``Account/processOneTimeMessages()``).
 public struct SyncAgent: Sendable {
     /// The account.
     public let account: Account
@@ -32,6 +35,7 @@ public struct SyncAgent: Sendable {
     public var linkConfiguration: SecureLinkConfiguration {
         let source = source
         var capabilities = SyncCapabilities.supported
+        capabilities.insert(.sidePhase)
         if !blobs { capabilities.remove(.blobs) }
         return SecureLinkConfiguration(localStatic: account.identity.dhKey, hello: SyncHello(capabilities: capabilities)) {
             await source.isContact(staticKey: $0)
@@ -97,17 +101,32 @@ public struct SyncAgent: Sendable {
         // Self messages replicate as signed stubs: sign any that are missing before serving.
         try? await account.signMissingSelfStubs()
         let hub = account.hub
+        var circle: CircleExchange?
+        if link.negotiated.capabilities.contains(.sidePhase) {
+            let exchange = CircleExchange(account: account)
+            circle = exchange
+            do throws(SyncSidePhaseError) {
+                try await SyncSidePhase.run(link: link, handler: exchange, clock: clock)
+            } catch {
+                await link.close()
+                var report = SyncSessionReport()
+                if case .link(let failure) = error { report.interruption = failure } else { report.interruption = .closed }
+                return report
+            }
+        }
         let options = SyncSessionOptions(blobSource: blobs ? source : nil, maximumBlobLength: maximumBlobLength) { event in
             hub.emit(.syncProgress(event))
             observer?(event)
         }
         let report = await SyncSession(link: link, source: source, clock: clock, options: options).run()
+        await circle?.sessionEnded(completed: report.completed)
         let source = source
         let peer = SyncPeer(staticKey: link.peerStaticKey)
         await source.recordSession(report, peer: peer)
         // Direct messages that arrived are decrypted now (each exactly once; a failure here
         // leaves them for the next pass and does not undo the sync).
         _ = try? await account.processDirectMessages()
+        _ = try? await account.processOneTimeMessages()
         return report
     }
 }

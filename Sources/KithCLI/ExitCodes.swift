@@ -15,6 +15,8 @@ extension KithError {
         case .feed, .input, .contacts, .ratchet, .sync, .invite, .fileSystem: 2
         case .group(let error):
             if case .damagedState = error { 5 } else { 2 }
+        case .circle(let error):
+            if case .store = error { 5 } else { 2 }
         case .notYetSupported: 6
         }
     }

@@ -5,20 +5,23 @@ import KithCanonical
 import KithGroups
 import KithIdentity
 import KithInvites
+import KithRendezvous
 import KithTerminal
 
 /// `kith invite …`: Convos-compatible signed invites to groups (docs/INVITES.md).
 struct InviteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invite",
-        abstract: "Invites to groups: create, show (any Convos or Kith invite), accept, revoke.",
+        abstract: "Invites to groups: create, show (any Convos or Kith invite), accept, serve, revoke.",
         discussion: """
             An invite is a signed link (Convos' format) naming a group by a token only its creator can open. \
             Whoever holds it sends the creator a join request; the creator's next processing checks it and adds \
             the requester with an MLS commit. Revoking rotates the group's invite tag, which voids every \
-            outstanding invite.
+            outstanding invite. An invite made with --via SERVER also reaches joiners who never met its creator: \
+            it carries the creator's compact card and a join code on that `kith serve`, where `kith invite serve` \
+            answers them over the blind relay.
             """,
-        subcommands: [Create.self, Show.self, Accept.self, Revoke.self]
+        subcommands: [Create.self, Show.self, Accept.self, Serve.self, Revoke.self]
     )
 
     /// `kith invite create GROUP`.
@@ -46,6 +49,12 @@ struct InviteCommand: AsyncParsableCommand {
         @Option(help: "Public preview: an emoji.")
         var emoji: String?
 
+        @Option(name: .customLong("via"), help: "Let people who never met you join: answer them through this `kith serve` (its URL goes into the invite with your compact card and a join code; run `kith invite serve` to answer).")
+        var via: String?
+
+        @Option(help: "With --via: the join code to offer there (default: 20 random letters and digits).")
+        var joinCode: String?
+
         @Flag(help: "Do not draw the QR code.")
         var noQR = false
 
@@ -54,9 +63,11 @@ struct InviteCommand: AsyncParsableCommand {
                 let account = try await openAccount(global)
                 let group = try await account.resolveGroup(target.group)
                 let lifetime = try expiresIn.map(InviteDuration.parse)
+                if joinCode != nil, via == nil { throw KithError.input(.invalid("--join-code needs --via SERVER_URL")) }
+                let relay = via.map { InviteRelay(server: $0, joinCode: joinCode ?? InviteServeRun.randomJoinCode()) }
                 let made = try await account.createInvite(
                     group: group.id, expiresIn: lifetime, singleUse: singleUse, name: name, description: description,
-                    imageURL: imageURL, emoji: emoji)
+                    imageURL: imageURL, emoji: emoji, relay: relay)
                 if global.json {
                     var object = InviteJSON.fields(of: made.invite)
                     object["code"] = .string(made.code)
@@ -69,6 +80,9 @@ struct InviteCommand: AsyncParsableCommand {
                 if !noQR { Output.line(try QRCode.render(made.url)) }
                 Output.line("Tag \(made.invite.payload.tag)\(singleUse ? ", single use" : "")"
                     + (made.invite.payload.expiresAtUnix.map { ", expires at \($0) (Unix seconds)" } ?? ", no expiry"))
+                if relay != nil {
+                    Output.line("Joiners who never met you reach you through \(TerminalText.escaped(via ?? "")); answer them with: kith invite serve '\(made.url)'")
+                }
             }
         }
     }
@@ -97,28 +111,69 @@ struct InviteCommand: AsyncParsableCommand {
 
     /// `kith invite accept URL`.
     struct Accept: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Ask the invite's creator to add you; you join from the Welcome after a sync.")
+        static let configuration = CommandConfiguration(
+            abstract: "Ask the invite's creator to add you: a join request to a contact, or, for a creator you never met, the invite exchange through its server."
+        )
 
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: "The invite link or code.")
         var invite: String
 
+        @Option(help: "Seconds to wait for the creator on its server (stranger joins).")
+        var timeout: Int = 120
+
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let inspection = try await account.acceptInvite(invite)
-                let tag = inspection.invite.payload.tag
+                let inspection = try await account.inspectInvite(invite)
+                if let creator = inspection.invite.payload.creatorInboxID.feedID, creator != account.feedID,
+                   try await account.contact(creator) == nil {
+                    guard inspection.invite.payload.reach != nil else {
+                        throw KithError.input(.invalid("you never met this invite's creator and the invite carries no way to reach them: ask for an invite made with `kith invite create --via SERVER_URL`, or meet and exchange cards first"))
+                    }
+                    try await InviteServeRun.acceptAsStranger(account: account, text: invite, timeout: timeout, json: global.json)
+                    return
+                }
+                let sent = try await account.acceptInvite(invite)
+                let tag = sent.invite.payload.tag
                 if global.json {
                     var object = JSONObject()
                     object["tag"] = .string(tag)
-                    object["creator"] = .string(inspection.invite.payload.creatorInboxID.feedID?.string ?? "")
+                    object["creator"] = .string(sent.invite.payload.creatorInboxID.feedID?.string ?? "")
                     object["status"] = .string("pending")
                     Output.json(.object(object))
                 } else {
-                    let name = inspection.invite.payload.name.map { " to \(TerminalText.escaped($0))" } ?? ""
+                    let name = sent.invite.payload.name.map { " to \(TerminalText.escaped($0))" } ?? ""
                     Output.line("Sent a join request\(name) (tag \(TerminalText.escaped(tag))). Sync; the creator adds you when it processes it.")
                 }
+            }
+        }
+    }
+
+    /// `kith invite serve URL`.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Answer joiners who never met you, for an invite made with --via: offer its join code on its server and run the invite exchange."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Your invite link or code (made with `kith invite create --via`).")
+        var invite: String
+
+        @Option(help: "Answer this many joiners, then stop.")
+        var count: Int = 1
+
+        @Option(help: "Seconds to wait for each joiner.")
+        var timeout: Int = 300
+
+        func run() async throws {
+            try await Output.run {
+                guard (1...1_000).contains(count) else { throw KithError.input(.invalid("--count must be between 1 and 1000")) }
+                guard (1...86_400).contains(timeout) else { throw KithError.input(.invalid("--timeout must be between 1 and 86400 seconds")) }
+                let account = try await openAccount(global)
+                try await InviteServeRun.serve(account: account, text: invite, count: count, timeout: timeout, json: global.json)
             }
         }
     }

@@ -26,7 +26,41 @@ enum InviteJSON {
         object["signature"] = .string(Hex.encode(invite.signature.bytes))
         object["payload_bytes"] = .integer(Int64(invite.payloadBytes.count))
         object["invite_id"] = .string(InviteJoinLadder.inviteID(of: invite))
+        object["reach"] = payload.reach.map { JSONValue.object(reach($0, of: payload)) } ?? .null
         return object
+    }
+
+    /// Kith's reach field: the creator's compact card (checked: signature, feed id equal to the creator inbox id) and
+    /// where the creator answers strangers.
+    static func reach(_ reach: InviteReach, of payload: InvitePayload) -> JSONObject {
+        var object = JSONObject()
+        object["server"] = reach.server.map { JSONValue.string($0) } ?? .null
+        object["join_code"] = reach.joinCode.map { JSONValue.string($0) } ?? .null
+        object["compact_card_bytes"] = .integer(Int64(reach.compactCardBytes.count))
+        if let card = try? reach.compactCard() {
+            object["card_verifies"] = .bool(true)
+            object["card_feed_id"] = .string(card.feedID.string)
+            object["card_name"] = .string(card.displayName)
+            object["card_matches_creator"] = .bool(ConstantTime.equals(card.feedID.rawBytes, payload.creatorInboxID.bytes))
+        } else {
+            object["card_verifies"] = .bool(false)
+        }
+        return object
+    }
+
+    /// The reach field as terminal lines (the card's name is the creator's text: sanitized).
+    static func reachLines(_ payload: InvitePayload) -> [String] {
+        guard let reach = payload.reach else { return ["creator card:           (none: only the creator's contacts can join)"] }
+        let card: String
+        if let compact = try? reach.compactCard() {
+            let matches = ConstantTime.equals(compact.feedID.rawBytes, payload.creatorInboxID.bytes)
+            card = "\(TerminalText.escaped(compact.displayName)) (feed \(compact.feedID.string.prefix(8))…), signature verifies, "
+                + (matches ? "matches the creator inbox id" : "DOES NOT match the creator inbox id: do not use this invite")
+        } else {
+            card = "present but does NOT verify: do not use this invite"
+        }
+        let via = reach.server.map { "\(TerminalText.escaped($0)), join code \(TerminalText.escaped(reach.joinCode ?? ""))" } ?? "(no server: strangers cannot reach the creator)"
+        return ["creator card:           \(card)", "reachable via:          \(via)"]
     }
 
     /// The inspection as one JSON object.
@@ -87,6 +121,6 @@ enum InviteJSON {
             "signer:                 \(Hex.encode(inspection.signer.compressed)) (address 0x\(Hex.encode(inspection.signer.address)))",
             "signer check:           \(check)",
             "invite id:              \(InviteJoinLadder.inviteID(of: invite))",
-        ]
+        ] + reachLines(payload)
     }
 }

@@ -42,12 +42,16 @@ public enum Demo {
         public var inviteJoined = false
         /// Step 10: Erin's second use of it was refused.
         public var secondUseRefused = false
+        /// Step 10 with a server: Dana joined without ever becoming Alice's contact (nor Alice hers).
+        public var inviteJoinerWasStranger = false
+        /// Step 10 with a server: Dana, a stranger to Alice, read Alice's group message after joining.
+        public var strangerReadGroup = false
         /// Step 10: after a revocation an old invite failed and a new one worked.
         public var revokedThenFreshWorked = false
     }
 
     /// Runs the demo in `directory` (two homes, `alice/` and `bob/`), narrating through `say`.
-    public static func run(in directory: URL, say: (String) -> Void) async throws(KithError) -> Summary {
+    public static func run(in directory: URL, serverURL: String? = nil, say: (String) -> Void) async throws(KithError) -> Summary {
         var summary = Summary()
         let passphrase: @Sendable () throws(IdentityError) -> String = { "kith-demo-passphrase" }
         let aliceHome = AccountHome(directory: directory.appendingPathComponent("alice"))
@@ -135,8 +139,19 @@ public enum Demo {
         try await groupStep(alice: alice, bob: bob, summary: &summary, say: say)
 
         say("")
-        say("== 10. Invites: a signed link, a join request, single use, revocation ==")
-        try await inviteStep(alice: alice, summary: &summary, say: say)
+        if let serverURL {
+            say("== 10. Invites: a signed link, joiners who never met the creator, single use, revocation ==")
+            do {
+                try await strangerInviteStep(alice: alice, serverURL: serverURL, summary: &summary, say: say)
+            } catch let error as KithError {
+                throw error
+            } catch {
+                throw .input(.invalid("the invite step's relay failed: \(error)"))
+            }
+        } else {
+            say("== 10. Invites: a signed link, a join request, single use, revocation ==")
+            try await inviteStep(alice: alice, summary: &summary, say: say)
+        }
         return summary
     }
 

@@ -3,8 +3,10 @@ import KithIdentity
 
 /// Who can decrypt a message's `content_enc` (spec 3.2).
 ///
-/// Grammar: `self` | `contacts` | `direct:{feed_id}` | `group:{group_id}` | any other
-/// `prefix:rest` (kept verbatim for forward compatibility; such content is stored opaque).
+/// Grammar: `self` | `contacts` | `direct:{feed_id}` | `group:{group_id}` | `otk:{feed_id}` | any
+/// other `prefix:rest` (kept verbatim for forward compatibility; such content is stored opaque).
+/// `otk:` is an additive prefix (spec 10.1): a reader that does not know it keeps it as an unknown
+/// audience, and an `otk:` whose suffix is not a feed id stays unknown here too.
 public enum Audience: Sendable, Hashable, CustomStringConvertible {
     /// Only the author (journal key); replicated as a stub only.
     case selfOnly
@@ -14,6 +16,9 @@ public enum Audience: Sendable, Hashable, CustomStringConvertible {
     case direct(FeedID)
     /// An MLS group, identified by base64url of its 32-byte id.
     case group(String)
+    /// One inner-circle peer: `content_enc` is a NanoTDF to a one-time key of the pool that peer
+    /// gave the author (docs/TDF.md).
+    case oneTime(FeedID)
     /// An audience prefix this version does not know; stored and relayed, never decrypted.
     case unknown(String)
 
@@ -39,6 +44,8 @@ public enum Audience: Sendable, Hashable, CustomStringConvertible {
                     throw .invalidAudience(text, reason: "group: must be followed by base64url of a 32-byte group id")
                 }
                 self = .group(id)
+            } else if text.hasPrefix("otk:"), let peer = try? FeedID(String(text.dropFirst(4))) {
+                self = .oneTime(peer)
             } else if let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex {
                 self = .unknown(text)
             } else {
@@ -54,6 +61,7 @@ public enum Audience: Sendable, Hashable, CustomStringConvertible {
         case .contacts: "contacts"
         case .direct(let peer): "direct:\(peer.string)"
         case .group(let id): "group:\(id)"
+        case .oneTime(let peer): "otk:\(peer.string)"
         case .unknown(let text): text
         }
     }

@@ -64,6 +64,11 @@ public enum InviteError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedTokenPlaintext
     /// A conversation id that is empty or longer than ``InviteLimits/maxConversationIDBytes`` bytes.
     case conversationIDSizeOutOfRange(bytes: Int)
+    /// Kith's reach field (field 1000) is malformed or over its bounds.
+    case invalidReach(String)
+    /// The reach's card does not belong to the invite: its feed id is not `creator_inbox_id`, its invite key is not
+    /// the signer, or the full card does not match the compact card's commitment.
+    case reachMismatch(String)
 
     /// A sentence for people.
     public var description: String {
@@ -108,6 +113,8 @@ public enum InviteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformedTokenPlaintext: return "conversation token plaintext is malformed"
         case let .conversationIDSizeOutOfRange(bytes):
             return "conversation id must be 1...\(InviteLimits.maxConversationIDBytes) bytes (got \(bytes))"
+        case let .invalidReach(what): return "invite's reach field is invalid: \(what)"
+        case let .reachMismatch(what): return "invite's creator card does not match the invite: \(what)"
         }
     }
 }

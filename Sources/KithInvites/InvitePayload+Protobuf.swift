@@ -21,6 +21,14 @@ extension InvitePayload {
         if let expiresAtUnix { message.expiresAtUnix = expiresAtUnix }
         message.expiresAfterUse = expiresAfterUse
         if let emoji { message.emoji = emoji }
+        if let reach {
+            try reach.checkBounds()
+            var field = Kith_Convos_Invites_KithInviteReach()
+            field.compactCard = Data(reach.compactCardBytes)
+            if let server = reach.server { field.server = server }
+            if let joinCode = reach.joinCode { field.joinCode = joinCode }
+            message.kithReach = field
+        }
         do {
             return try message.serializedBytes()
         } catch {
@@ -28,7 +36,8 @@ extension InvitePayload {
         }
     }
 
-    /// Reads a payload in the current or the legacy (October 2025) form; unknown fields are ignored.
+    /// Reads a payload in the current or the legacy (October 2025) form; unknown fields are ignored. Kith's reach
+    /// (field 1000), when present, must keep ``InviteReach/checkBounds()``.
     ///
     /// Legacy detection (`convos-invites.md` §6): an inbox id of 64 hex characters is hex text; a token whose first
     /// byte is not `0x01` is base64url text; `Timestamp` messages in fields 7 and 8 are read as seconds.
@@ -87,6 +96,15 @@ extension InvitePayload {
             expiresAtUnix: message.hasExpiresAtUnix ? message.expiresAtUnix : nil,
             expiresAfterUse: message.expiresAfterUse,
             emoji: message.hasEmoji ? message.emoji : nil)
+
+        if message.hasKithReach {
+            let field = message.kithReach
+            let reach = InviteReach(
+                compactCardBytes: Array(field.compactCard), server: field.server.isEmpty ? nil : field.server,
+                joinCode: field.joinCode.isEmpty ? nil : field.joinCode)
+            try reach.checkBounds()
+            self.reach = reach
+        }
 
         // Fields 7 and 8 with the wrong wire type land in the unknown fields: the legacy Timestamp form.
         if !message.unknownFields.data.isEmpty,

@@ -32,6 +32,9 @@ public struct InvitePayload: Sendable, Hashable {
     public var expiresAfterUse: Bool
     /// The conversation's emoji.
     public var emoji: String?
+    /// Kith's field 1000: how a joiner who never met the creator reaches it (nil on Convos invites and on invites for
+    /// contacts only).
+    public var reach: InviteReach?
     /// The schema the payload was read from (``Format/current`` for payloads built in Kith).
     public internal(set) var format: Format
 
@@ -39,7 +42,7 @@ public struct InvitePayload: Sendable, Hashable {
     public init(
         conversationToken: ConversationToken, creatorInboxID: InboxID, tag: String, name: String? = nil,
         description: String? = nil, imageURL: String? = nil, conversationExpiresAtUnix: Int64? = nil,
-        expiresAtUnix: Int64? = nil, expiresAfterUse: Bool = false, emoji: String? = nil
+        expiresAtUnix: Int64? = nil, expiresAfterUse: Bool = false, emoji: String? = nil, reach: InviteReach? = nil
     ) {
         self.conversationToken = conversationToken
         self.creatorInboxID = creatorInboxID
@@ -51,6 +54,7 @@ public struct InvitePayload: Sendable, Hashable {
         self.expiresAtUnix = expiresAtUnix
         self.expiresAfterUse = expiresAfterUse
         self.emoji = emoji
+        self.reach = reach
         self.format = .current
     }
 

@@ -11,6 +11,8 @@ public struct OwnAppendSlot {
     public let previous: MessageID?
     /// Direct-message state in the same transaction (a ratchet step commits with its message).
     public let directState: DirectSessionAccess
+    /// One-time pools in the same transaction (a peer key is marked used with the message encrypted to it).
+    public let oneTimePools: OneTimePoolAccess
 }
 
 /// What the closure of ``FeedStore/appendOwn(feed:_:)`` made for its slot.
@@ -58,7 +60,8 @@ extension FeedStore {
                     let head = try Self.head(db, feed.string)
                     let slot = OwnAppendSlot(
                         sequence: head.map { $0.sequence + 1 } ?? 0, previous: head?.messageID,
-                        directState: DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis())
+                        directState: DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis()),
+                        oneTimePools: OneTimePoolAccess(db: db, sealer: sealer, now: Self.nowMillis())
                     )
                     let made: OwnAppendEntry
                     do throws(Failure) {

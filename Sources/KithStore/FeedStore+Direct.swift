@@ -59,15 +59,31 @@ extension FeedStore {
     ) throws(StoreError) -> DirectOpenReport {
         try write { db in
             let access = DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis())
+            return try openAddressed(.direct, to: local, in: db, now: access.now) { envelope in try open(envelope, access) }
+        }
+    }
+
+    /// The audiences addressed to one feed whose messages are opened after they are stored; the
+    /// raw value is the literal pattern of the partial index that serves the query.
+    enum AddressedAudience: String {
+        /// `direct:{feed_id}` (index `idx_messages_direct_inbox`).
+        case direct = "direct:"
+        /// `otk:{feed_id}` (index `idx_messages_otk_inbox`).
+        case oneTime = "otk:"
+    }
+
+    /// The loop behind ``openDirectMessages(to:_:)`` and ``openOneTimeMessages(to:_:)``: every
+    /// linked message addressed to `local` with no content yet, each in its own savepoint.
+    func openAddressed(_ kind: AddressedAudience, to local: FeedID, in db: Database, now: Int64, _ open: (Envelope) throws -> [UInt8]?) throws -> DirectOpenReport {
             let rows = try Row.fetchAll(
                 db,
                 cached: """
                     SELECT message_id, envelope_json FROM messages
-                    WHERE audience = ? AND content_json IS NULL AND tombstoned = 0 AND audience LIKE 'direct:%'
+                    WHERE audience = ? AND content_json IS NULL AND tombstoned = 0 AND audience LIKE '\(kind.rawValue)%'
                       AND message_id NOT IN (SELECT message_id FROM direct_failures) AND \(WithheldContent.shownCondition)
                     ORDER BY feed_id, sequence
                     """,
-                arguments: ["direct:" + local.string]
+                arguments: [kind.rawValue + local.string]
             )
             var report = DirectOpenReport()
             for row in rows {
@@ -78,14 +94,14 @@ extension FeedStore {
                 try db.inSavepoint {
                     do {
                         let envelope = try Envelope.parseV1(Array((row["envelope_json"] as String).utf8))
-                        guard let plain = try open(envelope, access) else { return .rollback }
+                        guard let plain = try open(envelope) else { return .rollback }
                         let content: Content
                         do throws(FeedError) {
                             content = try Content.parse(plain, envelopeType: envelope.type)
                         } catch {
                             // Decrypted (the session advanced and stays so) but not showable:
                             // withheld like any invalid content (docs section 7 rule 8), never retried.
-                            try WithheldContent.record(.invalidContent, envelope, code: error.code, in: db, now: access.now)
+                            try WithheldContent.record(.invalidContent, envelope, code: error.code, in: db, now: now)
                             failure = error.description
                             return .commit
                         }
@@ -114,7 +130,6 @@ extension FeedStore {
                 }
             }
             return report
-        }
     }
 
     /// Direct messages that failed to decrypt for good, with their reasons.
@@ -128,7 +143,7 @@ extension FeedStore {
     }
 
     /// The direct conversation between `local` and `peer`, oldest first: messages of either feed
-    /// whose audience is the other.
+    /// whose audience is the other, direct (`direct:`) or one-time (`otk:`, the inner circle).
     public func conversation(between local: FeedID, and peer: FeedID, limit: Int = 100) throws(StoreError) -> [StoredMessage] {
         try read { db in
             let rows = try Row.fetchAll(
@@ -136,11 +151,11 @@ extension FeedStore {
                 cached: """
                     SELECT * FROM (
                         SELECT message_id, feed_id, sequence, timestamp, type, audience, content_json, tombstoned, received_at FROM messages
-                        WHERE ((feed_id = ?1 AND audience = ?2) OR (feed_id = ?3 AND audience = ?4)) AND \(WithheldContent.shownCondition)
+                        WHERE ((feed_id = ?1 AND audience IN (?2, ?6)) OR (feed_id = ?3 AND audience IN (?4, ?7))) AND \(WithheldContent.shownCondition)
                         ORDER BY timestamp DESC, received_at DESC LIMIT ?5
                     ) ORDER BY timestamp, received_at
                     """,
-                arguments: [local.string, "direct:" + peer.string, peer.string, "direct:" + local.string, limit]
+                arguments: [local.string, "direct:" + peer.string, peer.string, "direct:" + local.string, limit, "otk:" + peer.string, "otk:" + local.string]
             )
             return rows.compactMap { self.storedMessage($0) }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Invite state inside a group-state transaction (docs/INVITES.md, "Storage").
@@ -79,5 +80,33 @@ extension GroupStoreAccess {
             arguments: [status, creator, tag]
         )
         return db.changesCount > 0
+    }
+
+    /// The most own cards kept for invites (``saveInviteCard(_:commitment:)`` prunes the oldest beyond it).
+    public static let maxInviteCards = 16
+
+    /// Keeps an own full card that an invite's compact card commits to, pruning the oldest beyond ``maxInviteCards``.
+    public func saveInviteCard(_ card: [UInt8], commitment: String) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO invite_cards(commitment, card, created_at) VALUES (?, ?, ?)",
+            arguments: [commitment, Data(card), now]
+        )
+        try db.execute(
+            sql: """
+                DELETE FROM invite_cards WHERE commitment NOT IN
+                (SELECT commitment FROM invite_cards ORDER BY created_at DESC, rowid DESC LIMIT ?)
+                """,
+            arguments: [Self.maxInviteCards]
+        )
+    }
+
+    /// The own card kept under `commitment`, if any.
+    public func inviteCard(commitment: String) throws -> [UInt8]? {
+        try Data.fetchOne(db, sql: "SELECT card FROM invite_cards WHERE commitment = ?", arguments: [commitment]).map { Array($0) }
+    }
+
+    /// The newest own card kept for invites, if any.
+    public func latestInviteCard() throws -> [UInt8]? {
+        try Data.fetchOne(db, sql: "SELECT card FROM invite_cards ORDER BY created_at DESC, rowid DESC LIMIT 1").map { Array($0) }
     }
 }

@@ -21,4 +21,17 @@ extension Schema {
             PRIMARY KEY(creator_feed_id, tag)
         );
         """
+
+    /// Invites for joiners who never met the creator (docs/INVITES.md, "Storage").
+    ///
+    /// - `invite_cards`: the creator's own full contact cards that its invites' compact cards commit to (by the
+    ///   commitment, base64url), so the creator hands a stranger exactly the committed card. Public data (a card is
+    ///   what a QR code shows); at most ``GroupStoreAccess/maxInviteCards`` rows, the oldest pruned.
+    static let inviteStrangerTables = """
+        CREATE TABLE invite_cards (
+            commitment TEXT PRIMARY KEY,
+            card BLOB NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        """
 }

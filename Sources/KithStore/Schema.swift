@@ -45,6 +45,12 @@ enum Schema {
         migrator.registerMigration("v10-invites") { db in
             try db.execute(sql: inviteTables)
         }
+        migrator.registerMigration("v11-one-time-pools") { db in
+            try db.execute(sql: oneTimePoolTables)
+        }
+        migrator.registerMigration("v12-invite-strangers") { db in
+            try db.execute(sql: inviteStrangerTables)
+        }
         return migrator
     }
 

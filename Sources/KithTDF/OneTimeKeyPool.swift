@@ -51,6 +51,15 @@ public struct OneTimeKeyPool: Sendable {
         return plaintext
     }
 
+    /// The unused private keys as raw 32-byte scalars, in the order of ``offer``: for the caller to
+    /// seal and store (never to log or write in the clear).
+    public var exportedPrivateKeys: [(id: OneTimeKeyID, rawPrivateKey: [UInt8])] {
+        offer.publicKeys.compactMap { compressed in
+            let id = OneTimeKeyID(compressedPublicKey: compressed)
+            return keys[id].map { (id, Array($0.rawRepresentation)) }
+        }
+    }
+
     /// Deletes every private key (trust revocation): nothing sent to this pool can be read afterwards.
     public mutating func revoke() { keys.removeAll() }
 }

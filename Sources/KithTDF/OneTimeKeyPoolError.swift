@@ -14,6 +14,8 @@ public enum OneTimeKeyPoolError: Error, Sendable, Equatable, CustomStringConvert
     case decryption(NanoTDFError)
     /// Encrypting to the pool key failed (an invalid locator body, an oversize plaintext).
     case encryption(NanoTDFError)
+    /// The message decrypted but its policy does not name the envelope it came in (moved or forged); the key is kept.
+    case policyMismatch
 
     /// A sentence saying what went wrong and what to do.
     public var description: String {
@@ -25,6 +27,7 @@ public enum OneTimeKeyPoolError: Error, Sendable, Equatable, CustomStringConvert
         case .invalidOffer(let reason): "invalid one-time key offer: \(reason)"
         case .decryption(let error): "one-time message did not decrypt: \(error)"
         case .encryption(let error): "one-time message could not be encrypted: \(error)"
+        case .policyMismatch: "one-time message policy does not match its envelope (moved or forged)"
         }
     }
 }

@@ -25,6 +25,14 @@ struct KithInviteVectorTests {
         let url: String
         /// The preview fields, in the same shape as the Python-made Convos vectors.
         let fields: PythonInviteVector.Fields
+        /// Kith's reach field (field 1000), on the "strangers" vector.
+        let reach: Reach?
+
+        struct Reach: Decodable {
+            let compact_card: String
+            let server: String
+            let join_code: String
+        }
     }
 
     static func vectors() throws -> [Vector] {
@@ -34,7 +42,7 @@ struct KithInviteVectorTests {
 
     @Test func kithMakesEveryByteOfTheVectors() throws {
         let vectors = try Self.vectors()
-        #expect(vectors.count == 2)
+        #expect(vectors.count == 3)
         for vector in vectors {
             let seed = try Seed(bytes: hex(vector.seed))
             let key = try InviteSigningKey(seed: seed)
@@ -50,8 +58,17 @@ struct KithInviteVectorTests {
             let payload = InvitePayload(
                 conversationToken: token, creatorInboxID: inbox, tag: f.tag, name: f.name, description: f.description,
                 imageURL: f.imageURL, conversationExpiresAtUnix: f.conversationExpiresAtUnix, expiresAtUnix: f.expiresAtUnix,
-                expiresAfterUse: f.expiresAfterUse ?? false, emoji: f.emoji)
+                expiresAfterUse: f.expiresAfterUse ?? false, emoji: f.emoji,
+                reach: vector.reach.map { InviteReach(compactCardBytes: hex($0.compact_card), server: $0.server, joinCode: $0.join_code) })
             try payload.checkKithBounds()
+            if let reach = payload.reach {
+                // Python's compact card verifies here and names this seed's identity: same keys, same feed.
+                let card = try reach.compactCard()
+                let identity = try Identity(seed: seed)
+                #expect(card.feedID == feed)
+                #expect(card.identityKey.rawRepresentation == identity.publicKeys.identityKey.rawRepresentation)
+                #expect(card.dhKey.rawRepresentation == identity.publicKeys.dhKey.rawRepresentation)
+            }
             let invite = try SignedInvite(signing: payload, with: key)
             #expect(hexString(invite.payloadBytes) == vector.payload, "\(vector.name)")
             #expect(hexString(invite.signature.bytes) == vector.signature, "\(vector.name)")

@@ -146,8 +146,9 @@ struct RelayTransportTests {
             for _ in 0..<2 { _ = try await raw.next() }   // room_joined, room_ready
             try await raw.send(.relayStart)
             #expect(try await raw.next() == .message(.relayReady(roomID: room)))
+            // A link frame: kind 0x01, then 599 bytes (above the 509-byte MTU).
             try await raw.sendBinary([UInt8](repeating: 1, count: 600))
-            #expect(try await outcome == .invalidFrameLength(600, mtu: 509))
+            #expect(try await outcome == .invalidFrameLength(599, mtu: 509))
             await raw.close()
         }
     }

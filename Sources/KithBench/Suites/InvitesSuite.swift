@@ -37,6 +37,15 @@ enum InvitesSuite: BenchSuite {
             identity: try Identity(seed: seed), displayName: "Alice", createdAt: 1_790_000_000, extensions: [.inviteKey(key.publicKey)])
         report(BenchFigure(name: "invites.full_card_chars", value: Double(card.text.count), unit: "chars"))
         report(BenchFigure(name: "invites.full_card_qr_version_M", value: Double(qrVersion(card.text)), unit: "version"))
+        // The same invite for joiners who never met the creator: field 1000 carries the compact card, a server and a
+        // join code (docs/INVITES.md, "Joiners who never met the creator").
+        let compact = try CompactContactCard.create(identity: try Identity(seed: seed), card: card)
+        var strangers = try typical().payload
+        strangers.reach = InviteReach(compactCardBytes: compact.encoded, server: "https://kith.example.org", joinCode: "k3v9x2m8q4w7z1p5r6t0")
+        let strangerCode = InviteCode.encode(try SignedInvite(signing: strangers, with: key))
+        let strangerURL = InviteLink.kithURL(code: strangerCode)
+        report(BenchFigure(name: "invites.strangers_code_chars", value: Double(strangerCode.count), unit: "chars"))
+        report(BenchFigure(name: "invites.strangers_url_qr_version_M", value: Double(qrVersion(strangerURL)), unit: "version"))
     }
 
     /// The QR version libqrencode picks for `text` at level M (0 when it does not fit).

@@ -105,6 +105,17 @@ nonisolated struct Kith_Convos_Invites_InvitePayload: Sendable {
   /// Clears the value of `emoji`. Subsequent reads from it will return its default value.
   mutating func clearEmoji() {self._emoji = nil}
 
+  /// Kith only (Convos parsers skip it as an unknown field; it is inside the signed bytes): how a joiner who never
+  /// met the creator reaches it. docs/INVITES.md, "Joiners who never met the creator".
+  var kithReach: Kith_Convos_Invites_KithInviteReach {
+    get {_kithReach ?? Kith_Convos_Invites_KithInviteReach()}
+    set {_kithReach = newValue}
+  }
+  /// Returns true if `kithReach` has been explicitly set.
+  var hasKithReach: Bool {self._kithReach != nil}
+  /// Clears the value of `kithReach`. Subsequent reads from it will return its default value.
+  mutating func clearKithReach() {self._kithReach = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -115,6 +126,28 @@ nonisolated struct Kith_Convos_Invites_InvitePayload: Sendable {
   fileprivate var _conversationExpiresAtUnix: Int64? = nil
   fileprivate var _expiresAtUnix: Int64? = nil
   fileprivate var _emoji: String? = nil
+  fileprivate var _kithReach: Kith_Convos_Invites_KithInviteReach? = nil
+}
+
+/// Kith: the creator's compact contact card and, optionally, the rendezvous server and join code where it answers
+/// join requests from strangers.
+nonisolated struct Kith_Convos_Invites_KithInviteReach: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The creator's compact card, binary form (CompactContactCard version 1).
+  var compactCard: Data = Data()
+
+  /// A `kith serve` base URL (http or https).
+  var server: String = String()
+
+  /// The rendezvous join code the creator offers on that server.
+  var joinCode: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
 }
 
 /// The payload bytes exactly as signed, and the 65-byte recoverable signature r ‖ s ‖ recid.
@@ -255,7 +288,7 @@ fileprivate nonisolated let _protobuf_package = "kith.convos.invites"
 
 nonisolated extension Kith_Convos_Invites_InvitePayload: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".InvitePayload"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}conversationToken\0\u{3}creator_inbox_id\0\u{1}tag\0\u{1}name\0\u{1}description\0\u{1}imageURL\0\u{1}conversationExpiresAtUnix\0\u{1}expiresAtUnix\0\u{1}expiresAfterUse\0\u{1}emoji\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}conversationToken\0\u{3}creator_inbox_id\0\u{1}tag\0\u{1}name\0\u{1}description\0\u{1}imageURL\0\u{1}conversationExpiresAtUnix\0\u{1}expiresAtUnix\0\u{1}expiresAfterUse\0\u{1}emoji\0\u{4}^\u{f}kith_reach\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -273,6 +306,7 @@ nonisolated extension Kith_Convos_Invites_InvitePayload: SwiftProtobuf.Message, 
       case 8: try { try decoder.decodeSingularSFixed64Field(value: &self._expiresAtUnix) }()
       case 9: try { try decoder.decodeSingularBoolField(value: &self.expiresAfterUse) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self._emoji) }()
+      case 1000: try { try decoder.decodeSingularMessageField(value: &self._kithReach) }()
       default: break
       }
     }
@@ -313,6 +347,9 @@ nonisolated extension Kith_Convos_Invites_InvitePayload: SwiftProtobuf.Message, 
     try { if let v = self._emoji {
       try visitor.visitSingularStringField(value: v, fieldNumber: 10)
     } }()
+    try { if let v = self._kithReach {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1000)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -327,6 +364,47 @@ nonisolated extension Kith_Convos_Invites_InvitePayload: SwiftProtobuf.Message, 
     if lhs._expiresAtUnix != rhs._expiresAtUnix {return false}
     if lhs.expiresAfterUse != rhs.expiresAfterUse {return false}
     if lhs._emoji != rhs._emoji {return false}
+    if lhs._kithReach != rhs._kithReach {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Kith_Convos_Invites_KithInviteReach: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".KithInviteReach"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}compact_card\0\u{1}server\0\u{3}join_code\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.compactCard) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.server) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.joinCode) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.compactCard.isEmpty {
+      try visitor.visitSingularBytesField(value: self.compactCard, fieldNumber: 1)
+    }
+    if !self.server.isEmpty {
+      try visitor.visitSingularStringField(value: self.server, fieldNumber: 2)
+    }
+    if !self.joinCode.isEmpty {
+      try visitor.visitSingularStringField(value: self.joinCode, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Kith_Convos_Invites_KithInviteReach, rhs: Kith_Convos_Invites_KithInviteReach) -> Bool {
+    if lhs.compactCard != rhs.compactCard {return false}
+    if lhs.server != rhs.server {return false}
+    if lhs.joinCode != rhs.joinCode {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,5 +1,6 @@
 import HummingbirdWSClient
 import KithSync
+import KithTDF
 import Logging
 import NIOCore
 
@@ -17,6 +18,8 @@ public enum RelayConnection {
     ///   - room: the room both devices paired into (``RendezvousClient/accept(_:)`` or
     ///     ``RendezvousClient/check(_:)``).
     ///   - device: this device's ephemeral id in the pairing (keeps its role across rejoins).
+    ///   - nanoTDF: where the NanoTDF messages the peer sends on the relay go (``RelayMessage``);
+    ///     without one they are dropped. Link frames always go to the transport.
     /// - Throws: ``RelayError`` when the room cannot be joined or the peer does not come;
     ///   errors thrown by `body` unchanged.
     public static func open<Result: Sendable>(
@@ -24,6 +27,7 @@ public enum RelayConnection {
         room: RoomID,
         device: DeviceID?,
         timeouts: RelayTimeouts = RelayTimeouts(),
+        nanoTDF: (any NanoTDFReceiver)? = nil,
         logger: Logger = Logger(label: "kith.rendezvous.relay"),
         body: @escaping @Sendable (RelayTransport, RelayRole) async throws -> Result
     ) async throws -> Result {
@@ -38,7 +42,7 @@ public enum RelayConnection {
                 let inbox = RelayFrameInbox(capacity: inboxCapacity)
                 let (control, controlInput) = AsyncStream.makeStream(of: RelayControl.self, bufferingPolicy: .bufferingOldest(64))
                 await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await pump(inbound, inbox: inbox, control: controlInput) }
+                    group.addTask { await pump(inbound, inbox: inbox, nanoTDF: nanoTDF, control: controlInput) }
                     group.addTask { try? await watch(inbox, idle: timeouts.idle) }
                     group.addTask {
                         guard (try? await Task.sleep(for: timeouts.peer)) != nil else { return }
@@ -78,21 +82,27 @@ public enum RelayConnection {
         return result
     }
 
-    /// Reads the socket: binary messages are relay frames, text messages signaling; the peer
-    /// leaving ends the frames.
-    private static func pump(_ inbound: WebSocketInboundStream, inbox: RelayFrameInbox, control: AsyncStream<RelayControl>.Continuation) async {
+    /// Reads the socket: binary messages are relay messages (link frames to the inbox, NanoTDF to
+    /// `nanoTDF`), text messages signaling; the peer leaving ends the frames.
+    private static func pump(
+        _ inbound: WebSocketInboundStream, inbox: RelayFrameInbox, nanoTDF: (any NanoTDFReceiver)?,
+        control: AsyncStream<RelayControl>.Continuation
+    ) async {
         defer { control.finish() }
         var relaying = false
         do {
             for try await message in inbound.messages(maxSize: 2 * RendezvousLimits.maximumSignalingMessageBytes) {
                 switch message {
                 case .binary(let buffer):
-                    // The peer's frames are link frames: 1...509 bytes; anything else ends the link.
-                    guard (1...SyncLimits.maximumMTU).contains(buffer.readableBytes) else {
-                        await inbox.finish(.invalidFrameLength(buffer.readableBytes, mtu: SyncLimits.maximumMTU))
-                        continue
+                    // A link frame (0x01 prefix, 1...509 bytes) or a NanoTDF (its magic); anything else ends the link.
+                    do throws(SyncTransportError) {
+                        switch try RelayMessage(decoding: Array(buffer.readableBytesView)) {
+                        case .linkFrame(let frame): await inbox.push(frame)
+                        case .nanoTDF(let bytes): await route(bytes, to: nanoTDF)
+                        }
+                    } catch {
+                        await inbox.finish(error)
                     }
-                    await inbox.push(Array(buffer.readableBytesView))
                 case .text(let text):
                     guard let decoded = try? ServerMessage(bytes: Array(text.utf8)) else { continue }
                     // Before `relay_ready` the entry steps handle a peer that leaves (it may come back).
@@ -112,6 +122,16 @@ public enum RelayConnection {
     }
 
     /// Ends a receive that waited longer than `idle`.
+    /// Hands a NanoTDF to the receiver, parsed; never to the secure link.
+    private static func route(_ bytes: [UInt8], to receiver: (any NanoTDFReceiver)?) async {
+        guard let receiver else { return }
+        do throws(NanoTDFError) {
+            await receiver.received(try NanoTDF(parsing: bytes))
+        } catch {
+            await receiver.rejected(error)
+        }
+    }
+
     private static func watch(_ inbox: RelayFrameInbox, idle: Duration) async throws {
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(250))

@@ -1,11 +1,13 @@
 import HummingbirdWSClient
 import KithSync
 import NIOCore
+import KithTDF
 import Synchronization
 
 /// A ``SyncTransport`` through a rendezvous server's blind relay: each link frame is one binary
 /// WebSocket message on a signaling connection in relay mode (`relay_ready`), forwarded unread to
-/// the other member of the room.
+/// the other member of the room, behind the one-byte kind of ``RelayMessage`` (`0x01`). NanoTDF
+/// messages share the relay (``sendNanoTDF(_:)``) and are routed apart by their magic.
 ///
 /// The server sees only the secure link's ciphertext. The peer leaving or disconnecting ends the
 /// transport (``SyncTransportError/closed`` or ``SyncTransportError/disconnected`` once the
@@ -29,7 +31,23 @@ public final class RelayTransport: SyncTransport {
         guard frame.count <= mtu else { throw .frameTooLarge(size: frame.count, mtu: mtu) }
         guard !closed.withLock({ $0 }) else { throw .closed }
         do {
-            try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+            try await outbound.write(.binary(ByteBuffer(bytes: RelayMessage.linkFrame(frame).encoded)))
+        } catch {
+            throw .disconnected
+        }
+    }
+
+    /// Sends one NanoTDF as its own relay message; the peer's router hands it to its
+    /// ``NanoTDFReceiver`` instead of the secure link.
+    /// - Throws: ``SyncTransportError/frameTooLarge(size:mtu:)`` above ``RelayMessage/maximumNanoTDFLength``.
+    public func sendNanoTDF(_ nano: NanoTDF) async throws(SyncTransportError) {
+        let bytes = nano.serialized
+        guard bytes.count <= RelayMessage.maximumNanoTDFLength else {
+            throw .frameTooLarge(size: bytes.count, mtu: RelayMessage.maximumNanoTDFLength)
+        }
+        guard !closed.withLock({ $0 }) else { throw .closed }
+        do {
+            try await outbound.write(.binary(ByteBuffer(bytes: RelayMessage.nanoTDF(bytes).encoded)))
         } catch {
             throw .disconnected
         }

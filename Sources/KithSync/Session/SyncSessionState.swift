@@ -252,6 +252,8 @@ struct SyncSessionState: Sendable {
             }
             // Fragments of a blob already resolved (dropped as too large, or answered) are ignored.
             return wantsOutstanding.contains(id) ? [.reassembleBlob(chunk, id)] : []
+        case .sideChunk:
+            return violate(.unexpectedSideRecord)
         case .blobMissing(let id):
             guard configuration.blobs, wantsAsked.contains(id) else { return violate(.unexpectedBlobRecord) }
             guard wantsOutstanding.remove(id) != nil else { return [] }

@@ -15,6 +15,8 @@ public enum SyncSessionViolation: Hashable, Sendable, CustomStringConvertible {
     /// A message of a feed the peer did not offer in this session, beyond the `message_count` it
     /// offered, or naming no feed (it is not ingested).
     case unofferedMessage
+    /// A side-phase record (0x0B) inside the session: side messages only come before it.
+    case unexpectedSideRecord
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum SyncSessionViolation: Hashable, Sendable, CustomStringConvertible {
         case .unexpectedHeldRanges: "peer sent held ranges that answer no request of its own or break their order"
         case .unexpectedBlobRecord: "peer sent a blob record outside the blob phase or for a blob not wanted"
         case .unofferedMessage: "peer sent a message of a feed it did not offer, or more than it offered"
+        case .unexpectedSideRecord: "peer sent a side-phase record inside the sync session"
         }
     }
 }

@@ -16,6 +16,8 @@ public enum SyncTransportError: Error, Sendable, Equatable, CustomStringConverti
     case invalidFrameLength(Int, mtu: Int)
     /// A TCP connection could not be made or a port could not be bound.
     case connectionFailed(String)
+    /// A relay message starts with a kind byte that is neither a link frame nor NanoTDF; the link was closed.
+    case unknownFrameKind(UInt8)
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum SyncTransportError: Error, Sendable, Equatable, CustomStringConverti
         case .concurrentReceive: "another receive is already waiting on this link"
         case .invalidFrameLength(let length, let mtu): "the peer sent a frame length of \(length), outside 1...\(mtu); connection closed"
         case .connectionFailed(let detail): "TCP connection failed: \(detail)"
+        case .unknownFrameKind(let kind): "the peer sent a relay message of unknown kind \(kind); connection closed"
         }
     }
 }

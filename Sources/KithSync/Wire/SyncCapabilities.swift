@@ -24,6 +24,11 @@ public struct SyncCapabilities: OptionSet, Hashable, Sendable {
     /// Leave it out of the Hello to skip blobs (`--no-blobs`).
     public static let blobs = SyncCapabilities(rawValue: 0x0008)
 
+    /// Bit 4 (0x0010): before the sync session both sides run a side phase of application
+    /// messages (records 0x0B), such as the inner circle's one-time pool exchange (docs/TDF.md).
+    /// Not in ``all``: offered only by callers that run ``SyncSidePhase`` (Kith's `SyncAgent`).
+    public static let sidePhase = SyncCapabilities(rawValue: 0x0010)
+
     /// Every capability this implementation understands.
     public static let all: SyncCapabilities = [.zstdEnvelopes, .zstdEnvelopeDictionary, .heldRanges, .blobs]
 

@@ -17,6 +17,7 @@ import KithCanonical
 /// | 0x08 | blob chunk | length u16, then a ``SyncChunk`` whose id is the blob hash (raw data, never compressed) |
 /// | 0x09 | blob missing | blob hash 32: not held here, or larger than asked |
 /// | 0x0A | blobs done | nothing: the sender has sent all its blob wants |
+/// | 0x0B | side chunk | length u16, then a ``SyncChunk`` of a side-phase message, id = its SHA-256 (capability ``SyncCapabilities/sidePhase``, only before the session) |
 ///
 /// Several records may share one sealed frame.
 public enum SyncFrame: Hashable, Sendable {
@@ -40,6 +41,8 @@ public enum SyncFrame: Hashable, Sendable {
     case blobMissing(SyncBlobID)
     /// The sender has sent all its blob wants.
     case blobsDone
+    /// A fragment of a side-phase message (``SyncSidePhase``); its `message_id` is the message's SHA-256.
+    case sideChunk(SyncChunk)
 
     /// The kind byte of each record.
     public enum Kind: UInt8, Sendable {
@@ -65,6 +68,8 @@ public enum SyncFrame: Hashable, Sendable {
         case blobMissing = 0x09
         /// End of blob wants.
         case blobsDone = 0x0A
+        /// A side-phase message fragment.
+        case sideChunk = 0x0B
     }
 
     /// The record's kind.
@@ -80,6 +85,7 @@ public enum SyncFrame: Hashable, Sendable {
         case .blobChunk: .blobChunk
         case .blobMissing: .blobMissing
         case .blobsDone: .blobsDone
+        case .sideChunk: .sideChunk
         }
     }
 
@@ -88,7 +94,7 @@ public enum SyncFrame: Hashable, Sendable {
         switch self {
         case .request: 1 + SyncLimits.requestLength
         case .offer: 1 + SyncLimits.offerLength
-        case .chunk(let chunk), .blobChunk(let chunk): SyncLimits.chunkRecordPrefixLength + chunk.encodedLength
+        case .chunk(let chunk), .blobChunk(let chunk), .sideChunk(let chunk): SyncLimits.chunkRecordPrefixLength + chunk.encodedLength
         case .ack: 1 + SyncLimits.ackLength
         case .done, .blobsDone: 1
         case .held(let held): 1 + held.encodedLength
@@ -109,7 +115,7 @@ public enum SyncFrame: Hashable, Sendable {
         case .held(let held): try held.write(to: &writer)
         case .blobWant(let want): want.write(to: &writer)
         case .blobMissing(let blob): writer.write(bytes: blob.bytes)
-        case .chunk(let chunk), .blobChunk(let chunk):
+        case .chunk(let chunk), .blobChunk(let chunk), .sideChunk(let chunk):
             guard !chunk.data.isEmpty else { throw .emptyChunkData }
             guard chunk.totalChunks > 0 else { throw .zeroTotalChunks }
             guard chunk.chunkIndex < chunk.totalChunks else {
@@ -159,14 +165,18 @@ public enum SyncFrame: Hashable, Sendable {
         case .blobWant: return .blobWant(try SyncBlobWant(reading: &reader))
         case .blobMissing:
             do { return .blobMissing(try SyncBlobID(reading: &reader)) } catch { throw .malformed(error) }
-        case .chunk, .blobChunk:
+        case .chunk, .blobChunk, .sideChunk:
             let length: Int
             do { length = Int(try reader.readUInt16()) } catch { throw .malformed(error) }
             guard length <= reader.remaining else {
                 throw .malformed(.truncated(needed: length, available: reader.remaining, offset: reader.offset))
             }
             let chunk = try SyncChunk(reading: &reader, length: length)
-            return kind == .chunk ? .chunk(chunk) : .blobChunk(chunk)
+            switch kind {
+            case .chunk: return .chunk(chunk)
+            case .blobChunk: return .blobChunk(chunk)
+            default: return .sideChunk(chunk)
+            }
         }
     }
 }

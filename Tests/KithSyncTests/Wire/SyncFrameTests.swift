@@ -32,9 +32,17 @@ struct SyncFrameTests {
         #expect(try SyncFrame.decodeAll(plaintext + [0x00, 0, 0, 0]) == frames)
     }
 
+    @Test("a side chunk (0x0B) round-trips like a blob chunk")
+    func sideChunk() throws {
+        let chunk = SyncChunk(messageID: try Fixtures.messageID(2), chunkIndex: 0, totalChunks: 1, data: [1, 2, 3])
+        let encoded = try SyncFrame.sideChunk(chunk).encoded()
+        #expect(encoded.first == 0x0B)
+        #expect(try SyncFrame.decodeAll(encoded) == [.sideChunk(chunk)])
+    }
+
     @Test("unknown kinds, non-zero padding and bad chunk lengths are rejected")
     func rejections() throws {
-        #expect(throws: SyncWireError.unknownRecordKind(0x0B)) { try SyncFrame.decodeAll([0x0B]) }
+        #expect(throws: SyncWireError.unknownRecordKind(0x0C)) { try SyncFrame.decodeAll([0x0C]) }
         #expect(throws: SyncWireError.nonZeroPadding) { try SyncFrame.decodeAll([0x00, 0, 1]) }
         #expect(throws: SyncWireError.self) { try SyncFrame.decodeAll([0x03, 0x00, 0x40] + Fixtures.bytes32(0)) }
         #expect(throws: SyncWireError.self) { try SyncFrame.decodeAll([0x01] + Fixtures.bytes32(0)) }

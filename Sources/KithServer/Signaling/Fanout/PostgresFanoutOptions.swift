@@ -7,12 +7,10 @@ public struct PostgresFanoutOptions: Sendable {
     public var deadNodeAfterSeconds = 30
     /// Events waiting to be sent to other nodes; beyond it events are dropped (and counted).
     public var queueCapacity = 8_192
-    /// Encoded events up to this many bytes travel in the `NOTIFY` payload itself (PostgreSQL's
-    /// limit is 8,000 bytes); larger ones (a big SDP, a relay frame above ~5.9 KiB) are spooled
-    /// in `kith_signal_spool` and the notification carries the row's id.
-    public var inlinePayloadBytes = 7_900
-    /// Spooled events nobody fetched (their node died) are deleted after this many seconds.
+    /// Events nobody took (their node died) are deleted from `kith_signal_spool` after this many seconds.
     public var spoolLifetimeSeconds = 120
+    /// On graceful shutdown, how long the sender may still spend sending the events it queued.
+    public var shutdownFlushTimeout: Duration = .seconds(3)
 
     /// The documented defaults.
     public init() {}

@@ -5,17 +5,21 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// Carries ``SignalEvent``s between nodes sharing one PostgreSQL database, with `LISTEN`/`NOTIFY`.
+/// Carries ``SignalEvent``s between nodes sharing one PostgreSQL database, durably.
 ///
-/// Each node listens on its own channel (`kith_` + 40 hex digits of SHA-256 of its node id); an
-/// event for a connection on another node is encoded (``SignalEventCodec``) and sent with
-/// `pg_notify` to that node's channel, in order, by one sender task (each notification commits
-/// before the next, so a connection's events arrive in the order they were sent). Payloads above
-/// ``PostgresFanoutOptions/inlinePayloadBytes`` go through the `kith_signal_spool` table.
+/// Each node has its own channel (`kith_` + 40 hex digits of SHA-256 of its node id). An event for
+/// a connection on another node is encoded (``SignalEventCodec``) and written to
+/// `kith_signal_spool` under that channel, and the same transaction sends `pg_notify` with the
+/// row's id as a wake-up; one sender task per node commits its events in order. The receiving
+/// node `LISTEN`s on its channel and, on every wake-up and every time its listener (re)connects,
+/// takes all of its rows (`DELETE … RETURNING`, oldest first). An event sent while the receiver's
+/// listener was reconnecting therefore waits in the table instead of being lost; rows nobody takes
+/// (their node died) are deleted after ``PostgresFanoutOptions/spoolLifetimeSeconds``.
 ///
 /// Nodes heartbeat into `kith_nodes`; every heartbeat a node also sweeps: a node silent for
 /// ``PostgresFanoutOptions/deadNodeAfterSeconds`` is deleted (by exactly one sweeper), its
-/// memberships are left through the store, and their peers get `peer_disconnected`.
+/// memberships are left through the store, and their peers get `peer_disconnected`. On graceful
+/// shutdown the sender first sends what is queued (up to ``PostgresFanoutOptions/shutdownFlushTimeout``).
 public final class PostgresSignalBus: Sendable {
     let store: PostgresRendezvousStore
     let nodeID: String
@@ -37,6 +41,10 @@ public final class PostgresSignalBus: Sendable {
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS kith_signal_spool (id BIGSERIAL PRIMARY KEY, created_at BIGINT NOT NULL, payload TEXT NOT NULL)",
                 logger: logger)
+            // Every event waits here under its node's channel until that node takes it.
+            try await connection.query("ALTER TABLE kith_signal_spool ADD COLUMN IF NOT EXISTS channel TEXT", logger: logger)
+            try await connection.query(
+                "CREATE INDEX IF NOT EXISTS kith_signal_spool_by_channel ON kith_signal_spool (channel, id)", logger: logger)
         }
         return PostgresSignalBus(store: store, nodeID: nodeID, options: options, logger: logger)
     }
@@ -73,21 +81,18 @@ public final class PostgresSignalBus: Sendable {
         }
     }
 
+    /// Writes every queued event with its wake-up, in order, until the queue is finished (graceful
+    /// shutdown) and empty, or the task is cancelled.
     private func runSender(clock: any ServerClock) async {
         for await (channel, payload) in outgoingStream {
             do throws(RendezvousStoreError) {
-                let inline = payload.utf8.count <= options.inlinePayloadBytes
                 try await store.transaction { connection in
-                    if inline {
-                        try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
-                    } else {
-                        var id: Int64 = 0
-                        for try await row in try await connection.query(
-                            "INSERT INTO kith_signal_spool (created_at, payload) VALUES (\(clock.nowMilliseconds()), \(payload)) RETURNING id",
-                            logger: logger
-                        ).decode(Int64.self) { id = row }
-                        try await connection.query("SELECT pg_notify(\(channel), \("@\(id)"))", logger: logger)
-                    }
+                    var id: Int64 = 0
+                    for try await row in try await connection.query(
+                        "INSERT INTO kith_signal_spool (channel, created_at, payload) VALUES (\(channel), \(clock.nowMilliseconds()), \(payload)) RETURNING id",
+                        logger: logger
+                    ).decode(Int64.self) { id = row }
+                    try await connection.query("SELECT pg_notify(\(channel), \(String(id)))", logger: logger)
                 }
                 counters.sent.add(1, ordering: .relaxed)
             } catch {
@@ -97,15 +102,26 @@ public final class PostgresSignalBus: Sendable {
         }
     }
 
+    /// Stops taking new events; the sender sends what is queued, then ends.
+    func finishSending() { outgoing.finish() }
+
     // MARK: Receiving
 
+    /// Listens on this node's channel; after every (re)connection it first takes the events that
+    /// arrived while it was not listening.
     private func runListener() async {
         let channel = Self.channel(of: nodeID)
+        var taken = TakenRows()
         while !Task.isCancelled {
             do {
                 try await store.client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
-                        for try await notification in notifications { await self.receive(notification.payload) }
+                        await self.take(channel: channel, recording: &taken)
+                        for try await notification in notifications {
+                            // A wake-up for a row an earlier take already delivered costs nothing.
+                            if let id = Int64(notification.payload), taken.consume(id) { continue }
+                            await self.take(channel: channel, recording: &taken)
+                        }
                     }
                 }
             } catch {
@@ -116,27 +132,29 @@ public final class PostgresSignalBus: Sendable {
         }
     }
 
-    private func receive(_ payload: String) async {
-        var text = payload
-        if payload.hasPrefix("@") {
-            guard let id = Int64(payload.dropFirst()) else {
-                counters.dropped.add(1, ordering: .relaxed)
-                return
+    /// Takes every row waiting for `channel`, oldest first, and hands the events to local connections.
+    private func take(channel: String, recording taken: inout TakenRows) async {
+        let rows: [(Int64, String)]
+        do throws(RendezvousStoreError) {
+            rows = try await store.transaction { connection in
+                var rows: [(Int64, String)] = []
+                for try await row in try await connection.query(
+                    "WITH taken AS (DELETE FROM kith_signal_spool WHERE channel = \(channel) RETURNING id, payload) SELECT id, payload FROM taken ORDER BY id",
+                    logger: logger
+                ).decode((Int64, String).self) { rows.append(row) }
+                return rows
             }
-            do throws(RendezvousStoreError) {
-                text = try await store.transaction { connection in
-                    var spooled = ""
-                    for try await row in try await connection.query(
-                        "DELETE FROM kith_signal_spool WHERE id = \(id) RETURNING payload", logger: logger
-                    ).decode(String.self) { spooled = row }
-                    return spooled
-                }
-            } catch {
-                logger.error("fan-out: spool read failed", metadata: ["error": "\(error)"])
-                counters.dropped.add(1, ordering: .relaxed)
-                return
-            }
+        } catch {
+            logger.error("fan-out: taking events failed", metadata: ["error": "\(error)"])
+            return
         }
+        for (id, payload) in rows {
+            taken.record(id)
+            receive(payload)
+        }
+    }
+
+    private func receive(_ text: String) {
         do throws(SignalEventCodec.Malformed) {
             let (event, client) = try SignalEventCodec.decode(text)
             counters.received.add(1, ordering: .relaxed)
@@ -145,6 +163,21 @@ public final class PostgresSignalBus: Sendable {
             counters.dropped.add(1, ordering: .relaxed)
             logger.error("fan-out: \(error)")
         }
+    }
+
+    /// Rows already delivered whose wake-up has not arrived yet (bounded: forgetting one only costs
+    /// an empty take).
+    struct TakenRows {
+        private var ids: Set<Int64> = []
+        static let capacity = 16_384
+
+        mutating func record(_ id: Int64) {
+            if ids.count >= Self.capacity { ids.removeAll(keepingCapacity: true) }
+            ids.insert(id)
+        }
+
+        /// Whether `id` was already delivered (forgotten once its wake-up is seen).
+        mutating func consume(_ id: Int64) -> Bool { ids.remove(id) != nil }
     }
 
     // MARK: Heartbeats and the sweep of dead nodes
@@ -208,14 +241,39 @@ public final class PostgresSignalBus: Sendable {
         let clock: any ServerClock
 
         func run() async throws {
-            await cancelWhenGracefulShutdown {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await bus.runSender(clock: clock) }
-                    group.addTask { await bus.runListener() }
-                    group.addTask { await bus.runHeartbeats(hub: hub, clock: clock) }
-                    await group.next()
-                    group.cancelAll()
+            let timeout = bus.options.shutdownFlushTimeout
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    await cancelWhenGracefulShutdown {
+                        await withTaskGroup(of: Void.self) { inner in
+                            inner.addTask { await bus.runListener() }
+                            inner.addTask { await bus.runHeartbeats(hub: hub, clock: clock) }
+                            await inner.next()
+                            inner.cancelAll()
+                        }
+                    }
                 }
+                // On graceful shutdown the sender stops taking events and sends what is queued (the
+                // departures of this node's connections among them), bounded by the flush timeout.
+                await withGracefulShutdownHandler {
+                    await withTaskGroup(of: Bool.self) { sender in
+                        sender.addTask {
+                            await bus.runSender(clock: clock)
+                            return true
+                        }
+                        sender.addTask {
+                            // The timeout only starts once shutdown starts.
+                            try? await gracefulShutdown()
+                            try? await Task.sleep(for: timeout)
+                            return false
+                        }
+                        _ = await sender.next()
+                        sender.cancelAll()
+                    }
+                } onGracefulShutdown: {
+                    bus.finishSending()
+                }
+                group.cancelAll()
             }
         }
     }

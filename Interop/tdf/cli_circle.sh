@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `kith circle` end to end over real TCP sync between two homes: both arm, one sync exchanges the
+# pools inside the Noise link, a one-time message is read exactly once, a revocation is announced
+# at the next sync and the contact's next message is refused.
+set -euo pipefail
+source "$(dirname "$0")/../cli_common.sh"
+
+for who in a b; do "$kith" init --home "$work/$who" > /dev/null; done
+"$kith" contact add --home "$work/b" --name Alice "$("$kith" card --home "$work/a" --name Alice)" > /dev/null
+"$kith" contact add --home "$work/a" --name Bob "$("$kith" card --home "$work/b" --name Bob)" > /dev/null
+
+# One session: Bob listens on a free loopback port, Alice connects.
+sync_ab() {
+  : > "$work/listen.log"
+  "$kith" sync listen --home "$work/b" --port 0 --once > /dev/null 2> "$work/listen.log" &
+  local pid=$! port=""
+  for _ in $(seq 1 200); do
+    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/listen.log")
+    [ -n "$port" ] && break
+    sleep 0.05
+  done
+  [ -n "$port" ] || fail "the listener did not start"
+  "$kith" sync connect --home "$work/a" "127.0.0.1:$port" --contact Bob > /dev/null 2>&1 || true
+  wait "$pid" || true
+}
+
+state() { "$kith" circle status --home "$work/$1" --json | "$PYTHON" -c 'import json,sys; rows=json.load(sys.stdin); print(rows[0]["state"] if rows else "none")'; }
+
+"$kith" circle add --home "$work/a" Bob --size 64 > /dev/null
+"$kith" circle add --home "$work/b" Alice --size 64 > /dev/null
+[ "$(state a)" = "none" ] || fail "no pools before the sync"
+sync_ab
+[ "$(state a)" = "active" ] || fail "Alice's pools are not active after the sync: $(state a)"
+[ "$(state b)" = "active" ] || fail "Bob's pools are not active after the sync: $(state b)"
+left=$("$kith" circle status --home "$work/a" --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["keys_to_send"])')
+[ "$left" = "64" ] || fail "expected 64 keys to send, got $left"
+
+"$kith" circle send --home "$work/a" Bob "inner circle hello" > /dev/null
+sync_ab
+"$kith" log --home "$work/b" --with Alice | grep -q "inner circle hello" || fail "Bob cannot read Alice's one-time message"
+received=$("$kith" circle status --home "$work/b" --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["keys_to_receive"])')
+[ "$received" = "63" ] || fail "Bob's used private key was not deleted ($received left)"
+
+"$kith" circle revoke --home "$work/a" Bob > /dev/null
+"$kith" circle send --home "$work/a" Bob "after revoke" > /dev/null 2>&1 && fail "Alice could still send after revoking"
+"$kith" circle send --home "$work/b" Alice "late message" > /dev/null
+sync_ab
+"$kith" log --home "$work/a" --with Bob | grep -q "late message" && fail "a message to a revoked pool was read"
+[ "$(state b)" = "none" ] || fail "Bob was not told of the revocation"
+"$kith" circle send --home "$work/b" Alice "refused" > /dev/null 2>&1 && fail "Bob's next message was not refused"
+echo "circle: pools exchanged over TCP sync, one-time message read once, revocation announced, next message refused"

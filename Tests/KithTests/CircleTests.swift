@@ -1,0 +1,216 @@
+import Foundation
+import GRDB
+import KithFeed
+import KithIdentity
+@testable import KithStore
+import KithSync
+import KithTDF
+import Testing
+@testable import Kith
+
+/// The inner circle end to end: the pool exchange in the side phase of a sync session, one-time
+/// messages read exactly once, revocation, exhaustion, and refused messages leaving pools unchanged.
+@Suite struct CircleTests {
+    static func pools(_ account: Account, with peer: Account) async throws -> OneTimePoolStatus? {
+        try await account.circleStatus().first { $0.feedID == peer.feedID.string }?.pools
+    }
+
+    static func oneTimeTexts(_ reader: Account, from author: Account) async throws -> [String] {
+        try await reader.conversation(with: author.feedID).compactMap { message in
+            guard message.feedID == author.feedID, message.audience.hasPrefix("otk:"), case .post(let post)? = message.content else { return nil }
+            return post.body
+        }
+    }
+
+    /// Both arm, one session: both hold active pools of the same exchange.
+    static func circle(size: Int = 16) async throws -> (Account, Account) {
+        let (alice, bob) = try await SyncPair.met()
+        try await alice.addToCircle(bob.feedID, poolSize: size)
+        try await bob.addToCircle(alice.feedID, poolSize: size)
+        _ = await SyncPair.session(alice, bob)
+        return (alice, bob)
+    }
+
+    @Test func bothArmAndOneSessionExchangesPoolsThenMessagesAreReadOnce() async throws {
+        let (alice, bob) = try await Self.circle()
+        let a = try #require(try await Self.pools(alice, with: bob))
+        let b = try #require(try await Self.pools(bob, with: alice))
+        #expect(a.state == .active && b.state == .active)
+        #expect(a.exchangeID == b.exchangeID)
+        #expect(a.peerCapacity == 16 && a.ownCapacity == 16 && a.peerRemaining == 16)
+        #expect(try await alice.circleStatus().allSatisfy { $0.intent == nil })
+        #expect(try await bob.circleStatus().allSatisfy { $0.intent == nil })
+
+        try await alice.sendOneTime("one", to: bob.feedID)
+        try await bob.sendOneTime("two", to: alice.feedID)
+        let outcome = await SyncPair.session(alice, bob)
+        #expect(outcome.alice.completed && outcome.bob.completed)
+        #expect(try await Self.oneTimeTexts(bob, from: alice) == ["one"])
+        #expect(try await Self.oneTimeTexts(alice, from: bob) == ["two"])
+        #expect(try await Self.pools(bob, with: alice)?.ownRemaining == 15)
+        #expect(try await Self.pools(alice, with: bob)?.peerRemaining == 15)
+        // A second pass finds nothing left to open.
+        #expect(try await bob.processOneTimeMessages() == DirectOpenReport())
+    }
+
+    @Test func aReplayedNanoTDFInANewEnvelopeCannotBeDecrypted() async throws {
+        let (alice, bob) = try await Self.circle()
+        let first = try await alice.sendOneTime("once", to: bob.feedID)
+        _ = await SyncPair.session(alice, bob)
+        #expect(try await Self.oneTimeTexts(bob, from: alice) == ["once"])
+        // Alice's device (or anyone holding her keys) re-sends the same NanoTDF in a new envelope.
+        let bytes = try first.contentBytes()
+        let post = try Content.post(Post(body: "once")).canonicalBytes()
+        let replay = try alice.appendWithDirectState(plaintext: post, type: "post", audience: .oneTime(bob.feedID)) { _ throws(KithError) in bytes }
+        _ = await SyncPair.session(alice, bob)
+        #expect(try await Self.oneTimeTexts(bob, from: alice) == ["once"])
+        #expect(try await bob.directFailures().contains { $0.messageID == replay.messageID })
+        #expect(try await Self.pools(bob, with: alice)?.ownRemaining == 15)
+    }
+
+    @Test func onlyOneSideArmedExchangesNothingAndKeepsItsIntent() async throws {
+        let (alice, bob) = try await SyncPair.met()
+        try await alice.addToCircle(bob.feedID, poolSize: 8)
+        let outcome = await SyncPair.session(alice, bob)
+        #expect(outcome.alice.completed && outcome.bob.completed)
+        #expect(try await Self.pools(alice, with: bob) == nil)
+        #expect(try await Self.pools(bob, with: alice) == nil)
+        #expect(try await alice.circleStatus().first?.intent == .exchange(poolSize: 8))
+        await #expect(throws: KithError.self) { try await alice.sendOneTime("x", to: bob.feedID) }
+    }
+
+    @Test func anExchangeInterruptedAtAnyByteLeavesNoHalfPoolAndARetryWorks() async throws {
+        // Cut the link after every 96 bytes of the first ~3 KB: through the Noise handshake, the
+        // request, offer, ack and commit (pools of 8 keys: offer and ack are about 350 bytes each).
+        for cut in stride(from: 96, through: 3_072, by: 96) {
+            let (alice, bob) = try await SyncPair.met()
+            try await alice.addToCircle(bob.feedID, poolSize: 8)
+            try await bob.addToCircle(alice.feedID, poolSize: 8)
+            var configuration = SimulatedBLEConfiguration()
+            configuration.disconnectAfterBytes = cut
+            _ = await SyncPair.session(alice, bob, configuration: configuration)
+            let a = try await Self.pools(alice, with: bob)
+            let b = try await Self.pools(bob, with: alice)
+            // Whoever may send holds keys whose private halves the other side stored for the same exchange.
+            if a?.state == .active { #expect(b?.exchangeID == a?.exchangeID, "cut \(cut)") }
+            if b?.state == .active { #expect(a?.exchangeID == b?.exchangeID, "cut \(cut)") }
+            // Retry: both arm again (an armed intent survives an interruption) and sync.
+            try await alice.addToCircle(bob.feedID, poolSize: 8)
+            try await bob.addToCircle(alice.feedID, poolSize: 8)
+            _ = await SyncPair.session(alice, bob)
+            let retriedA = try #require(try await Self.pools(alice, with: bob), "cut \(cut)")
+            let retriedB = try #require(try await Self.pools(bob, with: alice), "cut \(cut)")
+            #expect(retriedA.state == .active && retriedB.state == .active && retriedA.exchangeID == retriedB.exchangeID, "cut \(cut)")
+            try await alice.sendOneTime("after cut \(cut)", to: bob.feedID)
+            _ = await SyncPair.session(alice, bob)
+            #expect(try await Self.oneTimeTexts(bob, from: alice) == ["after cut \(cut)"], "cut \(cut)")
+        }
+    }
+
+    @Test func aPendingPoolIsActivatedByTheFirstMessageUnderIt() async throws {
+        let (alice, bob) = try await Self.circle(size: 4)
+        // Make Alice's side pending, as if the commit had been lost.
+        let id = try #require(try await Self.pools(alice, with: bob)).exchangeID
+        try await alice.store.database.write { db in try db.execute(sql: "UPDATE otk_pools SET state = 'pending'") }
+        await #expect(throws: KithError.self) { try await alice.sendOneTime("not yet", to: bob.feedID) }
+        try await bob.sendOneTime("proof", to: alice.feedID)
+        _ = await SyncPair.session(alice, bob)
+        #expect(try await Self.oneTimeTexts(alice, from: bob) == ["proof"])
+        let now = try #require(try await Self.pools(alice, with: bob))
+        #expect(now.state == .active && now.exchangeID == id)
+        try await alice.sendOneTime("now yes", to: bob.feedID)
+    }
+
+    @Test func twoMessagesSentAtOnceNeverShareAKey() async throws {
+        let (alice, bob) = try await Self.circle(size: 16)
+        async let first = alice.sendOneTime("left", to: bob.feedID)
+        async let second = alice.sendOneTime("right", to: bob.feedID)
+        let (one, two) = try await (first, second)
+        let keyOne = try NanoTDF(parsing: try one.contentBytes()).header.kas.identifier
+        let keyTwo = try NanoTDF(parsing: try two.contentBytes()).header.kas.identifier
+        #expect(keyOne != keyTwo)
+        #expect(try await Self.pools(alice, with: bob)?.peerRemaining == 14)
+        _ = await SyncPair.session(alice, bob)
+        #expect(Set(try await Self.oneTimeTexts(bob, from: alice)) == ["left", "right"])
+    }
+
+    @Test func anExhaustedPoolIsAnErrorNeverAReusedKey() async throws {
+        let (alice, bob) = try await Self.circle(size: 2)
+        try await alice.sendOneTime("1", to: bob.feedID)
+        try await alice.sendOneTime("2", to: bob.feedID)
+        do {
+            try await alice.sendOneTime("3", to: bob.feedID)
+            Issue.record("a third message must not be sent")
+        } catch {
+            guard case .circle(.exhausted) = error else { Issue.record("\(error)"); return }
+        }
+        #expect(try await alice.timeline(feed: alice.feedID).filter { $0.audience.hasPrefix("otk:") }.count == 2)
+        #expect(try await Self.pools(alice, with: bob)?.needsRenewal == true)
+    }
+
+    @Test func revocationDeletesBothPoolsTellsThePeerAndRefusesFurtherMessages() async throws {
+        let (alice, bob) = try await Self.circle(size: 8)
+        #expect(try await alice.revokeCircle(bob.feedID))
+        #expect(try await Self.pools(alice, with: bob) == nil)
+        do {
+            try await alice.sendOneTime("no", to: bob.feedID)
+            Issue.record("sending after revocation must fail")
+        } catch {
+            guard case .circle(.noPool) = error else { Issue.record("\(error)"); return }
+        }
+        let late = try await bob.sendOneTime("late", to: alice.feedID)
+        _ = await SyncPair.session(alice, bob)
+        // Bob was told over the link: his pools are gone too, and the late message stays unreadable.
+        #expect(try await Self.pools(bob, with: alice) == nil)
+        #expect(try await alice.directFailures().contains { $0.messageID == late.messageID })
+        #expect(try await alice.circleStatus().isEmpty)
+        do {
+            try await bob.sendOneTime("next", to: alice.feedID)
+            Issue.record("Bob's next message must be refused")
+        } catch {
+            guard case .circle(.noPool) = error else { Issue.record("\(error)"); return }
+        }
+        // A new exchange starts over.
+        try await alice.addToCircle(bob.feedID, poolSize: 4)
+        try await bob.addToCircle(alice.feedID, poolSize: 4)
+        _ = await SyncPair.session(alice, bob)
+        try await bob.sendOneTime("again", to: alice.feedID)
+        _ = await SyncPair.session(alice, bob)
+        #expect(try await Self.oneTimeTexts(alice, from: bob) == ["again"])
+    }
+
+    @Test func tamperedOrMovedMessagesAreRefusedAndKeepTheKey() async throws {
+        let (alice, bob) = try await Self.circle(size: 4)
+        let local = alice.feedID
+        let peer = bob.feedID
+        let post = try Content.post(Post(body: "x")).canonicalBytes()
+        // A NanoTDF with one payload byte flipped.
+        let tampered = try alice.appendMaking(type: "post", audience: .oneTime(peer)) { slot throws(KithError) in
+            let taken: OneTimePoolAccess.TakenKey
+            do throws(OneTimePoolError) { taken = try slot.oneTimePools.takeNextPeerKey(peer: peer.string) } catch { throw .circle(error) }
+            var bytes = try Account.sealOneTime(post, to: taken.publicKey, from: local, to: peer, sequence: slot.sequence)
+            bytes[bytes.count - 1] ^= 0x01
+            return (bytes, post)
+        }
+        // A NanoTDF whose policy names another sequence (moved from another envelope).
+        let moved = try alice.appendMaking(type: "post", audience: .oneTime(peer)) { slot throws(KithError) in
+            let taken: OneTimePoolAccess.TakenKey
+            do throws(OneTimePoolError) { taken = try slot.oneTimePools.takeNextPeerKey(peer: peer.string) } catch { throw .circle(error) }
+            return (try Account.sealOneTime(post, to: taken.publicKey, from: local, to: peer, sequence: slot.sequence + 7), post)
+        }
+        _ = await SyncPair.session(alice, bob)
+        let failures = try await bob.directFailures()
+        #expect(failures.contains { $0.messageID == tampered.messageID })
+        #expect(failures.contains { $0.messageID == moved.messageID })
+        // Neither burned a key: Bob still holds all four private halves.
+        #expect(try await Self.pools(bob, with: alice)?.ownRemaining == 4)
+    }
+
+    @Test func theOtkAudienceIsAdditive() throws {
+        let id = try SyncPair.account(0xA1).feedID
+        #expect(try Audience("otk:" + id.string) == .oneTime(id))
+        #expect(Audience.oneTime(id).description == "otk:" + id.string)
+        // Not followed by a feed id: kept as an unknown audience, never refused.
+        #expect(try Audience("otk:not-a-feed") == .unknown("otk:not-a-feed"))
+    }
+}
