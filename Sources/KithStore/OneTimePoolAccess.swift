@@ -70,6 +70,17 @@ public struct OneTimePoolAccess {
             throw .invalidPool("peer keys must be 33-byte compressed points")
         }
         try run {
+            // The replaced pool's unused private halves stay readable (messages sent under it may
+            // still be on their way); only the last replaced pool's are kept.
+            try db.execute(cached: "DELETE FROM otk_retired_keys WHERE peer_feed_id = ?", arguments: [peer])
+            try db.execute(
+                cached: """
+                    INSERT INTO otk_retired_keys(peer_feed_id, key_id, private_key_sealed, retired_at)
+                    SELECT ?, o.key_id, o.private_key_sealed, ? FROM otk_own_keys o
+                    JOIN otk_pools p ON p.pool_id = o.pool_id WHERE p.peer_feed_id = ?
+                    """,
+                arguments: [peer, now, peer]
+            )
             try db.execute(cached: "DELETE FROM otk_pools WHERE peer_feed_id = ?", arguments: [peer])
             try db.execute(
                 cached: """
@@ -104,13 +115,15 @@ public struct OneTimePoolAccess {
         }
     }
 
-    /// Deletes both pools shared with `peer` (trust revocation, or a new exchange). Returns false
-    /// when there were none.
+    /// Deletes both pools shared with `peer`, and the private halves kept from an earlier pool
+    /// (trust revocation). Returns false when there were no pools.
     @discardableResult
     public func revoke(peer: String) throws(OneTimePoolError) -> Bool {
         try run {
             try db.execute(cached: "DELETE FROM otk_pools WHERE peer_feed_id = ?", arguments: [peer])
-            return db.changesCount > 0
+            let had = db.changesCount > 0
+            try db.execute(cached: "DELETE FROM otk_retired_keys WHERE peer_feed_id = ?", arguments: [peer])
+            return had
         }
     }
 
@@ -200,10 +213,13 @@ public struct OneTimePoolAccess {
 
     /// The raw private key with this id in the pool shared with `peer`; the key stays until
     /// ``deleteOwnKey(peer:keyID:)`` (call it in the same transaction once the message decrypted).
+    /// A key of the pool a renewal replaced is found too (a message sent before the renewal).
     public func ownPrivateKey(peer: String, keyID: [UInt8]) throws(OneTimePoolError) -> [UInt8] {
         let pool = try self.pool(peer: peer)
         let sealed: Data? = try run {
             try Data.fetchOne(db, cached: "SELECT private_key_sealed FROM otk_own_keys WHERE pool_id = ? AND key_id = ?", arguments: [pool.id, Data(keyID)])
+                ?? Data.fetchOne(
+                    db, cached: "SELECT private_key_sealed FROM otk_retired_keys WHERE peer_feed_id = ? AND key_id = ?", arguments: [peer, Data(keyID)])
         }
         guard let sealed else { throw .unknownKey(peer: peer, keyID: Hex.encode(keyID)) }
         do {
@@ -219,7 +235,12 @@ public struct OneTimePoolAccess {
         let pool = try self.pool(peer: peer)
         try run {
             try db.execute(cached: "DELETE FROM otk_own_keys WHERE pool_id = ? AND key_id = ?", arguments: [pool.id, Data(keyID)])
-            guard db.changesCount == 1 else { throw OneTimePoolError.unknownKey(peer: peer, keyID: Hex.encode(keyID)) }
+            if db.changesCount == 0 {
+                // A key of the replaced pool: it says nothing about the current one.
+                try db.execute(cached: "DELETE FROM otk_retired_keys WHERE peer_feed_id = ? AND key_id = ?", arguments: [peer, Data(keyID)])
+                guard db.changesCount == 1 else { throw OneTimePoolError.unknownKey(peer: peer, keyID: Hex.encode(keyID)) }
+                return
+            }
             if pool.state == .pending {
                 try db.execute(cached: "UPDATE otk_pools SET state = 'active' WHERE pool_id = ?", arguments: [pool.id])
             }

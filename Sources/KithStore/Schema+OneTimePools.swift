@@ -9,6 +9,10 @@ extension Schema {
     ///   clear; a row is deleted in the transaction that decrypts the message sent to it.
     /// - `otk_peer_keys`: the peer's public halves in the order received, with a `used` flag set in
     ///   the transaction that stores the outgoing message encrypted to the key.
+    /// - `otk_retired_keys`: the private halves a renewal replaced and no message used yet, kept
+    ///   (sealed as before) so a message sent under the old pool and delivered after the renewal can
+    ///   still be read once; only the last replaced pool's keys are kept (bounded by a pool size),
+    ///   and a revocation deletes them.
     /// - `otk_intents`: what the next sync session with the peer does in its side phase: an
     ///   exchange armed by `kith circle add` (with the pool size), or a revocation to announce.
     static let oneTimePoolTables = """
@@ -38,6 +42,13 @@ extension Schema {
         CREATE INDEX idx_otk_peer_keys_unused ON otk_peer_keys(pool_id, used, position);
         CREATE INDEX idx_messages_otk_inbox ON messages(audience, feed_id, sequence)
             WHERE content_json IS NULL AND tombstoned = 0 AND audience LIKE 'otk:%';
+        CREATE TABLE otk_retired_keys (
+            peer_feed_id TEXT NOT NULL,
+            key_id BLOB NOT NULL,
+            private_key_sealed BLOB NOT NULL,
+            retired_at INTEGER NOT NULL,
+            PRIMARY KEY(peer_feed_id, key_id)
+        ) WITHOUT ROWID;
         CREATE TABLE otk_intents (
             peer_feed_id TEXT PRIMARY KEY,
             intent TEXT NOT NULL CHECK (intent IN ('exchange', 'revoke')),

@@ -154,6 +154,49 @@ import Testing
         #expect(total == 6)
     }
 
+    @Test func aRenewalKeepsTheReplacedPoolsUnusedKeysReadableOnceUntilRevocation() throws {
+        let store = try makeStore()
+        let old = keys(3)
+        try store.withOneTimePools { pools throws(OneTimePoolError) in
+            try pools.install(peer: peer, exchangeID: [1], state: .active, ownKeys: old.own, peerKeys: old.peer)
+        }
+        let first = old.own[0].keyID, inFlight = old.own[1].keyID
+        try store.withOneTimePools { pools throws(OneTimePoolError) in
+            _ = try pools.ownPrivateKey(peer: peer, keyID: first)
+            try pools.deleteOwnKey(peer: peer, keyID: first)
+        }
+        // The renewal: fresh ids, so only the old pool can answer for `inFlight`.
+        let fresh = (0..<4).map { index in (keyID: [0xFF, 0, 0, 0, 0, 0, 0, UInt8(index)], privateKey: [UInt8](repeating: UInt8(index + 1), count: 32)) }
+        try store.withOneTimePools { pools throws(OneTimePoolError) in
+            try pools.install(peer: peer, exchangeID: [2], state: .active, ownKeys: fresh, peerKeys: keys(4).peer)
+        }
+        // A message sent under the old pool and delivered after the renewal opens, once.
+        let opened = try store.withOneTimePools { pools throws(OneTimePoolError) in
+            let raw = try pools.ownPrivateKey(peer: peer, keyID: inFlight)
+            try pools.deleteOwnKey(peer: peer, keyID: inFlight)
+            return raw
+        }
+        #expect(opened == old.own[1].privateKey)
+        for used in [first, inFlight] {
+            do {
+                _ = try store.withOneTimePools { pools throws(OneTimePoolError) in try pools.ownPrivateKey(peer: peer, keyID: used) }
+                Issue.record("a used key must be gone")
+            } catch {
+                guard case .unknownKey = error else { Issue.record("\(error)"); return }
+            }
+        }
+        // Sealed like the current pool, and bounded: a second renewal keeps only the pool it replaced.
+        let kept = try store.database.read { db in try Data.fetchAll(db, sql: "SELECT private_key_sealed FROM otk_retired_keys") }
+        #expect(kept.count == 1 && !kept.contains { $0.range(of: Data(old.own[2].privateKey)) != nil })
+        try install(store, count: 2, exchange: [3])
+        let afterSecond = try store.database.read { db in try Data.fetchAll(db, sql: "SELECT key_id FROM otk_retired_keys") }
+        #expect(afterSecond.count == 4 && afterSecond.allSatisfy { $0.first == 0xFF })
+        // Revocation deletes the kept keys too.
+        #expect(try store.withOneTimePools { pools throws(OneTimePoolError) in try pools.revoke(peer: peer) })
+        let left = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM otk_retired_keys") }
+        #expect(left == 0)
+    }
+
     @Test func malformedPoolsAreRefusedAndNothingIsWritten() throws {
         let store = try makeStore()
         let (own, peerKeys) = keys(2)
