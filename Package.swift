@@ -209,6 +209,7 @@ let package = Package(
             name: "Kith",
             dependencies: [
                 "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS", "KithInvites",
+                "KithPush",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -236,6 +237,21 @@ let package = Package(
                 "KithCanonical",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The push client an app uses (issue 16): the ChatSecure-compatible gateway calls and the push service
+        // subscription and WebSocket listener (RFC 8291 decryption). No server or terminal code.
+        .target(
+            name: "KithPushClient",
+            dependencies: [
+                "KithPush", "KithCanonical", "KithFeed",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -273,7 +289,7 @@ let package = Package(
         // `kith demo`: the guided tour on throwaway identities (not part of the app library).
         .target(
             name: "KithDemo",
-            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups", "KithRendezvous", "KithInvites"],
+            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups", "KithRendezvous", "KithInvites", "KithPush", "KithPushClient"],
             swiftSettings: swiftSettings
         ),
 
@@ -319,7 +335,7 @@ let package = Package(
             name: "KithCLI",
             dependencies: [
                 "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups", "KithInvites",
-                "KithServer", "KithRendezvous", "KithTDF",
+                "KithServer", "KithRendezvous", "KithTDF", "KithPush", "KithPushClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -461,6 +477,16 @@ let package = Package(
         .testTarget(
             name: "KithPushTests",
             dependencies: ["KithPush", "KithCanonical", "KithTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithPushClientTests",
+            dependencies: [
+                "KithPushClient", "KithPush", "KithCanonical", "KithFeed", "KithTestSupport", "KithAccountFixtures", "Kith", "KithStore", "KithIdentity",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

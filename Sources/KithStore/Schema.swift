@@ -45,6 +45,9 @@ enum Schema {
         migrator.registerMigration("v10-invites") { db in
             try db.execute(sql: inviteTables)
         }
+        migrator.registerMigration("v13-push") { db in
+            try db.execute(sql: pushTables)
+        }
         return migrator
     }
 
