@@ -482,16 +482,18 @@ let package = Package(
         .testTarget(
             name: "KithPushClientTests",
             dependencies: [
-                "KithPushClient", "KithPush", "KithCanonical", "KithFeed", "KithTestSupport", "KithAccountFixtures", "Kith", "KithStore", "KithIdentity",
+                "KithPushClient", "KithPush", "KithCanonical", "KithFeed", "KithTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KithTests",
-            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites"],
+            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites", "KithPush"],
             swiftSettings: swiftSettings
         ),
     ]
