@@ -1,5 +1,6 @@
 import KithCanonical
 import KithFeed
+import KithIdentity
 import KithPush
 import KithStore
 
@@ -87,7 +88,7 @@ extension Account {
                 let bytes = part.map(\.bytes)
                 do throws(StoreError) { try self.store.recordIssuedPushTokens(bytes, to: record.feedID, expiresAt: expiresAt) } catch { throw .store(error) }
                 let content = PushTokens(endpoint: endpoint, tokens: part.map(\.hex), dateExpires: expiresAt.map(PushTokens.formatTime))
-                do {
+                do throws(KithError) {
                     envelopes.append(try self.sendDirectBlocking(.pushTokens(content), to: record.feedID))
                 } catch {
                     try? self.store.forgetIssuedPushTokens(bytes)

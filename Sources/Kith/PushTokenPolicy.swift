@@ -1,4 +1,5 @@
 import KithFeed
+import KithIdentity
 
 /// How many push whitelist tokens each contact holds (docs/PUSH-CLIENT.md, "Token hygiene").
 public enum PushTokenPolicy {

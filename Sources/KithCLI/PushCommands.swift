@@ -4,6 +4,7 @@ import Kith
 import KithCanonical
 import KithDemo
 import KithFeed
+import KithIdentity
 import KithPushClient
 import KithStore
 import KithSync

@@ -43,11 +43,11 @@ extension Demo {
         let bobListener = try await TCPSyncListener.bind(host: "127.0.0.1", port: 0)
         let bobAgent = SyncAgent(account: bob)
         let serving = Task { await bobAgent.serve(listener: bobListener, sessionLimit: 1) }
-        let heard = Mutex<PushFlows.HeardKnock?>(nil)
+        let heard = KnockBox()
         let port = bobListener.port
         let listening = Task {
             try await PushFlows.listen(alice, reconnect: ReconnectPolicy(maximumFailures: 5)) { knock in
-                heard.withLock { $0 = knock }
+                heard.value.withLock { $0 = knock }
                 // The knock says who wants to talk: sync with them now.
                 let agent = SyncAgent(account: alice)
                 let link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
@@ -62,7 +62,7 @@ extension Demo {
         try await listening.value
         await serving.value
         await bobListener.close()
-        let knock = heard.withLock { $0 }
+        let knock = heard.value.withLock { $0 }
         summary.knockFromBob = knock?.contact == bob.feedID
         say("Alice's listener decrypts the Web Push message and maps the token to its holder: «\(knock?.name ?? "unknown")» knocked.")
         let conversation = try await alice.conversation(with: bob.feedID)
@@ -74,4 +74,9 @@ extension Demo {
         say("The gateway and push service saw a token and ciphertext only; removing Bob would revoke his tokens at the gateway.")
         return summary
     }
+}
+
+/// The knock the demo's listener heard, shared with the task that waits for it.
+final class KnockBox: Sendable {
+    let value = Mutex<PushFlows.HeardKnock?>(nil)
 }

@@ -2,6 +2,7 @@ import Foundation
 import Kith
 import KithCanonical
 import KithFeed
+import KithIdentity
 import KithPush
 import KithPushClient
 import KithStore
@@ -158,7 +159,8 @@ public enum PushFlows {
         let keys = try WebPushReceiverKeys(rawPrivateKey: registration.secrets.receiverPrivateKey, authSecret: registration.secrets.receiverAuthSecret)
         try await service.listen(subscriptionSecret: registration.secrets.subscriptionSecret, keys: keys, reconnect: reconnect, onRejected: onRejected) { knock in
             let origin = try await account.knockOrigin(token: knock.body.token)
-            let name: String? = if let peer = origin?.peer { await account.displayName(of: peer) } else { nil }
+            var name: String?
+            if let peer = origin?.peer { name = await account.displayName(of: peer) }
             return try await onKnock(HeardKnock(contact: origin?.peer, name: name, data: knock.body.data, replayed: origin?.wasUsedBefore ?? false))
         }
     }

@@ -68,7 +68,7 @@ public struct PushServiceClient: Sendable {
         onKnock: @escaping @Sendable (IncomingKnock) async throws -> KnockListenDecision
     ) async throws {
         let url = socketURL(secret: subscriptionSecret)
-        let stopped = Mutex(false)
+        let stopped = StopFlag()
         var failures = 0
         var delay = reconnect.initialDelay
         while !Task.isCancelled {
@@ -98,7 +98,7 @@ public struct PushServiceClient: Sendable {
                         do { decision = try await onKnock(knock) } catch { throw HandlerError(error: error) }
                         try await outbound.writeTextMessage(PushServiceFrame.ack(frame.id))
                         if case .stop = decision {
-                            stopped.withLock { $0 = true }
+                            stopped.value.withLock { $0 = true }
                             return
                         }
                     }
@@ -112,7 +112,7 @@ public struct PushServiceClient: Sendable {
                     throw PushClientError.unreachable(url: url, detail: String(describing: error))
                 }
             }
-            if stopped.withLock({ $0 }) { return }
+            if stopped.value.withLock({ $0 }) { return }
             if connected {
                 failures = 0
                 delay = reconnect.initialDelay
@@ -130,6 +130,11 @@ public struct PushServiceClient: Sendable {
         }
         return IncomingKnock(messageID: frame.id, body: try KnockBody(bytes: plaintext), urgency: frame.urgency)
     }
+}
+
+/// Set when the handler asked to stop (shared with the WebSocket handler).
+final class StopFlag: Sendable {
+    let value = Mutex(false)
 }
 
 /// Carries an error of the caller's handler out of the WebSocket client unchanged.

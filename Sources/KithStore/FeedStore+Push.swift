@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import KithCanonical
 import KithFeed
+import KithIdentity
 
 /// Push knocks, the client side (docs/PUSH-CLIENT.md): the registration, tokens issued to contacts and
 /// tokens contacts handed over. Secrets are sealed; tokens are looked up by keyed digest.
@@ -45,7 +46,8 @@ extension FeedStore {
 
     /// Records tokens issued to `peer` (sealed, unused). Tokens already recorded are skipped.
     ///
-    /// - Throws: ``StoreError/database(_:)`` when `peer` would hold more than 100 unused tokens.
+    /// - Throws: ``StoreError/database(_:)`` when `peer` would hold more than 100 unused tokens, or a token was
+    ///   issued to another contact (nothing is recorded then).
     public func recordIssuedPushTokens(_ tokens: [[UInt8]], to peer: FeedID, expiresAt: Int64?) throws(StoreError) {
         try write { db in
             let unused = try Int.fetchOne(
@@ -56,6 +58,12 @@ extension FeedStore {
             }
             for token in tokens {
                 let digest = sealer.lookupDigest(token, domain: PushTokenRows.issuedDomain)
+                if let holder = try String.fetchOne(
+                    db, cached: "SELECT peer_feed_id FROM push_tokens_issued WHERE token_digest = ?", arguments: [Data(digest)]
+                ), holder != peer.string {
+                    // One contact's tokens are never handed to another: knocks could no longer be told apart.
+                    throw StoreError.database("a push token was already issued to another contact; create fresh tokens for each contact")
+                }
                 try db.execute(
                     cached: "INSERT OR IGNORE INTO push_tokens_issued(token_digest, peer_feed_id, token_sealed, state, issued_at, expires_at) VALUES (?, ?, ?, 0, ?, ?)",
                     arguments: [Data(digest), peer.string, sealer.seal(token, context: "push-issued:\(Hex.encode(digest))"), Self.nowMillis(), expiresAt]

@@ -1,4 +1,5 @@
 import KithFeed
+import KithIdentity
 
 /// A whitelist token a contact handed this identity, ready to knock with.
 public struct HeldPushToken: Sendable, Equatable, CustomStringConvertible {
@@ -35,6 +36,12 @@ public struct PushKnockOrigin: Sendable, Equatable {
     public let peer: FeedID?
     /// True when this token had knocked before (a replay, or the gateway delivered twice).
     public let wasUsedBefore: Bool
+
+    /// Creates an origin.
+    public init(peer: FeedID?, wasUsedBefore: Bool) {
+        self.peer = peer
+        self.wasUsedBefore = wasUsedBefore
+    }
 }
 
 /// What accepting a `push_tokens` message changed.
@@ -43,4 +50,10 @@ public struct PushTokensAcceptance: Sendable, Equatable {
     public let added: Int
     /// Unused tokens dropped because the contact moved to another gateway endpoint.
     public let replaced: Int
+
+    /// Creates a report.
+    public init(added: Int, replaced: Int) {
+        self.added = added
+        self.replaced = replaced
+    }
 }

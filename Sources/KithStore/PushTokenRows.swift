@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import KithCanonical
 import KithFeed
+import KithIdentity
 
 /// The SQL behind push tokens, shared by ``FeedStore`` and the direct-message transaction.
 enum PushTokenRows {

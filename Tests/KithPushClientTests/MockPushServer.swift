@@ -100,13 +100,13 @@ final class MockPushServer: Sendable {
         let sockets = Router(context: BasicWebSocketRequestContext.self)
         sockets.ws("/push/subscriptions/:secret/ws") { inbound, outbound, context in
             guard context.requestContext.parameters.get("secret") == Self.secret else { return }
-            let sent = Mutex(Set<String>())
+            let sent = Locked(Set<String>())
             // Pushes queued messages; acks remove them.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     while !Task.isCancelled {
                         let pending = self.state.withLock { $0.queue }
-                        for item in pending where sent.withLock({ $0.insert(item.id).inserted }) {
+                        for item in pending where sent.update({ $0.insert(item.id).inserted }) {
                             let frame: JSONObject = ["type": "message", "id": .string(item.id), "body": .string(Base64URL.encode(item.body)), "urgency": "normal"]
                             try await outbound.writeTextMessage(String(decoding: CanonicalJSON.serialize(frame), as: UTF8.self))
                         }

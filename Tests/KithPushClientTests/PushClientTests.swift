@@ -35,16 +35,16 @@ import Testing
 
             try await gateway.knock(token: batch[0].token, data: "hi")
             try await gateway.knock(token: batch[1].token)
-            let heard = Mutex<[IncomingKnock]>([])
+            let heard = Locked<[IncomingKnock]>([])
             try await service.listen(subscriptionSecret: subscription.secret, keys: keys, reconnect: ReconnectPolicy(maximumFailures: 3)) { knock in
-                let count = heard.withLock { $0.append(knock); return $0.count }
+                let count = heard.update { $0.append(knock); return $0.count }
                 return count == 2 ? .stop : .keepListening
             }
-            let knocks = heard.withLock { $0 }
+            let knocks = heard.value
             #expect(knocks.map(\.body.token) == [batch[0].token, batch[1].token])
             #expect(knocks.map(\.body.data) == ["hi", nil])
             // Both were acknowledged, so they are gone from the service.
-            #expect(mock.state.withLock { ($0.acked, $0.queue.count) } == (["m1", "m2"], 0))
+            #expect(await eventually { mock.state.withLock { $0.acked == ["m1", "m2"] && $0.queue.isEmpty } })
 
             #expect(try await gateway.revokeToken(batch[2].token, authToken: account.authToken))
             #expect(try await gateway.revokeToken(batch[2].token, authToken: account.authToken) == false)
@@ -68,16 +68,16 @@ import Testing
         mock.enqueue(raw: try WebPushEncryption.encrypt(KnockBody(token: token).bytes, for: keys.subscriberKeys))
         try await mock.makeApplication().test(.live) { client in
             let service = try PushServiceClient(baseURL: "http://127.0.0.1:\(try #require(client.port))")
-            let rejected = Mutex<[PushClientError]>([])
-            let heard = Mutex<[WhitelistToken]>([])
+            let rejected = Locked<[PushClientError]>([])
+            let heard = Locked<[WhitelistToken]>([])
             try await service.listen(subscriptionSecret: MockPushServer.secret, keys: keys, reconnect: ReconnectPolicy(maximumFailures: 3),
-                                     onRejected: { error in rejected.withLock { $0.append(error) } }) { knock in
-                heard.withLock { $0.append(knock.body.token) }
+                                     onRejected: { error in rejected.update { $0.append(error) } }) { knock in
+                heard.update { $0.append(knock.body.token) }
                 return .stop
             }
-            #expect(heard.withLock { $0 } == [token])
-            #expect(rejected.withLock { $0.count } == 2)
-            #expect(mock.state.withLock { $0.acked } == ["m1", "m2", "m3"])
+            #expect(heard.value == [token])
+            #expect(rejected.value.count == 2)
+            #expect(await eventually { mock.state.withLock { $0.acked == ["m1", "m2", "m3"] } })
         }
     }
 

@@ -100,9 +100,9 @@ import Testing
         // Knocks are told apart by token alone.
         #expect(try await alice.knockOrigin(token: forCarol[3])?.peer == carol.feedID)
         #expect(try await alice.knockOrigin(token: forBob[7])?.peer == bob.feedID)
-        // Handing Bob's tokens to Carol again is impossible: they are recorded for Bob.
-        try await alice.handOverPushTokens([forBob[0]], to: carol.feedID, expiresAt: nil)
-        #expect(try await alice.knockOrigin(token: forBob[0])?.peer == bob.feedID)
+        // Handing Bob's tokens to Carol as well is refused: they are recorded for Bob.
+        await #expect(throws: KithError.self) { try await alice.handOverPushTokens([forBob[1]], to: carol.feedID, expiresAt: nil) }
+        #expect(try await alice.knockOrigin(token: forBob[1])?.peer == bob.feedID)
     }
 
     @Test func deadAndExpiredTokensAreSkipped() async throws {
@@ -116,7 +116,7 @@ import Testing
         #expect(try await Self.pool(bob, alice.feedID)?.heldSpent == 1)
         #expect(try await bob.takePushToken(for: alice.feedID)?.token == issued[1])
 
-        let (carol, dave) = try await (MetAccounts.account(0xC1), MetAccounts.account(0xD1))
+        let (carol, dave) = (try MetAccounts.account(0xC1), try MetAccounts.account(0xD1))
         try await dave.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
         try await carol.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
         try await carol.savePushRegistration(Self.registration())
