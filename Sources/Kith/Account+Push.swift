@@ -117,7 +117,8 @@ extension Account {
         }
     }
 
-    /// Tokens to DELETE at the gateway: issued to removed or revoked contacts. Confirm with ``confirmPushRevocations(_:)``.
+    /// Tokens to DELETE at the gateway: issued to removed or revoked contacts, or spent by a knock. Confirm with
+    /// ``confirmPushRevocations(_:)``.
     public func pendingPushRevocations() async throws(KithError) -> [WhitelistToken] {
         try await BlockingWork.run { () throws(KithError) in
             let raw: [[UInt8]]

@@ -105,15 +105,10 @@ extension FeedStore {
         try write { db in try PushTokenRows.revokeIssued(to: peer.string, in: db) }
     }
 
-    /// Marks tokens issued to `peer` that a knock used for revocation (their gateway rows can go).
-    public func retireUsedPushTokens() throws(StoreError) {
-        try write { db in try db.execute(cached: "UPDATE push_tokens_issued SET state = 2 WHERE state = 1") }
-    }
-
-    /// Tokens to DELETE at the gateway: issued to removed or revoked contacts, or used.
+    /// Tokens to DELETE at the gateway: issued to removed or revoked contacts, or spent by a knock (a token knocks once).
     public func pendingPushRevocations(limit: Int = 500) throws(StoreError) -> [[UInt8]] {
         let rows = try read { db in
-            try Row.fetchAll(db, cached: "SELECT token_digest, token_sealed FROM push_tokens_issued WHERE state = 2 LIMIT ?", arguments: [limit])
+            try Row.fetchAll(db, cached: "SELECT token_digest, token_sealed FROM push_tokens_issued WHERE state IN (1, 2) LIMIT ?", arguments: [limit])
         }
         var tokens: [[UInt8]] = []
         for row in rows {
@@ -128,7 +123,7 @@ extension FeedStore {
         try write { db in
             for token in tokens {
                 let digest = sealer.lookupDigest(token, domain: PushTokenRows.issuedDomain)
-                try db.execute(cached: "DELETE FROM push_tokens_issued WHERE token_digest = ? AND state = 2", arguments: [Data(digest)])
+                try db.execute(cached: "DELETE FROM push_tokens_issued WHERE token_digest = ? AND state IN (1, 2)", arguments: [Data(digest)])
             }
         }
     }

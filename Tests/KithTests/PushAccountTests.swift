@@ -73,6 +73,8 @@ import Testing
         try await alice.handOverPushTokens(issued, to: bob.feedID, expiresAt: nil)
         for token in issued.prefix(6) { _ = try await alice.knockOrigin(token: token) }
         #expect(try await alice.pushTokenRefills() == [PushTokenRefill(contact: bob.feedID, name: "Bob", count: 6)])
+        // Spent tokens are DELETEd at the gateway (hygiene: a token knocks once).
+        #expect(Set(try await alice.pendingPushRevocations()) == Set(issued.prefix(6)))
         // A large refill is split in messages of at most 20 tokens.
         let envelopes = try await alice.handOverPushTokens(Self.tokens(25), to: bob.feedID, expiresAt: nil)
         #expect(envelopes.count == 2)
