@@ -321,6 +321,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // PBKDF2 for the push gateway's account passwords.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -347,10 +349,12 @@ let package = Package(
             name: "KithBench",
             dependencies: [
                 "Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups", "KithTDF",
-                "KithInvites", "KithTerminal", "CQREncode", "KithServer", "KithRendezvous",
+                "KithInvites", "KithTerminal", "CQREncode", "KithServer", "KithRendezvous", "KithPush", "KithPushDelivery",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -463,6 +467,7 @@ let package = Package(
             name: "KithServerTests",
             dependencies: [
                 "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity", "KithInvites", "KithTestSupport",
+                "KithPush", "KithPushDelivery",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

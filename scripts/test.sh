@@ -31,7 +31,7 @@ pg_port=$(( 40000 + RANDOM % 20000 ))
 trap 'scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
 pg_url=$(scripts/postgres-cluster.sh start "$pg_dir" "$pg_port")
 set +e
-KITH_TEST_POSTGRES_URL="$pg_url" swift test --skip-build --filter "PostgresStoreTests|PostgresFanoutTests" > .build/swift-test-postgres.log 2>&1
+KITH_TEST_POSTGRES_URL="$pg_url" swift test --skip-build --filter "PostgresStoreTests|PostgresFanoutTests|PushPostgresTests" > .build/swift-test-postgres.log 2>&1
 status=$?
 set -e
 grep -E "✘|Test run with" .build/swift-test-postgres.log | tail -10 || true

@@ -17,8 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
             temporary directory. Settings also come from the environment (KITH_SERVE_HOST, \
             KITH_SERVE_PORT, KITH_DATABASE_URL, KITH_TURN_SECRET_FILE, KITH_SERVE_MAX_CONNECTIONS, \
             KITH_SERVE_ROOM_LIFETIME, KITH_SERVE_MAX_MESSAGE_BYTES, KITH_SERVE_MESSAGE_RATE, \
-            KITH_SERVE_IDLE_TIMEOUT, KITH_SERVE_REQUEST_RATE, KITH_SERVE_GUESS_RATE); a flag wins over its variable. GET /health, /metrics \
-            (Prometheus) and /openapi.json serve operators. On SIGINT or SIGTERM, connected peers \
+            KITH_SERVE_IDLE_TIMEOUT, KITH_SERVE_REQUEST_RATE, KITH_SERVE_GUESS_RATE, KITH_SERVE_PUBLIC_URL, \
+            KITH_SERVE_PUSH_TOKEN_LIFETIME); a flag wins over its variable. The same port serves the push gateway \
+            (ChatSecure-Push's /api/v1/) and a self-hosted Web Push service (/push/), state in push.sqlite beside \
+            the database (docs/PUSH.md). GET /health, /metrics (Prometheus) and /openapi.json serve operators. On SIGINT or SIGTERM, connected peers \
             get close 1001 (going away) before the server stops. See docs/SERVER.md.
             """
     )
@@ -70,6 +72,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Accepts and checks a minute per source address (default 20). Also KITH_SERVE_GUESS_RATE.")
     var guessRate: Int?
 
+    @Option(help: "Base URL of the push service's endpoints, as subscribers and application servers reach it (default http://HOST:PORT); its origin is the VAPID audience. Also KITH_SERVE_PUBLIC_URL.")
+    var publicURL: String?
+
+    @Option(help: "Seconds a push whitelist token lives (3600...31536000, default 2592000 = 30 days). Also KITH_SERVE_PUSH_TOKEN_LIFETIME.")
+    var pushTokenLifetime: Int?
+
     /// The flags as ``ServerSettings/Flags``.
     private var flags: ServerSettings.Flags {
         var flags = ServerSettings.Flags()
@@ -84,6 +92,8 @@ struct ServeCommand: AsyncParsableCommand {
         flags.idleTimeoutSeconds = idleTimeout
         flags.requestsPerSecond = requestRate
         flags.guessesPerMinute = guessRate
+        flags.publicURL = publicURL
+        flags.pushTokenLifetimeSeconds = pushTokenLifetime
         return flags
     }
 
@@ -96,9 +106,11 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 throw KithError.input(.invalid(error.description))
             }
-            let configuration = RendezvousServerConfiguration(
-                host: settings.host, port: settings.port, limits: settings.limits, turn: try turnConfiguration(secretFile: settings.turnSecretFile))
+            var configuration = RendezvousServerConfiguration(
+                host: settings.host, port: settings.port, limits: settings.limits, turn: try turnConfiguration(secretFile: settings.turnSecretFile),
+                push: PushConfiguration(providers: [], publicURL: settings.publicURL, limits: settings.pushLimits))
             let store: any RendezvousStore
+            let pushStore: any PushStore
             var fanout: PostgresSignalBus?
             let path: String
             let url = settings.databaseURL ?? ""
@@ -112,22 +124,36 @@ struct ServeCommand: AsyncParsableCommand {
                     options.deadNodeAfterSeconds = deadNodeAfter
                     options.heartbeatInterval = .seconds(min(5, max(1, deadNodeAfter / 3)))
                     fanout = try await PostgresSignalBus.open(store: shared, nodeID: configuration.nodeID, options: options)
+                    pushStore = try await Self.openPush { () async throws(PushStoreError) in try await PostgresPushStore.open(store: shared) }
+                    // A subscriber on this node also picks up messages stored through another node.
+                    configuration.push.limits.subscriberPollInterval = .seconds(2)
                     store = shared
                     path = Self.redacted(url)
                 } else {
                     store = try SQLiteRendezvousStore.open(path: filePath)
+                    let pushPath = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("push.sqlite").path
+                    pushStore = try await Self.openPush { () async throws(PushStoreError) in try SQLitePushStore.open(path: pushPath) }
                     path = filePath
                 }
             } catch {
                 Output.error("kith: error: \(error)")
                 throw ExitCode(5)
             }
-            let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout)
+            let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout, pushStore: pushStore)
             let json = global.json
             try await server.run { host, port in
                 Self.announce(host: host, port: port, database: path, json: json)
             }
             if !json { Output.error("kith serve: stopped") }
+        }
+    }
+
+    /// Opens the push store, reporting a failure like the rendezvous store's.
+    private static func openPush(_ open: () async throws(PushStoreError) -> any PushStore) async throws(RendezvousStoreError) -> any PushStore {
+        do throws(PushStoreError) {
+            return try await open()
+        } catch {
+            throw .openFailed(path: "push", reason: error.description)
         }
     }
 

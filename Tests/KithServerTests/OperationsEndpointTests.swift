@@ -144,6 +144,13 @@ struct OperationsEndpointTests {
                 "/": ["get"], "/api/rooms": ["post", "get", "delete"], "/api/rooms/accept": ["post"], "/api/rooms/check": ["post"],
                 "/api/user/purge": ["post"], "/api/turn-credentials": ["get"], "/api/rooms/{roomid}": ["get"],
                 "/api/rooms/{roomid}/accept": ["post"], "/health": ["get"], "/metrics": ["get"], "/openapi.json": ["get"],
+                // The push gateway and push service (docs/PUSH.md).
+                "/api/v1/accounts/": ["get", "post"], "/api/v1/accounts/{username}/": ["get", "delete"],
+                "/api/v1/device/apns/": ["get", "post"], "/api/v1/device/apns/{id}/": ["get", "put", "patch", "delete"],
+                "/api/v1/device/gcm/": ["get", "post"], "/api/v1/device/gcm/{id}/": ["get", "put", "patch", "delete"],
+                "/api/v1/device/webpush/": ["get", "post"], "/api/v1/device/webpush/{id}/": ["get", "put", "patch", "delete"],
+                "/api/v1/tokens/": ["get", "post"], "/api/v1/tokens/{token}/": ["get", "delete"], "/api/v1/messages/": ["post"],
+                "/push/subscriptions": ["post"], "/push/subscriptions/{secret}": ["delete"], "/push/{capability}": ["post"],
             ]
             #expect(Set(paths.keys) == Set(expected.keys))
             for (path, methods) in expected { #expect(Set(paths[path]?.keys.map { $0 } ?? []) == methods, "\(path)") }

@@ -55,8 +55,8 @@ enum ServerChild {
         }
     }
 
-    /// Starts the child and waits for its port.
-    static func start() throws -> Handle {
+    /// Starts the child (`command` names which: this one, or ``PushServerChild``) and waits for its port.
+    static func start(command: String = command) throws -> Handle {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         child.arguments = [command]

@@ -22,6 +22,21 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
         (["health"], [.get]),
         (["metrics"], [.get]),
         (["openapi.json"], [.get]),
+        // The push gateway (ChatSecure-Push's /api/v1/) and the push service (docs/PUSH.md).
+        (["api", "v1", "accounts"], [.get, .post]),
+        (["api", "v1", "accounts", "*"], [.get, .delete]),
+        (["api", "v1", "device", "apns"], [.get, .post]),
+        (["api", "v1", "device", "apns", "*"], [.get, .put, .patch, .delete]),
+        (["api", "v1", "device", "gcm"], [.get, .post]),
+        (["api", "v1", "device", "gcm", "*"], [.get, .put, .patch, .delete]),
+        (["api", "v1", "device", "webpush"], [.get, .post]),
+        (["api", "v1", "device", "webpush", "*"], [.get, .put, .patch, .delete]),
+        (["api", "v1", "tokens"], [.get, .post]),
+        (["api", "v1", "tokens", "*"], [.get, .delete]),
+        (["api", "v1", "messages"], [.post]),
+        (["push", "subscriptions"], [.post]),
+        (["push", "subscriptions", "*"], [.delete]),
+        (["push", "*"], [.post]),
     ]
 
     /// The methods `path` serves; empty for an unknown path.

@@ -2,8 +2,13 @@
 /// of every endpoint's request, responses and status codes, checked against the running server by
 /// `Interop/serve/schemathesis.sh` (schemathesis) and by `OpenAPIDocumentTests`.
 enum OpenAPIDocument {
-    /// The document as JSON text.
-    static let json = #"""
+    /// The document as JSON text: the rendezvous entries with the push entries (``PushOpenAPIDocument``) merged in.
+    static let json = baseJSON
+        .replacing("\n  \"paths\": {\n", with: "\n  \"paths\": {\n" + PushOpenAPIDocument.paths + ",\n", maxReplacements: 1)
+        .replacing("\n    \"schemas\": {\n", with: "\n    \"schemas\": {\n" + PushOpenAPIDocument.schemas + ",\n", maxReplacements: 1)
+
+    /// The rendezvous server's own entries.
+    static let baseJSON = #"""
 {
   "openapi": "3.1.0",
   "info": {

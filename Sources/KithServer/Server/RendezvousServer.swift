@@ -24,17 +24,20 @@ public struct RendezvousServer: Sendable {
     let clock: any ServerClock
     let logger: Logger
     let fanout: PostgresSignalBus?
+    let push: PushComponents?
     /// The Prometheus metrics `GET /metrics` renders.
     public let metrics: ServerMetrics
 
     /// A server on `store`, reading time from `clock`; with `fanout`, events for connections on
     /// other nodes sharing the database travel through PostgreSQL (its node id must be
-    /// `configuration.nodeID`).
+    /// `configuration.nodeID`). With `pushStore`, it also serves the push gateway (`/api/v1/`)
+    /// and the push service (`/push/`) (`docs/PUSH.md`).
     public init(
         configuration: RendezvousServerConfiguration, store: any RendezvousStore,
         clock: any ServerClock = SystemServerClock(), logger: Logger = Logger(label: "kith.serve"),
         fanout: PostgresSignalBus? = nil,
-        metrics: ServerMetrics = ServerMetrics()
+        metrics: ServerMetrics = ServerMetrics(),
+        pushStore: (any PushStore)? = nil
     ) {
         self.configuration = configuration
         self.store = store
@@ -47,7 +50,17 @@ public struct RendezvousServer: Sendable {
         hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits, metrics: metrics)
         api = RendezvousAPI(
             store: store, clock: clock, limits: configuration.limits, hub: hub, logger: logger, turn: configuration.turn, metrics: metrics)
+        push = pushStore.map { PushComponents(configuration: configuration, store: $0, clock: clock, logger: logger, metrics: metrics) }
     }
+
+    /// The knock dispatcher, when the server has a push store.
+    public var pushDispatcher: PushDispatcher? { push?.dispatcher }
+
+    /// The push counters, when the server has a push store.
+    public var pushMetrics: PushMetrics? { push?.metrics }
+
+    /// Push subscriber WebSockets open on this node.
+    public var pushSubscriberCount: Int { push?.hub.count ?? 0 }
 
     /// Signaling connections open on this node now.
     public var connectionCount: Int { hub.bus.count }
@@ -70,6 +83,7 @@ public struct RendezvousServer: Sendable {
         webSocketRouter.ws("/") { inbound, outbound, context in
             try await hub.serve(inbound: inbound, outbound: outbound, logger: context.logger)
         }
+        push?.register(on: router, webSocketRouter: webSocketRouter)
         let limits = configuration.limits
         let server = HTTPServerBuilder.http1WebSocketUpgrade(
             webSocketRouter: webSocketRouter,
@@ -79,12 +93,18 @@ public struct RendezvousServer: Sendable {
         let host = configuration.host
         var services: [any Service] = [SweepService(store: store, clock: clock, interval: limits.sweepInterval, logger: logger)]
         if let fanout { services.append(fanout.service(hub: hub, clock: clock)) }
+        if let push { services.append(push.housekeeping(interval: limits.sweepInterval)) }
+        let publicBase = push?.publicBase
         return Application(
             router: router,
             server: server,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
             services: services,
-            onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                publicBase?.listening(host: host, port: port)
+                await onListening(host, port)
+            },
             logger: logger)
     }
 

@@ -12,6 +12,9 @@ public struct RendezvousServerConfiguration: Sendable {
     public var nodeID: String
     /// TURN credentials handed to paired devices (`GET /api/turn-credentials`); nil: the endpoint answers 404.
     public var turn: TURNConfiguration?
+    /// The push gateway's providers, the push service's public URL and the push bounds (used when
+    /// the server has a ``PushStore``).
+    public var push: PushConfiguration
 
     /// A configuration binding `host:port` (127.0.0.1:7460 by default).
     public init(
@@ -19,8 +22,10 @@ public struct RendezvousServerConfiguration: Sendable {
         port: Int = RendezvousLimits.defaultPort,
         limits: RendezvousServerLimits = RendezvousServerLimits(),
         nodeID: String = ClientID.random().text,
-        turn: TURNConfiguration? = nil
+        turn: TURNConfiguration? = nil,
+        push: PushConfiguration = PushConfiguration()
     ) {
+        self.push = push
         self.turn = turn
         self.host = host
         self.port = port

@@ -33,6 +33,10 @@ public struct ServerSettings: Sendable {
         public var requestsPerSecond: Int?
         /// `--guess-rate` (accepts and checks a minute per source).
         public var guessesPerMinute: Int?
+        /// `--public-url` (base URL of the push service's endpoints).
+        public var publicURL: String?
+        /// `--push-token-lifetime` (seconds a whitelist token lives).
+        public var pushTokenLifetimeSeconds: Int?
 
         /// No flag given.
         public init() {}
@@ -62,6 +66,10 @@ public struct ServerSettings: Sendable {
         case requestsPerSecond = "KITH_SERVE_REQUEST_RATE"
         /// Accepts and checks (the calls that guess codes) a minute per source address.
         case guessesPerMinute = "KITH_SERVE_GUESS_RATE"
+        /// Public base URL of the push service (`https://push.example.org`).
+        case publicURL = "KITH_SERVE_PUBLIC_URL"
+        /// Seconds a push whitelist token lives.
+        case pushTokenLifetimeSeconds = "KITH_SERVE_PUSH_TOKEN_LIFETIME"
     }
 
     /// Address to bind (default 127.0.0.1).
@@ -74,6 +82,10 @@ public struct ServerSettings: Sendable {
     public var turnSecretFile: String?
     /// Bounds and timings.
     public var limits: RendezvousServerLimits
+    /// Base URL of the push service's endpoints, if given (else `http://<host>:<port>`).
+    public var publicURL: String?
+    /// Bounds and timings of the push gateway and push service.
+    public var pushLimits: PushServerLimits
 
     /// Accepted ports.
     public static let portRange = 0...65_535
@@ -91,6 +103,8 @@ public struct ServerSettings: Sendable {
     public static let requestsPerSecondRange = 1...100_000
     /// Accepted guess rates.
     public static let guessesPerMinuteRange = 1...100_000
+    /// Accepted whitelist token lifetimes (one hour to a year).
+    public static let pushTokenLifetimeRange = 3_600...(365 * 86_400)
 
     /// Resolves every setting: the flag if given, else its variable if set and not empty, else the default.
     public init(flags: Flags, environment: [String: String]) throws(ServerSettingsError) {
@@ -137,6 +151,21 @@ public struct ServerSettings: Sendable {
             limits.guessesPerSource = RateLimitRule(burst: max(limits.guessesPerSource.burst, Double(value)), perSecond: Double(value) / 60)
         }
         self.limits = limits
+        var pushLimits = PushServerLimits()
+        if let value = try number(flags.pushTokenLifetimeSeconds, .pushTokenLifetimeSeconds, "--push-token-lifetime", Self.pushTokenLifetimeRange) {
+            pushLimits.tokenLifetimeSeconds = value
+        }
+        self.pushLimits = pushLimits
+        if let url = flags.publicURL ?? variable(.publicURL) {
+            var trimmed = url
+            while trimmed.hasSuffix("/") { trimmed.removeLast() }
+            let rest = trimmed.hasPrefix("https://") ? trimmed.dropFirst(8) : trimmed.hasPrefix("http://") ? trimmed.dropFirst(7) : nil
+            guard let rest, !rest.isEmpty, !rest.hasPrefix("/"), trimmed.utf8.count <= 200,
+                  !trimmed.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" || $0 == "@" }) else { throw .invalidPublicURL }
+            publicURL = trimmed
+        } else {
+            publicURL = nil
+        }
     }
 }
 
@@ -146,6 +175,8 @@ public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvert
     case outOfRange(source: String, value: String, range: ClosedRange<Int>)
     /// An empty or overlong bind address.
     case invalidHost
+    /// A public URL that is not `http(s)://host[:port][/path]`.
+    case invalidPublicURL
 
     /// One sentence naming the setting and what it accepts.
     public var description: String {
@@ -154,6 +185,8 @@ public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvert
             "\(source) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \"\(value)\")"
         case .invalidHost:
             "the bind address (--host or KITH_SERVE_HOST) must be a host name or IP address of at most 255 bytes"
+        case .invalidPublicURL:
+            "the public URL (--public-url or KITH_SERVE_PUBLIC_URL) must be http(s)://host[:port][/path], at most 200 bytes, without query or credentials"
         }
     }
 }

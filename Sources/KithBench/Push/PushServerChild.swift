@@ -1,0 +1,55 @@
+import Foundation
+import KithPushDelivery
+import KithServer
+import Logging
+
+/// `kith serve` with its push gateway and push service, in a child process of the benchmark (its
+/// memory is its own): `kith-bench _push-child` serves on a free loopback port with a provider
+/// that only counts (the gateway's own cost, no network), limits loosened for a load generator on
+/// one address, and prints `PORT`.
+enum PushServerChild {
+    /// The hidden command line of the child.
+    static let command = "_push-child"
+
+    /// A provider for every kind that accepts every notification.
+    struct CountingProvider: PushProvider {
+        let kind: PushTargetKind
+        func deliver(_ notification: PushNotification) async -> PushDeliveryOutcome { .delivered }
+    }
+
+    static func run() async -> Never {
+        var limits = RendezvousServerLimits()
+        limits.requestsPerSource = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
+        limits.maximumConnections = 30_000
+        var push = PushServerLimits()
+        let loose = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
+        push.gatewayRequestsPerSource = loose
+        push.accountsPerSource = loose
+        push.knocksPerSource = loose
+        push.knocksPerToken = loose
+        push.pushRequestsPerSource = loose
+        push.subscriptionsPerSource = loose
+        push.messagesPerCapability = loose
+        push.tokensPerAccount = 100_000
+        push.maximumSubscribers = 30_000
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-bench-push-\(ProcessInfo.processInfo.processIdentifier)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try SQLiteRendezvousStore.open(path: directory.appendingPathComponent("rendezvous.sqlite").path)
+            let pushStore = try SQLitePushStore.open(path: directory.appendingPathComponent("push.sqlite").path)
+            var logger = Logger(label: "kith.bench.push")
+            logger.logLevel = .critical
+            let providers: [any PushProvider] = PushTargetKind.allCases.map { CountingProvider(kind: $0) }
+            let configuration = RendezvousServerConfiguration(port: 0, limits: limits, push: PushConfiguration(providers: providers, limits: push))
+            let server = RendezvousServer(configuration: configuration, store: store, logger: logger, pushStore: pushStore)
+            try await server.run { _, port in
+                FileHandle.standardOutput.write(Data("\(port)\n".utf8))
+            }
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("kith-bench \(command): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Synchronization
+
+/// One subscriber WebSocket on this node: the queue of live messages waiting to be written and
+/// the ids already written on it (so a message is not written twice on one connection).
+final class PushSubscriberConnection: Sendable {
+    let subscriptionID: String
+    private let outbox: AsyncStream<PushMessageRecord>.Continuation
+    private let state = Mutex(State())
+
+    struct State {
+        var written: Set<String> = []
+        var overflowed = false
+    }
+
+    /// Ids remembered per connection; past this the memory is cleared (a rare duplicate is harmless: acks are idempotent).
+    static let rememberedIDs = 4_096
+
+    init(subscriptionID: String, outbox: AsyncStream<PushMessageRecord>.Continuation) {
+        self.subscriptionID = subscriptionID
+        self.outbox = outbox
+    }
+
+    /// Queues a live message; a full queue ends the connection (its messages stay stored).
+    func offer(_ message: PushMessageRecord) {
+        if case .dropped = outbox.yield(message) {
+            state.withLock { $0.overflowed = true }
+            outbox.finish()
+        }
+    }
+
+    /// True when the queue overflowed (the connection is closed as a slow consumer).
+    var overflowed: Bool { state.withLock { $0.overflowed } }
+
+    /// Ends the connection (subscription deleted, server stopping).
+    func finish() { outbox.finish() }
+
+    /// Records that `id` is about to be written; false when it already was on this connection.
+    func claim(_ id: String) -> Bool {
+        state.withLock { state in
+            if state.written.count >= Self.rememberedIDs { state.written.removeAll(keepingCapacity: true) }
+            return state.written.insert(id).inserted
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Hummingbird
+import KithCanonical
+import KithRendezvous
+
+/// A gateway or push-service request refused with a status and a JSON body (ChatSecure's
+/// `{"error": …}` or DRF's `{field: [messages]}`), or no body at all (the knock's 404).
+struct GatewayRejection: HTTPResponseError {
+    let status: HTTPResponse.Status
+    let body: JSONObject?
+    var retryAfterSeconds: Int?
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ body: JSONObject?, retryAfterSeconds: Int? = nil) {
+        self.status = status
+        self.body = body
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// 400 with DRF's `{field: [message]}`.
+    static func field(_ name: String, _ message: String) -> GatewayRejection {
+        GatewayRejection(.badRequest, [name: .array([.string(message)])])
+    }
+
+    /// 400 with `{"error": message}`.
+    static func badRequest(_ message: String) -> GatewayRejection {
+        GatewayRejection(.badRequest, ["error": .string(message)])
+    }
+
+    /// 401: missing or unknown API token.
+    static let unauthorized = GatewayRejection(.unauthorized, ["detail": "Authentication credentials were not provided or are invalid."])
+
+    /// 404 with an empty body (unknown device, token, capability; the knock's unknown, expired or revoked token).
+    static let notFound = GatewayRejection(.notFound, nil)
+
+    /// 429 with `Retry-After`.
+    static func rateLimited(retryAfterSeconds: Int) -> GatewayRejection {
+        GatewayRejection(.tooManyRequests, ["error": "rate_limited"], retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// 413: a body over the limit.
+    static func tooLarge(limit: Int) -> GatewayRejection {
+        GatewayRejection(.contentTooLarge, ["error": .string("request bodies are limited to \(limit) bytes")])
+    }
+
+    /// 500: the store failed (the detail goes to the log, not to the client).
+    static let internalError = GatewayRejection(.internalServerError, ["error": "internal_error"])
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = body.map { RESTResponse.json(status, $0) } ?? Response(status: status)
+        if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
+        for field in headers { response.headers.append(field) }
+        return response
+    }
+}
