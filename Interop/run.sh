@@ -15,9 +15,10 @@ fi
 if ! "$venv/bin/python" -c "import aiortc, websockets, schemathesis" >/dev/null 2>&1; then
   "$venv/bin/pip" install -q --disable-pip-version-check "aiortc==1.16.0" "websockets>=13" "schemathesis==4.32.5" || { echo "error: pip install failed" >&2; exit 1; }
 fi
-# Push (docs/PUSH.md): an independent Web Push application server (pywebpush with py-vapid), http_ece, requests.
-if ! "$venv/bin/python" -c "import pywebpush, py_vapid, http_ece, requests" >/dev/null 2>&1; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "pywebpush==2.5.0" "py-vapid==1.9.6" "http-ece==1.2.1" requests || { echo "error: pip install failed" >&2; exit 1; }
+# Push (docs/PUSH.md, docs/PUSH-DELIVERY.md): an independent Web Push application server (pywebpush with py-vapid),
+# http_ece, requests, and pyjwt to verify VAPID.
+if ! "$venv/bin/python" -c "import pywebpush, py_vapid, http_ece, requests, jwt" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "pywebpush==2.5.0" "py-vapid==1.9.6" "http-ece==1.2.1" requests "pyjwt==2.15.1" || { echo "error: pip install failed" >&2; exit 1; }
 fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
@@ -70,6 +71,7 @@ check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
 check push-service-pywebpush "$PYTHON" Interop/push/check_push_service.py
 check push-gateway-chatsecure "$PYTHON" Interop/push/check_gateway.py
+check push-delivery "$PYTHON" Interop/push-delivery/check_webpush_delivery.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
   Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt
