@@ -344,8 +344,9 @@ let package = Package(
             name: "KithCLI",
             dependencies: [
                 "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups", "KithInvites",
-                "KithServer", "KithRendezvous", "KithTDF", "KithPush", "KithPushClient",
+                "KithServer", "KithRendezvous", "KithTDF", "KithPush", "KithPushClient", "KithPushDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -399,7 +400,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KithDemoTests",
-            dependencies: ["KithDemo", "Kith", "KithTestSupport", "KithServer"],
+            dependencies: [
+                "KithDemo", "Kith", "KithTestSupport", "KithServer", "KithPush", "KithPushDelivery", "KithPushClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,6 +3,10 @@ import Foundation
 import Kith
 import KithDemo
 import KithServer
+import KithPush
+import KithPushDelivery
+import Crypto
+import AsyncHTTPClient
 
 /// `kith demo`: the guided tour.
 struct Demo: AsyncParsableCommand {
@@ -20,15 +24,30 @@ struct Demo: AsyncParsableCommand {
             }
             _ = try await KithDemo.Demo.run(in: directory) { Output.line($0) }
             _ = try await KithDemo.Demo.runRadio(in: directory) { Output.line($0) }
-            // Step 11: an embedded rendezvous server on a free loopback port, in memory.
-            let server = RendezvousServer(configuration: RendezvousServerConfiguration(host: "127.0.0.1", port: 0), store: try SQLiteRendezvousStore.open(path: nil))
+            // Steps 12 and 13: an embedded `kith serve` on a free loopback port, in memory, with the push gateway and
+            // push service (its Web Push provider may reach loopback endpoints: the push service is this same server).
+            let server = try Self.embeddedServer()
             try await server.serving { url in
                 _ = try await KithDemo.Demo.runRelay(in: directory, serverURL: url) { Output.line($0) }
+                let statistics = server.relayStatistics
+                Output.line("The server relayed \(statistics.bytesRelayed) bytes in \(statistics.framesRelayed) frames, all of it Noise ciphertext it cannot read; it stored only the code's pairing and room (no content).")
+                _ = try await KithDemo.Demo.runPush(in: directory, serverURL: url) { Output.line($0) }
             }
-            let statistics = server.relayStatistics
-            Output.line("The server relayed \(statistics.bytesRelayed) bytes in \(statistics.framesRelayed) frames, all of it Noise ciphertext it cannot read; it stored only the code's pairing and room (no content).")
             Output.line("")
             Output.line("Done. Homes are in \(directory.path). Try: kith --home \(directory.appendingPathComponent("alice").path) log")
         }
+    }
+
+    /// The demo's server: rendezvous, relay, push gateway and push service in memory, with a Web Push provider
+    /// (a fresh VAPID key) allowed to reach loopback, where the push service is.
+    static func embeddedServer() throws -> RendezvousServer {
+        let provider = WebPushProvider(
+            configuration: try WebPushProviderConfiguration(
+                signer: VAPIDSigner(signingKey: P256.Signing.PrivateKey()), subject: "mailto:demo@kith.invalid",
+                endpointPolicy: WebPushEndpointPolicy(allowPrivateAddresses: true)),
+            httpClient: .shared)
+        return RendezvousServer(
+            configuration: RendezvousServerConfiguration(host: "127.0.0.1", port: 0, push: PushConfiguration(providers: [provider])),
+            store: try SQLiteRendezvousStore.open(path: nil), pushStore: try SQLitePushStore.open(path: nil))
     }
 }
