@@ -57,9 +57,31 @@ listen_pid=$!
 "$kith" knock --home "$work/c" Alice > /dev/null || fail "Carol's knock failed"
 wait "$listen_pid" || fail "Alice did not hear Carol"
 
+# A knock can trigger a sync: Bob writes Alice, serves one sync session, knocks; Alice's listener syncs with him.
+"$kith" dm --home "$work/b" Alice "knock knock, read me" > /dev/null
+"$kith" sync listen --home "$work/b" --port 0 --once > /dev/null 2> "$work/bsync.err" &
+bsync_pid=$!
+for _ in $(seq 1 100); do grep -q "listening on" "$work/bsync.err" 2>/dev/null && break; sleep 0.1; done
+sport=$(sed -n 's/^kith: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/bsync.err")
+[ -n "$sport" ] || fail "Bob's sync listener did not print its port: $(cat "$work/bsync.err")"
+"$kith" knocks listen --home "$work/a" --sync-with "127.0.0.1:$sport" > "$work/alisten.out" 2> "$work/alisten.err" &
+alisten_pid=$!
+"$kith" knock --home "$work/b" Alice > /dev/null || fail "Bob's second knock failed"
+# The sync ends on Bob's side first; Alice's listener may still be storing what it received: poll her log.
+alog=""
+for _ in $(seq 1 300); do
+  alog=$("$kith" log --home "$work/a" --with Bob 2>&1 || true)
+  [[ "$alog" == *"knock knock, read me"* ]] && break
+  sleep 0.1
+done
+kill "$alisten_pid" 2>/dev/null || true
+wait "$bsync_pid" 2>/dev/null || true
+grep -q "«Bob» knocked" "$work/alisten.out" || fail "listener output: $(cat "$work/alisten.out" "$work/alisten.err")"
+[[ "$alog" == *"knock knock, read me"* ]] || fail "Alice did not sync Bob's message after his knock: $alog / $(cat "$work/alisten.out" "$work/alisten.err" "$work/bsync.err")"
+
 # Removing Bob revokes his tokens at the gateway: his knocks now get 404, every token is dropped.
 "$kith" contact remove --home "$work/a" --keep-keys Bob --json > "$work/remove.json"
-python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["push_tokens_revoked"] >= 9 and r["push_tokens_pending_revocation"] == 0, r' "$work/remove.json" \
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["push_tokens_revoked"] >= 8 and r["push_tokens_pending_revocation"] == 0, r' "$work/remove.json" \
   || fail "removal did not revoke: $(cat "$work/remove.json")"
 set +e
 "$kith" knock --home "$work/b" Alice > /dev/null 2> "$work/revoked.err"; revoked=$?
@@ -69,4 +91,4 @@ set -e
 import json, sys
 s = json.load(sys.stdin)
 assert [(c["name"], c["held_unused"], c["held_spent"]) for c in s["contacts"]] == [("Alice", 0, 10)], s' || fail "Bob's dropped tokens"
-echo "push CLI ok: errors (not registered, no tokens, unreachable, bad URL), register, hand-off to two contacts, knock heard and named, removal revoked at the gateway (404 dropped)"
+echo "push CLI ok: errors (not registered, no tokens, unreachable, bad URL), register, hand-off to two contacts, knock heard and named, knock-triggered sync, removal revoked at the gateway (404 dropped)"
