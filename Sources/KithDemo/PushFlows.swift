@@ -59,7 +59,8 @@ public enum PushFlows {
 
     /// Registers this identity: an anonymous account at the gateway, a fresh subscription at the push service
     /// with fresh RFC 8291 keys, the Web Push device, then stores it all (secrets sealed). A previous
-    /// registration's subscription is deleted (best effort) and its tokens are queued for revocation.
+    /// registration's subscription and gateway account are deleted (best effort; the account's deletion revokes every
+    /// token it issued); when the old gateway cannot be reached, its tokens stay queued for revocation.
     @discardableResult
     public static func register(_ account: Account, gatewayURL: String, pushServiceURL: String? = nil) async throws -> PushRegistrationRecord {
         let gateway = try PushGatewayClient(baseURL: gatewayURL)
@@ -68,7 +69,12 @@ public enum PushFlows {
             if let old = try? PushServiceClient(baseURL: previous.pushServiceURL) {
                 try? await old.deleteSubscription(secret: previous.secrets.subscriptionSecret)
             }
+            var accountDeleted = false
+            if let oldGateway = try? PushGatewayClient(baseURL: previous.gatewayURL) {
+                accountDeleted = (try? await oldGateway.deleteAccount(username: previous.accountUsername, authToken: previous.secrets.authToken)) != nil
+            }
             try await account.forgetPushRegistration()
+            if accountDeleted { try await account.confirmPushRevocations(try await account.pendingPushRevocations()) }
         }
         let username = "kith-" + Hex.encode(randomBytes(10))
         let password = Hex.encode(randomBytes(24))

@@ -87,6 +87,15 @@ import Testing
             // Removing Bob revokes his tokens at the gateway: every knock of his is refused, and he is told.
             _ = try await alice.removeContact(bob.feedID)
             #expect(await PushFlows.flushRevocations(alice).pending == 0)
+
+            // Registering again deletes the old account (its tokens with it) and leaves nothing to revoke.
+            let carol = try Account.inMemory()
+            try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+            try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+            #expect(try await PushFlows.refill(alice).map(\.count) == [10])
+            try await PushFlows.register(alice, gatewayURL: url)
+            #expect(try await alice.pendingPushRevocations().isEmpty)
+            #expect(try await alice.pushTokenRefills().map(\.count) == [10])
             await #expect {
                 try await PushFlows.knock(bob, contact: alice.feedID)
             } throws: { error in
