@@ -63,6 +63,7 @@ check serve-chat-cli "$PYTHON" Interop/serve/check_chat.py
 # Two `kith serve` nodes on one PostgreSQL database (scripts/test.sh passes its throwaway cluster).
 if [ -n "${KITH_TEST_POSTGRES_URL:-}" ]; then
   check serve-pair-two-nodes Interop/serve/cli_pair_two_nodes.sh
+  check push-two-nodes "$PYTHON" Interop/push/check_two_nodes.py
 else
   echo "skip serve-pair-two-nodes (no KITH_TEST_POSTGRES_URL)"
 fi

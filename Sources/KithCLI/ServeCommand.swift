@@ -125,8 +125,9 @@ struct ServeCommand: AsyncParsableCommand {
                     options.heartbeatInterval = .seconds(min(5, max(1, deadNodeAfter / 3)))
                     fanout = try await PostgresSignalBus.open(store: shared, nodeID: configuration.nodeID, options: options)
                     pushStore = try await Self.openPush { () async throws(PushStoreError) in try await PostgresPushStore.open(store: shared) }
-                    // A subscriber on this node also picks up messages stored through another node.
-                    configuration.push.limits.subscriberPollInterval = .seconds(2)
+                    // Messages stored through another node arrive by LISTEN/NOTIFY; a slow poll catches any
+                    // notification lost while the listener reconnects.
+                    configuration.push.limits.subscriberPollInterval = .seconds(30)
                     store = shared
                     path = Self.redacted(url)
                 } else {

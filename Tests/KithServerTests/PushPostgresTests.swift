@@ -16,7 +16,8 @@ struct PushPostgresTests {
         let store = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: node)
         let push = try await PostgresPushStore.open(store: store)
         var limits = PushTestServer.limits()
-        limits.subscriberPollInterval = .milliseconds(100)
+        // Live cross-node delivery by LISTEN/NOTIFY alone: no polling.
+        limits.subscriberPollInterval = nil
         let configuration = RendezvousServerConfiguration(
             host: "127.0.0.1", port: 0, limits: TestServer.limits(), nodeID: node,
             push: PushConfiguration(providers: providers, publicURL: PushTestServer.publicURL, limits: limits))
@@ -50,7 +51,7 @@ struct PushPostgresTests {
         }
     }
 
-    @Test("a message posted through node B reaches a subscriber connected to node A (stored, then live by polling)")
+    @Test("a message posted through node B reaches a subscriber connected to node A (stored, then live by LISTEN/NOTIFY)")
     func pushAcrossNodes() async throws {
         let clock = ManualServerClock()
         let a = try await Self.server(node: "push-sub-a", clock: clock)

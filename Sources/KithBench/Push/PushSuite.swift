@@ -15,7 +15,7 @@ import Synchronization
 /// - `push.service_delivery_per_s`, `push.service_p50_ms`, `push.service_p99_ms`: RFC 8291 bodies
 ///   (encrypted here with `WebPushEncryption`) posted to `/push/<capability>` and received,
 ///   decrypted and acknowledged by WebSocket subscribers; latency from the POST to the decryption.
-/// - `push.subscriber_idle_kb`: the server's resident-memory growth per idle subscriber WebSocket.
+/// - `push.subscriber_idle_bytes`: the server's resident-memory growth (VmRSS) per idle subscriber WebSocket.
 ///
 /// `KITH_BENCH_SERVER_SCALE=quick` runs a smaller load.
 enum PushSuite: BenchSuite {
@@ -56,7 +56,7 @@ enum PushSuite: BenchSuite {
             try await Task.sleep(for: .seconds(2))
             guard let after = server.residentKilobytes else { throw BenchFailure("cannot read the server's VmRSS") }
             report(BenchFigure(name: "push.subscriber_idle_count", value: Double(held.count), unit: "connections"))
-            report(BenchFigure(name: "push.subscriber_idle_kb", value: Double(after - before) / Double(held.count), unit: "KiB"))
+            report(BenchFigure(name: "push.subscriber_idle_bytes", value: (Double(after - before) * 1_024 / Double(held.count)).rounded(), unit: "bytes"))
             server.stop()
             for task in warm + held { await task.value }
             try? await http.client.shutdown()

@@ -35,6 +35,11 @@ final class PushSubscriberHub: Sendable {
         return targets.count
     }
 
+    /// The connections of a subscription on this node.
+    func connections(of subscriptionID: String) -> [PushSubscriberConnection] {
+        connections.withLock { Array(($0[subscriptionID] ?? [:]).values) }
+    }
+
     /// Ends every connection of a subscription (it was deleted).
     func finishAll(subscriptionID: String) {
         let targets = connections.withLock { Array(($0[subscriptionID] ?? [:]).values) }

@@ -71,10 +71,20 @@ public protocol PushStore: Sendable {
     /// Deletes an acknowledged message; false when it was not there.
     func acknowledge(subscriptionID: String, messageID: String) async throws(PushStoreError) -> Bool
 
+    /// Runs until cancelled, calling `onStored` with the subscription id of every message stored by
+    /// any node sharing this store (so a node can write it to its own subscribers at once). A store
+    /// for one node has nothing to watch and returns at once (the default).
+    func watchStoredMessages(_ onStored: @escaping @Sendable (String) async -> Void) async
+
     // MARK: Housekeeping
 
     /// Deletes expired tokens, expired messages, and tombstones older than `tombstonesBefore`.
     func sweepPush(now: Int64, tombstonesBefore: Int64) async throws(PushStoreError) -> PushSweepOutcome
+}
+
+extension PushStore {
+    /// One node: nothing to watch.
+    public func watchStoredMessages(_ onStored: @escaping @Sendable (String) async -> Void) async {}
 }
 
 /// What ``PushStore/registerDevice(_:maximumPerAccount:)`` did.

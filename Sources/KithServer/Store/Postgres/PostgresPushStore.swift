@@ -330,6 +330,8 @@ public final class PostgresPushStore: PushStore {
                 INSERT INTO kith_push_messages (id, subscription_id, body, urgency, topic, created_at, expires_at)
                 VALUES (\(message.id), \(message.subscriptionID), \(Data(message.body)), \(message.urgency), \(message.topic), \(message.createdAt), \(message.expiresAt))
                 """, logger: logger)
+            // Every node (this one included) hears of it at commit: see watchStoredMessages.
+            try await connection.query("SELECT pg_notify(\(Self.messageChannel), \(message.subscriptionID))", logger: logger)
             let keep = max(1, maximumPerSubscription)
             dropped += try await Self.count(connection.query(
                 """
@@ -338,6 +340,26 @@ public final class PostgresPushStore: PushStore {
                 RETURNING 1
                 """, logger: logger))
             return dropped
+        }
+    }
+
+    /// The `LISTEN` channel on which every stored message's subscription id is announced.
+    static let messageChannel = "kith_push_messages"
+
+    /// Listens on ``messageChannel`` (reconnecting after a failure) until cancelled.
+    public func watchStoredMessages(_ onStored: @escaping @Sendable (String) async -> Void) async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.messageChannel) { notifications in
+                        for try await notification in notifications { await onStored(notification.payload) }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.error("push: message listener failed, reconnecting", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
         }
     }
 

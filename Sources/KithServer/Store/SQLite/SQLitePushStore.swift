@@ -17,6 +17,9 @@ public final class SQLitePushStore: PushStore {
             let queue: DatabaseQueue
             if let path {
                 configuration.journalMode = .wal
+                // WAL with synchronous=NORMAL: a commit is not fsynced; a power loss may lose the last
+                // few push messages or registrations, never corrupt the file (knocks are wake-ups).
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 queue = try DatabaseQueue(path: path, configuration: configuration)
             } else {
                 queue = try DatabaseQueue(configuration: configuration)
