@@ -59,7 +59,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        // Already resolved through async-http-client; named here for the push delivery tests' mock HTTP/2 over TLS server.
+
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // `kith serve` metrics: the swift-metrics API and its Prometheus exporter (GET /metrics).
@@ -243,6 +243,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -521,7 +522,7 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            // The mock server's test-only certificate, embedded in MockTLS.swift; kept as files for openssl.
+            // The mock server's test-only certificate, embedded in MockTLS.swift; the files serve openssl and Interop/push-delivery.
             exclude: ["Support/README.md", "Support/mock.crt", "Support/mock.key"],
             swiftSettings: swiftSettings
         ),

@@ -16,9 +16,9 @@ if ! "$venv/bin/python" -c "import aiortc, websockets, schemathesis" >/dev/null 
   "$venv/bin/pip" install -q --disable-pip-version-check "aiortc==1.16.0" "websockets>=13" "schemathesis==4.32.5" || { echo "error: pip install failed" >&2; exit 1; }
 fi
 # Push (docs/PUSH.md, docs/PUSH-DELIVERY.md): an independent Web Push application server (pywebpush with py-vapid),
-# http_ece, requests, and pyjwt to verify VAPID.
-if ! "$venv/bin/python" -c "import pywebpush, py_vapid, http_ece, requests, jwt" >/dev/null 2>&1; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "pywebpush==2.5.0" "py-vapid==1.9.6" "http-ece==1.2.1" requests "pyjwt==2.15.1" || { echo "error: pip install failed" >&2; exit 1; }
+# http_ece, requests; pyjwt verifies VAPID, the FCM RS256 assertion and the APNs ES256 token; h2 serves APNs over HTTP/2.
+if ! "$venv/bin/python" -c "import pywebpush, py_vapid, http_ece, requests, jwt, h2" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "pywebpush==2.5.0" "py-vapid==1.9.6" "http-ece==1.2.1" requests "pyjwt==2.15.1" "h2==4.4.1" || { echo "error: pip install failed" >&2; exit 1; }
 fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
@@ -72,7 +72,7 @@ check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
 check push-service-pywebpush "$PYTHON" Interop/push/check_push_service.py
 check push-gateway-chatsecure "$PYTHON" Interop/push/check_gateway.py
-check push-delivery "$PYTHON" Interop/push-delivery/check_webpush_delivery.py
+check push-delivery "$PYTHON" Interop/push-delivery/check_push_delivery.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
   Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt

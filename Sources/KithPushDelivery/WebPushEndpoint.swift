@@ -10,6 +10,16 @@ public struct WebPushEndpoint: Sendable, Hashable {
     public let port: Int?
     /// Whether ``host`` is an IP literal (as opposed to a DNS name).
     public let hostIsIPLiteral: Bool
+    /// The path, query and fragment after the authority, unchanged (may be empty).
+    public let pathAndQuery: String
+
+    /// The URL the request goes to, rebuilt from the checked parts (lowercased scheme and host), so
+    /// the HTTP client connects to exactly the host the policy checked.
+    public var requestURL: String {
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        let portPart = port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(hostPart)\(portPart)\(pathAndQuery)"
+    }
 
     /// The RFC 6454 origin, `scheme://host[:port]`, the port kept only when it is not the scheme's
     /// default: the VAPID `aud` claim (RFC 8292 §2).
@@ -74,5 +84,6 @@ public struct WebPushEndpoint: Sendable, Hashable {
         self.host = host
         self.port = port
         self.hostIsIPLiteral = authority.hasPrefix("[") || IPAddressClassifier.parseIPv4(host) != nil
+        self.pathAndQuery = String(rest[authorityEnd...])
     }
 }

@@ -8,8 +8,10 @@
 /// names). Tests and `kith serve` delivering to its own push service on loopback set
 /// ``allowPrivateAddresses``.
 ///
-/// Limit: a public DNS name that resolves to a private address is not detected here; deployments that
-/// need that guarantee add an egress firewall.
+/// DNS names are also resolved before each request (``WebPushProviderConfiguration/hostResolver``) and
+/// refused when any address is non-public. Limit: the HTTP client resolves the name again when it
+/// connects, so a name that changes its answer in between (DNS rebinding) is not caught; deployments
+/// that need that guarantee add an egress firewall.
 public struct WebPushEndpointPolicy: Sendable, Hashable {
     /// The longest endpoint URL accepted, in bytes (UnifiedPush: endpoints are at most 1000 bytes).
     public static let maxEndpointBytes = 1000
@@ -30,5 +32,20 @@ public struct WebPushEndpointPolicy: Sendable, Hashable {
         guard !allowPrivateAddresses else { return endpoint }
         if IPAddressClassifier.isNonPublicHost(endpoint.host) { throw .privateAddress(endpoint.host) }
         return endpoint
+    }
+
+    /// Applies the policy to the addresses a DNS name resolved to: all must be public.
+    ///
+    /// - Throws: ``WebPushEndpointError/privateAddress(_:)`` naming the host when one is not.
+    public func check(resolvedAddresses addresses: [[UInt8]], of host: String) throws(WebPushEndpointError) {
+        guard !allowPrivateAddresses else { return }
+        for address in addresses {
+            let nonPublic = switch address.count {
+            case 4: IPAddressClassifier.isNonPublicIPv4(address)
+            case 16: IPAddressClassifier.isNonPublicIPv6(address)
+            default: true
+            }
+            if nonPublic { throw .privateAddress(host) }
+        }
     }
 }

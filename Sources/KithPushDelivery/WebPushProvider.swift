@@ -46,6 +46,16 @@ public struct WebPushProvider: PushProvider {
         do throws(WebPushEndpointError) { endpoint = try configuration.endpointPolicy.check(endpointURL) } catch {
             return .rejected(reason: error.description)
         }
+        if !configuration.endpointPolicy.allowPrivateAddresses, !endpoint.hostIsIPLiteral {
+            let addresses: [[UInt8]]
+            do { addresses = try await configuration.hostResolver.addresses(of: endpoint.host) } catch {
+                return .retryable(reason: "push service host did not resolve", retryAfterSeconds: nil)
+            }
+            guard !addresses.isEmpty else { return .retryable(reason: "push service host did not resolve", retryAfterSeconds: nil) }
+            do throws(WebPushEndpointError) { try configuration.endpointPolicy.check(resolvedAddresses: addresses, of: endpoint.host) } catch {
+                return .rejected(reason: error.description)
+            }
+        }
         let body: [UInt8]
         do { body = try WebPushEncryption.encrypt(notification.payload, for: keys) } catch {
             return .rejected(reason: "encryption failed: \(error)")
@@ -56,7 +66,7 @@ public struct WebPushProvider: PushProvider {
             return .rejected(reason: "VAPID signing failed: \(error.code)")
         }
 
-        var request = HTTPClientRequest(url: endpoint.url)
+        var request = HTTPClientRequest(url: endpoint.requestURL)
         request.method = .POST
         request.headers.add(name: "TTL", value: String(min(notification.timeToLiveSeconds, Int(Int32.max))))
         request.headers.add(name: "Urgency", value: notification.priority == .high ? "high" : "normal")

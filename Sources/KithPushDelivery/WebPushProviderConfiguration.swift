@@ -19,6 +19,8 @@ public struct WebPushProviderConfiguration: Sendable {
     public var http: PushHTTPSettings
     /// The clock for `exp` and the token cache.
     public var clock: PushClock
+    /// Resolves endpoint DNS names for the SSRF check when private addresses are not allowed.
+    public var hostResolver: any WebPushHostResolver
 
     /// Creates a configuration.
     ///
@@ -31,7 +33,8 @@ public struct WebPushProviderConfiguration: Sendable {
         tokenRefreshMarginSeconds: Int64 = 3_600,
         endpointPolicy: WebPushEndpointPolicy = WebPushEndpointPolicy(),
         http: PushHTTPSettings = PushHTTPSettings(),
-        clock: PushClock = .system
+        clock: PushClock = .system,
+        hostResolver: any WebPushHostResolver = SystemWebPushHostResolver()
     ) throws(PushConfigurationError) {
         if let subject {
             guard subject.hasPrefix("mailto:") || subject.hasPrefix("https:"), subject.utf8.count <= PushLimits.maxVAPIDClaimBytes else {
@@ -51,6 +54,7 @@ public struct WebPushProviderConfiguration: Sendable {
         self.endpointPolicy = endpointPolicy
         self.http = http
         self.clock = clock
+        self.hostResolver = hostResolver
     }
 
     /// Reads a VAPID private key: a PEM P-256 key (`BEGIN PRIVATE KEY` PKCS#8 or `BEGIN EC PRIVATE KEY`

@@ -14,6 +14,17 @@ struct ProviderConfigurationTests {
         let expected = key.publicKey.rawRepresentation
         #expect(try WebPushProviderConfiguration.vapidSigningKey(from: key.pemRepresentation).publicKey.rawRepresentation == expected)
         #expect(try WebPushProviderConfiguration.vapidSigningKey(from: " \(Base64URL.encode(key.rawRepresentation))\n").publicKey.rawRepresentation == expected)
+        // A SEC 1 key as `openssl ecparam -genkey -name prime256v1 -noout` writes it (test-only key).
+        let sec1 = """
+        -----BEGIN EC PRIVATE KEY-----
+        MHcCAQEEILn2/OGG8B3YN3GEozMFP+6ubaooJABDgsUm9Iq/1DpcoAoGCCqGSM49
+        AwEHoUQDQgAEuJwYgCDcssF6V8X7rIJ1G9EvvMf4F+ywqcO8ruIxeCIqxn+fnc1S
+        5egi9kSRB9u6LkImKT27GltZFFWE2xCv9A==
+        -----END EC PRIVATE KEY-----
+        """
+        let sec1Public = "04b89c188020dcb2c17a57c5fbac82751bd12fbcc7f817ecb0a9c3bcaee23178222ac67f9f9dcd52e5e822f6449107dbba2e4226293dbb1a5b59145584db10aff4"
+        let loaded = try WebPushProviderConfiguration.vapidSigningKey(from: sec1)
+        #expect(Hex.encode(Array(loaded.publicKey.x963Representation)) == sec1Public)
         for bad in ["", "not a key", Base64URL.encode([UInt8](repeating: 0, count: 32)), Base64URL.encode([UInt8](repeating: 1, count: 31)),
                     "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"] {
             #expect(throws: PushConfigurationError.self) { try WebPushProviderConfiguration.vapidSigningKey(from: bad) }

@@ -14,7 +14,17 @@ struct WebPushEndpointPolicyTests {
         ("https://[2001:4860:4860::8888]:8443/x", "https://[2001:4860:4860::8888]:8443"),
     ])
     func publicEndpoints(url: String, origin: String) throws {
-        #expect(try strict.check(url).origin == origin)
+        let endpoint = try strict.check(url)
+        #expect(endpoint.origin == origin)
+        #expect(endpoint.requestURL.hasPrefix(origin))
+    }
+
+    @Test("the request URL is rebuilt from the checked parts")
+    func requestURL() throws {
+        let endpoint = try strict.check("HTTPS://Push.Example.COM.:8443/wpush/v2/AbC?x=1#f")
+        #expect(endpoint.requestURL == "https://push.example.com:8443/wpush/v2/AbC?x=1#f")
+        #expect(try strict.check("https://push.example.com").requestURL == "https://push.example.com")
+        #expect(try strict.check("https://[2001:db9::1]/p").requestURL == "https://[2001:db9::1]/p")
     }
 
     @Test("private, loopback, link-local, internal and ambiguous hosts are refused", arguments: [
