@@ -59,7 +59,15 @@ extension Demo {
         }
         let outcome = try await PushFlows.knock(bob, contact: alice.feedID)
         say("Bob wrote Alice a direct message and knocks: one token POSTed to \(outcome.endpoint)messages/, no content.")
-        try await listening.value
+        // A knock that never arrives (a delivery that failed for good) must not hang the tour.
+        do {
+            try await Deadline.run(seconds: 60) { try await listening.value }
+        } catch let error as Deadline.Exceeded {
+            serving.cancel()
+            await bobListener.close()
+            say("Alice's listener heard no knock (\(error)); the gateway may have failed to deliver.")
+            return summary
+        }
         await serving.value
         await bobListener.close()
         let knock = heard.value.withLock { $0 }

@@ -18,6 +18,7 @@ public enum PushFlows {
         /// No unused token from the contact is left.
         case noTokens(name: String)
 
+        /// One sentence with the cause and what to do.
         public var description: String {
             switch self {
             case .notRegistered: "not registered for push knocks: run `kith push register --server URL` first"

@@ -12,7 +12,7 @@ import Testing
 
 /// Step 13 of the demo end to end on an embedded `kith serve` (gateway, dispatcher with the Web Push provider,
 /// push service): registration, hand-off in the direct channel, Bob's knock, Alice's listener, the sync after it.
-@Suite struct DemoPushTests {
+@Suite(.serialized) struct DemoPushTests {
     static func server() throws -> RendezvousServer {
         let provider = WebPushProvider(
             configuration: try WebPushProviderConfiguration(
@@ -38,7 +38,7 @@ import Testing
 }
 
 /// `PushFlows` against a real embedded `kith serve`: the CLI's steps, including 404 drop-and-next and revocation.
-@Suite struct PushFlowsEndToEndTests {
+@Suite(.serialized) struct PushFlowsEndToEndTests {
     static func met() async throws -> (Account, Account) {
         let alice = try Account.inMemory()
         let bob = try Account.inMemory()
@@ -54,9 +54,11 @@ import Testing
 
     static func listenOnce(_ account: Account) async throws -> PushFlows.HeardKnock? {
         let heard = HeardBox()
-        try await PushFlows.listen(account, reconnect: ReconnectPolicy(maximumFailures: 3)) { knock in
-            heard.value.withLock { $0 = knock }
-            return .stop
+        try await Deadline.run(seconds: 60) {
+            try await PushFlows.listen(account, reconnect: ReconnectPolicy(maximumFailures: 3)) { knock in
+                heard.value.withLock { $0 = knock }
+                return .stop
+            }
         }
         return heard.value.withLock { $0 }
     }

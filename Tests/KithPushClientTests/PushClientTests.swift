@@ -7,7 +7,7 @@ import Testing
 @testable import KithPushClient
 
 /// `PushGatewayClient` and `PushServiceClient` against a loopback stand-in of the contract (MockPushServer).
-@Suite struct PushClientTests {
+@Suite(.serialized) struct PushClientTests {
     @Test func registerIssueKnockListenAndRevoke() async throws {
         let mock = MockPushServer()
         try await mock.makeApplication().test(.live) { client in

@@ -10,7 +10,7 @@ import Testing
 
 /// Push knocks through the facade (docs/PUSH-CLIENT.md): registration, hand-off in `push_tokens`, refill,
 /// unlinkability, knock mapping, drops, revocation, stranger and malformed refusal, sealing at rest.
-@Suite struct PushAccountTests {
+@Suite(.serialized) struct PushAccountTests {
     static let gateway = "http://127.0.0.1:8080"
 
     static func registration(password: String = "pw-0123456789", authToken: String = "at-0123456789abcdef") -> PushRegistrationRecord {
