@@ -213,6 +213,7 @@ let package = Package(
             dependencies: [
                 "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS", "KithInvites",
                 "KithTDF",
+                "KithPush",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -250,6 +251,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The push client an app uses (issue 16): the ChatSecure-compatible gateway calls and the push service
+        // subscription and WebSocket listener (RFC 8291 decryption). No server or terminal code.
+        .target(
+            name: "KithPushClient",
+            dependencies: [
+                "KithPush", "KithCanonical", "KithFeed",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         .target(
             name: "KithTestSupport",
             dependencies: ["KithCanonical"],
@@ -282,7 +298,7 @@ let package = Package(
         // `kith demo`: the guided tour on throwaway identities (not part of the app library).
         .target(
             name: "KithDemo",
-            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups", "KithRendezvous", "KithInvites"],
+            dependencies: ["Kith", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups", "KithRendezvous", "KithInvites", "KithPush", "KithPushClient"],
             swiftSettings: swiftSettings
         ),
 
@@ -330,8 +346,9 @@ let package = Package(
             name: "KithCLI",
             dependencies: [
                 "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups", "KithInvites",
-                "KithServer", "KithRendezvous", "KithTDF",
+                "KithServer", "KithRendezvous", "KithTDF", "KithPush", "KithPushClient", "KithPushDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -385,7 +402,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KithDemoTests",
-            dependencies: ["KithDemo", "Kith", "KithTestSupport", "KithServer"],
+            dependencies: [
+                "KithDemo", "Kith", "KithTestSupport", "KithServer", "KithPush", "KithPushDelivery", "KithPushClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -478,6 +499,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "KithPushClientTests",
+            dependencies: [
+                "KithPushClient", "KithPush", "KithCanonical", "KithFeed", "KithTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "KithPushDeliveryTests",
             dependencies: [
                 "KithPushDelivery", "KithPush", "KithCanonical",
@@ -496,7 +529,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithTests",
-            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites", "KithTDF"],
+            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites", "KithTDF", "KithPush"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -15,14 +15,10 @@ fi
 if ! "$venv/bin/python" -c "import aiortc, websockets, schemathesis" >/dev/null 2>&1; then
   "$venv/bin/pip" install -q --disable-pip-version-check "aiortc==1.16.0" "websockets>=13" "schemathesis==4.32.5" || { echo "error: pip install failed" >&2; exit 1; }
 fi
-# Push delivery (issue 16): independent peers for Kith's providers (http_ece decrypts Web Push, pyjwt and py_vapid
-# verify VAPID, pyjwt verifies the FCM RS256 assertion and the APNs ES256 token, h2 serves APNs over HTTP/2).
-if ! "$venv/bin/python" -c "import http_ece, jwt, py_vapid, h2" >/dev/null 2>&1; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "http-ece==1.2.1" "pyjwt==2.15.1" "py-vapid==1.9.6" "h2==4.4.1" || { echo "error: pip install failed" >&2; exit 1; }
-fi
-# Push service and gateway (docs/PUSH.md): an independent Web Push application server (pywebpush) and requests.
-if ! "$venv/bin/python" -c "import pywebpush, requests" >/dev/null 2>&1; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "pywebpush==2.5.0" requests || { echo "error: pip install failed" >&2; exit 1; }
+# Push (docs/PUSH.md, docs/PUSH-DELIVERY.md): an independent Web Push application server (pywebpush with py-vapid),
+# http_ece, requests; pyjwt verifies VAPID, the FCM RS256 assertion and the APNs ES256 token; h2 serves APNs over HTTP/2.
+if ! "$venv/bin/python" -c "import pywebpush, py_vapid, http_ece, requests, jwt, h2" >/dev/null 2>&1; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "pywebpush==2.5.0" "py-vapid==1.9.6" "http-ece==1.2.1" requests "pyjwt==2.15.1" "h2==4.4.1" || { echo "error: pip install failed" >&2; exit 1; }
 fi
 export PYTHON="$PWD/$venv/bin/python"
 export KITH="$PWD/.build/debug/kith"
@@ -52,6 +48,7 @@ check direct-cli Interop/direct/cli_direct.sh
 check trust-concurrent-post Interop/trust/cli_concurrent_post.sh
 check trust-terminal-escapes Interop/trust/cli_terminal_escapes.sh
 check groups-cli Interop/groups/cli_groups.sh
+check push-cli Interop/push/cli_push.sh
 check groups-vectors "$PYTHON" Interop/groups/check_vectors.py TestVectors/groups/groups-v1.json
 check direct-handover "$PYTHON" Interop/direct/check_handover.py
 check tdf-vectors "$PYTHON" Interop/tdf/decrypt_kith_vectors.py TestVectors/nanotdf/kith-dialect-v1.json
@@ -74,9 +71,9 @@ fi
 check serve-aiortc "$PYTHON" Interop/serve/aiortc_peers.py
 check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/serve/schemathesis.sh
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
-check push-delivery "$PYTHON" Interop/push-delivery/check_push_delivery.py
 check push-service-pywebpush "$PYTHON" Interop/push/check_push_service.py
 check push-gateway-chatsecure "$PYTHON" Interop/push/check_gateway.py
+check push-delivery "$PYTHON" Interop/push-delivery/check_push_delivery.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
   Tests/Vectors/convos/appdata-python-protobuf.json Tests/Vectors/convos/appdata-zlib-fixture.txt

@@ -125,6 +125,9 @@ extension Account {
                 case .keyPackageOffer(let offer)?:
                     // Kept with the message it came in, or not at all; one that is not the sender's own is ignored.
                     try Self.acceptKeyPackage(offer, from: envelope.feedID, access: access.groups)
+                case .pushTokens(let content)?:
+                    // Only a contact's direct message reaches here (contactKeys above); a stranger's waits unread.
+                    try access.acceptPushTokens(content, from: envelope.feedID.string)
                 case .groupTreeOffer(let offer)?:
                     // Only its author's Welcome uses it, and MLS checks the tree against that Welcome's tree hash.
                     try access.groups.keepGroupTree(offer, from: envelope.feedID.string)

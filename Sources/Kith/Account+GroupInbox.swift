@@ -360,7 +360,7 @@ extension Account {
     /// Content types that make no sense in a group (key material for one contact, feed-level keys, introductions):
     /// refused when they arrive as group content, and never sent as such.
     static let notInGroups: Set<String> = ["group_event", "mls_key_package", "mls_group_tree", "prekey_batch", "key_rotation", "contact_introduction",
-                                                "invite_join_request", "invite_join_error"]
+                                                "invite_join_request", "invite_join_error", "push_tokens"]
 
     private func storeEvent(_ item: InboxItem, kind: GroupEventKind, _ id: GroupID, _ access: GroupStoreAccess) throws(KithError) {
         let event = GroupEvent(groupID: id.string, event: kind.rawValue, mlsMessage: Base64URL.encode(item.entry.contentBytes))

@@ -195,6 +195,8 @@ public final class Account: Sendable {
 
     func publishBlocking(_ content: Content, audience: Audience) throws(KithError) -> Envelope {
         if case .direct(let peer) = audience { return try sendDirectBlocking(content, to: peer) }
+        // Push tokens are for one contact: never in a feed-wide or group audience.
+        if case .pushTokens = content { throw .input(.invalid("push_tokens content is direct only: hand tokens over with handOverPushTokens(_:to:expiresAt:)")) }
         if case .group(let text) = audience {
             let id: GroupID
             do throws(GroupError) { id = try GroupID(text) } catch { throw .group(error) }

@@ -14,7 +14,7 @@ struct KithCommand: AsyncParsableCommand {
             3 no identity in the home (run `kith init`); 4 passphrase missing or wrong; 5 storage failure; \
             6 not yet supported; 64 invalid command-line usage.
             """,
-        subcommands: [Init.self, ID.self, Card.self, Contact.self, Contacts.self, PostCommand.self, DM.self, React.self, Profile.self, Delete.self, Introduce.self, RotateKeys.self, Blob.self, Log.self, Prekeys.self, GroupCommand.self, Groups.self, Feed.self, GC.self, Demo.self, SyncCommand.self, PairCommand.self, ChatCommand.self, InviteCommand.self, ServeCommand.self, TDF.self, Circle.self]
+        subcommands: [Init.self, ID.self, Card.self, Contact.self, Contacts.self, PostCommand.self, DM.self, React.self, Profile.self, Delete.self, Introduce.self, RotateKeys.self, Blob.self, Log.self, Prekeys.self, GroupCommand.self, Groups.self, Feed.self, GC.self, Demo.self, SyncCommand.self, PairCommand.self, ChatCommand.self, InviteCommand.self, ServeCommand.self, TDF.self, Circle.self, PushCommand.self, KnockCommand.self, KnocksCommand.self]
     )
 
     /// Logs go to standard error at the level of `KITH_LOG_LEVEL` (default `error`), one JSON

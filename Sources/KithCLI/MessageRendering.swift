@@ -33,6 +33,7 @@ enum MessageRendering {
         case .inviteJoinRequest: return "\(prefix) asked to join a group through an invite"
         case .inviteJoinError(let error):
             return "\(prefix) refused an invite join (\(TerminalText.escaped(error.error))\(error.reason.map { ": \(TerminalText.escaped($0))" } ?? ""))"
+        case .pushTokens(let tokens): return "\(prefix) handed over \(tokens.tokens.count) push tokens (to knock on them)"
         case .groupEvent(let event): return "\(prefix) group \(TerminalText.escaped(event.event).replacingOccurrences(of: "_", with: " "))"
         }
     }

@@ -140,6 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
                 Output.error("kith: error: \(error)")
                 throw ExitCode(5)
             }
+            configuration.push.providers = [try Self.webPushProvider(host: settings.host, databasePath: filePath)]
             let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout, pushStore: pushStore)
             let json = global.json
             try await server.run { host, port in

@@ -46,7 +46,9 @@ struct SyncCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await Output.run {
-                let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
+                let account = try await openAccount(global)
+                await PushAutoRefill.run(account)
+                let agent = SyncAgent(account: account, blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
                 let (host, port, once) = (host, port, once)
                 let listener: TCPSyncListener
@@ -87,6 +89,7 @@ struct SyncCommand: AsyncParsableCommand {
             try await Output.run {
                 let (host, port) = try SyncRun.hostAndPort(address)
                 let account = try await openAccount(global)
+                await PushAutoRefill.run(account)
                 var record: ContactRecord?
                 if let contact { record = try await account.resolveContact(contact) }
                 let agent = SyncAgent(account: account, blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)

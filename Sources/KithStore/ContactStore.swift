@@ -128,6 +128,10 @@ extension FeedStore {
             try db.execute(cached: "DELETE FROM prekey_batches WHERE peer_feed_id = ?", arguments: [feedID.string])
             try db.execute(cached: "DELETE FROM peer_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
             try db.execute(cached: "DELETE FROM contact_dh_keys WHERE feed_id = ?", arguments: [feedID.string])
+            // Push: the contact's tokens are revoked at the gateway by the caller (pendingPushRevocations),
+            // and the tokens they handed over are forgotten.
+            try PushTokenRows.revokeIssued(to: feedID.string, in: db)
+            try db.execute(cached: "DELETE FROM push_tokens_held WHERE peer_feed_id = ?", arguments: [feedID.string])
             try db.execute(cached: "DELETE FROM contacts WHERE feed_id = ?", arguments: [feedID.string])
             return db.changesCount > 0
         }

@@ -59,3 +59,16 @@ extension ContentSealer {
         return Array(plain)
     }
 }
+
+extension ContentSealer {
+    /// A keyed digest (HMAC-SHA256 under the storage key, domain-separated by `domain`) to find a secret
+    /// by in SQL without storing it: equal secrets give equal digests, and without the key a digest
+    /// neither reveals the secret nor matches the plain SHA-256 a server stores.
+    public func lookupDigest(_ secret: [UInt8], domain: String) -> [UInt8] {
+        var authenticator = HMAC<SHA256>(key: key)
+        authenticator.update(data: Array(domain.utf8))
+        authenticator.update(data: [0])
+        authenticator.update(data: secret)
+        return Array(authenticator.finalize())
+    }
+}

@@ -51,6 +51,9 @@ enum Schema {
         migrator.registerMigration("v12-invite-strangers") { db in
             try db.execute(sql: inviteStrangerTables)
         }
+        migrator.registerMigration("v13-push") { db in
+            try db.execute(sql: pushTables)
+        }
         return migrator
     }
 

@@ -24,6 +24,8 @@ public enum Content: Sendable, Hashable {
     case inviteJoinRequest(InviteJoinRequest)
     /// An invite's creator refusing a join request (Kith extension, direct audience only).
     case inviteJoinError(InviteJoinError)
+    /// Push whitelist tokens for a contact (Kith extension `push_tokens`, direct audience only).
+    case pushTokens(PushTokens)
     /// A type this version does not know.
     case unknown(type: String, object: JSONObject)
 
@@ -51,6 +53,7 @@ public enum Content: Sendable, Hashable {
         case .groupTreeOffer: "mls_group_tree"
         case .inviteJoinRequest: "invite_join_request"
         case .inviteJoinError: "invite_join_error"
+        case .pushTokens: "push_tokens"
         case .unknown(let type, _): type
         }
     }
@@ -94,6 +97,7 @@ public enum Content: Sendable, Hashable {
         case "mls_group_tree": return .groupTreeOffer(try GroupTreeOffer(fields))
         case "invite_join_request": return .inviteJoinRequest(try InviteJoinRequest(fields))
         case "invite_join_error": return .inviteJoinError(try InviteJoinError(fields))
+        case "push_tokens": return .pushTokens(try PushTokens(fields))
         default: return .unknown(type: type, object: object)
         }
     }
@@ -114,6 +118,7 @@ public enum Content: Sendable, Hashable {
         case .groupTreeOffer(let offer): object = offer.jsonMembers
         case .inviteJoinRequest(let request): object = request.jsonMembers
         case .inviteJoinError(let error): object = error.jsonMembers
+        case .pushTokens(let tokens): object = tokens.jsonMembers
         case .unknown(_, let members): object = members
         }
         object["type"] = .string(type)

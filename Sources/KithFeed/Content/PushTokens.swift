@@ -1,0 +1,151 @@
+import KithCanonical
+
+/// Hands a contact push whitelist tokens over the direct channel (Kith extension type `push_tokens`,
+/// direct audience only): ChatSecure-Push's token exchange JSON, so the contact can knock (wake this
+/// identity's devices through the gateway at `endpoint`) and nobody else can.
+///
+/// ```json
+/// {"date_expires":"2026-12-24T10:00:00.000000Z","endpoint":"https://push.example/api/v1/",
+///  "tokens":["1daf13e01982d3029cf09ae3d027a62923f0f2b6"],"type":"push_tokens"}
+/// ```
+///
+/// Every token is issued for this one contact (docs/PUSH-CLIENT.md, "Token hygiene"). The fields are
+/// checked strictly: 1...20 distinct tokens of 40 lowercase hex characters, an `http(s)` endpoint of
+/// printable ASCII, an optional expiry in the gateway's time format, and an optional opaque string.
+public struct PushTokens: Sendable, Hashable {
+    /// Most tokens one message carries (a gateway batch).
+    public static let maxTokens = 20
+    /// Longest endpoint, in bytes.
+    public static let maxEndpointBytes = 512
+    /// Longest `extra_data`, in Unicode scalars.
+    public static let maxExtraDataScalars = 512
+    /// Length of a token in hex characters (160 bits).
+    public static let tokenHexLength = 40
+
+    /// The gateway's API base, e.g. `https://push.example/api/v1/` (knocks are POSTed to `messages/` under it).
+    public var endpoint: String
+    /// The whitelist tokens, 40 lowercase hex characters each.
+    public var tokens: [String]
+    /// When the tokens expire, as `YYYY-MM-DDTHH:MM:SS[.ffffff]Z` (UTC), or nil when not said.
+    public var dateExpires: String?
+    /// Opaque extra data (ChatSecure's `extra_data`; untrusted, render sanitized).
+    public var extraData: String?
+
+    /// Creates the content; ``Content/canonicalBytes()`` checks it as a reader would.
+    public init(endpoint: String, tokens: [String], dateExpires: String? = nil, extraData: String? = nil) {
+        self.endpoint = endpoint
+        self.tokens = tokens
+        self.dateExpires = dateExpires
+        self.extraData = extraData
+    }
+
+    /// The expiry in seconds since 1970 UTC, nil when absent.
+    public var expiresAt: Int64? { dateExpires.flatMap(Self.parseTime) }
+
+    init(_ fields: ContentFields) throws(FeedError) {
+        endpoint = try fields.requiredString("endpoint")
+        guard Self.isEndpoint(endpoint) else {
+            throw fields.fail("'endpoint' must be an http(s) URL of at most \(Self.maxEndpointBytes) printable ASCII characters")
+        }
+        tokens = try fields.stringArray("tokens", max: Self.maxTokens)
+        guard !tokens.isEmpty else { throw fields.fail("'tokens' must hold 1...\(Self.maxTokens) tokens") }
+        for token in tokens where !Self.isToken(token) {
+            throw fields.fail("'tokens' entries must be \(Self.tokenHexLength) lowercase hex characters")
+        }
+        guard Set(tokens).count == tokens.count else { throw fields.fail("'tokens' must not repeat a token") }
+        dateExpires = try fields.optionalString("date_expires")
+        if let dateExpires, dateExpires.utf8.count > 32 || Self.parseTime(dateExpires) == nil {
+            throw fields.fail("'date_expires' must be a UTC time like 2026-12-24T10:00:00.000000Z")
+        }
+        extraData = try fields.optionalString("extra_data").map { value throws(FeedError) in
+            try fields.text(value, "extra_data", maxScalars: Self.maxExtraDataScalars)
+        }
+    }
+
+    var jsonMembers: JSONObject {
+        var object = JSONObject()
+        object["endpoint"] = .string(endpoint)
+        object["tokens"] = .array(tokens.map { .string($0) })
+        if let dateExpires { object["date_expires"] = .string(dateExpires) }
+        if let extraData { object["extra_data"] = .string(extraData) }
+        return object
+    }
+
+    /// True for 40 lowercase hex characters.
+    public static func isToken(_ text: String) -> Bool {
+        text.utf8.count == tokenHexLength && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// True for an `http://` or `https://` URL of printable ASCII without spaces, within the length bound.
+    public static func isEndpoint(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count <= maxEndpointBytes, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        let rest: Substring
+        if text.hasPrefix("https://") { rest = text.dropFirst(8) } else if text.hasPrefix("http://") { rest = text.dropFirst(7) } else { return false }
+        guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first else { return false }
+        return !host.isEmpty
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.f{1,6}]Z` (the gateway's format, UTC) to seconds since 1970; nil otherwise.
+    public static func parseTime(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.count <= 27, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                guard (0x30...0x39).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int64(bytes[index] - 0x30)
+            }
+            return value
+        }
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        if bytes.count == 20 {
+            guard bytes[19] == UInt8(ascii: "Z") else { return nil }
+        } else {
+            guard bytes[19] == UInt8(ascii: "."), bytes.count >= 22, number(20..<(bytes.count - 1)) != nil else { return nil }
+        }
+        let monthDays: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        guard day <= monthDays[Int(month - 1)] + (month == 2 && leap ? 1 : 0) else { return nil }
+        return daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+    }
+
+    /// Formats seconds since 1970 UTC in the gateway's format with microseconds (`.000000Z`).
+    public static func formatTime(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = seconds - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var yearText = "\(year)"
+        while yearText.count < 4 { yearText = "0" + yearText }
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3_600)):\(two(rest / 60 % 60)):\(two(rest % 60)).000000Z"
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day count since 1970-01-01.
+    static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
