@@ -12,7 +12,7 @@ extension ServeCommand {
     /// restricted subscriptions keep working across restarts; with PostgreSQL a fresh key is made per process. Private
     /// and loopback endpoints are allowed only when the server itself listens on loopback (its own push service is
     /// then on loopback too); otherwise the provider's SSRF guard refuses them.
-    static func webPushProvider(host: String, databasePath: String) throws -> any PushProvider {
+    static func webPushProvider(host: String, databasePath: String, httpClient: HTTPClient) throws -> any PushProvider {
         let key: P256.Signing.PrivateKey
         if databasePath.isEmpty {
             key = P256.Signing.PrivateKey()
@@ -35,9 +35,38 @@ extension ServeCommand {
         do throws(PushConfigurationError) {
             let configuration = try WebPushProviderConfiguration(
                 signer: VAPIDSigner(signingKey: key), subject: nil, endpointPolicy: WebPushEndpointPolicy(allowPrivateAddresses: loopback))
-            return WebPushProvider(configuration: configuration, httpClient: .shared)
+            return WebPushProvider(configuration: configuration, httpClient: httpClient)
         } catch {
             throw KithError.input(.invalid("web push provider: \(error)"))
         }
+    }
+
+    /// Every provider the options configure: Web Push always, APNs with `--apns-key` (and its ids and topic), FCM
+    /// with `--fcm-service-account`. A half-configured provider is an error, not a silent skip.
+    func providers(host: String, databasePath: String, httpClient: HTTPClient) throws -> [any PushProvider] {
+        var providers = [try Self.webPushProvider(host: host, databasePath: databasePath, httpClient: httpClient)]
+        let apnsParts = [apnsKeyID, apnsTeamID, apnsTopic]
+        if let keyFile = apnsKey {
+            guard let keyID = apnsKeyID, let teamID = apnsTeamID, let topic = apnsTopic else {
+                throw KithError.input(.invalid("--apns-key needs --apns-key-id, --apns-team-id and --apns-topic"))
+            }
+            do throws(PushConfigurationError) {
+                let configuration = try APNsProviderConfiguration.load(
+                    keyFile: keyFile, keyID: keyID, teamID: teamID, bundleID: topic, environment: apnsSandbox ? .sandbox : .production)
+                providers.append(APNsProvider(configuration: configuration, httpClient: httpClient))
+            } catch {
+                throw KithError.input(.invalid("APNs: \(error)"))
+            }
+        } else if apnsParts.contains(where: { $0 != nil }) || apnsSandbox {
+            throw KithError.input(.invalid("the --apns-* options need --apns-key"))
+        }
+        if let file = fcmServiceAccount {
+            do throws(PushConfigurationError) {
+                providers.append(FCMProvider(configuration: try FCMProviderConfiguration.load(serviceAccountFile: file), httpClient: httpClient))
+            } catch {
+                throw KithError.input(.invalid("FCM: \(error)"))
+            }
+        }
+        return providers
     }
 }

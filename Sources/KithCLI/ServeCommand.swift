@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kith
 import KithCanonical
+import KithPushDelivery
 import KithServer
 import Logging
 
@@ -78,6 +79,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a push whitelist token lives (3600...31536000, default 2592000 = 30 days). Also KITH_SERVE_PUSH_TOKEN_LIFETIME.")
     var pushTokenLifetime: Int?
 
+    @Option(help: "APNs token-auth key (.p8, PEM): knocks to Apple devices. Needs --apns-key-id, --apns-team-id and --apns-topic.")
+    var apnsKey: String?
+
+    @Option(help: "The APNs key's 10-character key id.")
+    var apnsKeyID: String?
+
+    @Option(help: "The Apple developer team id (10 characters).")
+    var apnsTeamID: String?
+
+    @Option(help: "The app's bundle id (the apns-topic).")
+    var apnsTopic: String?
+
+    @Flag(help: "Use APNs' sandbox (development builds of the app).")
+    var apnsSandbox = false
+
+    @Option(help: "FCM service-account JSON file: knocks to Android devices (FCM HTTP v1).")
+    var fcmServiceAccount: String?
+
     /// The flags as ``ServerSettings/Flags``.
     private var flags: ServerSettings.Flags {
         var flags = ServerSettings.Flags()
@@ -140,12 +159,21 @@ struct ServeCommand: AsyncParsableCommand {
                 Output.error("kith: error: \(error)")
                 throw ExitCode(5)
             }
-            configuration.push.providers = [try Self.webPushProvider(host: settings.host, databasePath: filePath)]
-            let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout, pushStore: pushStore)
+            // One HTTP client for every provider: it never follows a redirect (a push service could otherwise send
+            // the gateway to an address its SSRF guard refuses).
+            let httpClient = PushHTTPSettings.makeHTTPClient()
             let json = global.json
-            try await server.run { host, port in
-                Self.announce(host: host, port: port, database: path, json: json)
+            do {
+                configuration.push.providers = try providers(host: settings.host, databasePath: filePath, httpClient: httpClient)
+                let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout, pushStore: pushStore)
+                try await server.run { host, port in
+                    Self.announce(host: host, port: port, database: path, json: json)
+                }
+            } catch {
+                try? await httpClient.shutdown()
+                throw error
             }
+            try? await httpClient.shutdown()
             if !json { Output.error("kith serve: stopped") }
         }
     }
