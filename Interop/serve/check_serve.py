@@ -65,7 +65,29 @@ def main():
                 server.kill()
                 raise SystemExit("FAILED: kith serve did not stop on SIGTERM")
         expect(code == 0, f"exit status {code} after SIGTERM: {server.stderr.read()}")
-    print("kith serve: started on a free port, paired two devices, one accept winner, stopped on SIGTERM")
+        check_provider_options(kith, home, env)
+    print("kith serve: started on a free port, paired two devices, one accept winner, stopped on SIGTERM; "
+          "half-configured or unreadable APNs/FCM settings refuse to start")
+
+
+def check_provider_options(kith, home, env):
+    """Push provider options: a half-configured APNs or a bad key file stops the start with a clear error."""
+    bad_key = os.path.join(home, "bad.p8")
+    with open(bad_key, "w") as handle:
+        handle.write("not a key")
+    account = os.path.join(home, "service-account.json")
+    with open(account, "w") as handle:
+        handle.write("{}")
+    cases = [
+        (["--apns-key-id", "ABCDEFGHIJ"], "need --apns-key"),
+        (["--apns-key", bad_key], "needs --apns-key-id, --apns-team-id and --apns-topic"),
+        (["--apns-key", bad_key, "--apns-key-id", "ABCDEFGHIJ", "--apns-team-id", "ABCDEFGHIJ", "--apns-topic", "org.example.app"], "APNs"),
+        (["--fcm-service-account", account], "FCM"),
+    ]
+    for options, message in cases:
+        result = subprocess.run([kith, "--home", home, "serve", "--port", "0", *options], capture_output=True, text=True, env=env, timeout=30)
+        expect(result.returncode != 0 and message in result.stderr and "listening" not in result.stdout,
+               f"{options}: exit {result.returncode}, stderr {result.stderr!r}")
 
 
 if __name__ == "__main__":
