@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import KithPush
 import KithPushDelivery
 import KithServer
 import Logging
@@ -6,7 +8,8 @@ import Logging
 /// `kith serve` with its push gateway and push service, in a child process of the benchmark (its
 /// memory is its own): `kith-bench _push-child` serves on a free loopback port with a provider
 /// that only counts (the gateway's own cost, no network), limits loosened for a load generator on
-/// one address, and prints `PORT`.
+/// one address, and prints `PORT`. Web Push knocks go through the real Web Push provider to the
+/// child's own push service.
 enum PushServerChild {
     /// The hidden command line of the child.
     static let command = "_push-child"
@@ -40,7 +43,14 @@ enum PushServerChild {
             let pushStore = try SQLitePushStore.open(path: directory.appendingPathComponent("push.sqlite").path)
             var logger = Logger(label: "kith.bench.push")
             logger.logLevel = .critical
-            let providers: [any PushProvider] = PushTargetKind.allCases.map { CountingProvider(kind: $0) }
+            // APNs and FCM only count (no network); Web Push is the real provider, delivering to this
+            // server's own push service on loopback (the end-to-end figures).
+            let webPush = WebPushProvider(
+                configuration: try WebPushProviderConfiguration(
+                    signer: VAPIDSigner(signingKey: P256.Signing.PrivateKey()), subject: "mailto:bench@kith.invalid",
+                    endpointPolicy: WebPushEndpointPolicy(allowPrivateAddresses: true)),
+                httpClient: PushHTTPSettings.makeHTTPClient())
+            let providers: [any PushProvider] = [CountingProvider(kind: .apns), CountingProvider(kind: .fcm), webPush]
             let configuration = RendezvousServerConfiguration(port: 0, limits: limits, push: PushConfiguration(providers: providers, limits: push))
             let server = RendezvousServer(configuration: configuration, store: store, logger: logger, pushStore: pushStore)
             try await server.run { _, port in

@@ -15,6 +15,9 @@ import Synchronization
 /// - `push.service_delivery_per_s`, `push.service_p50_ms`, `push.service_p99_ms`: RFC 8291 bodies
 ///   (encrypted here with `WebPushEncryption`) posted to `/push/<capability>` and received,
 ///   decrypted and acknowledged by WebSocket subscribers; latency from the POST to the decryption.
+/// - `push.end_to_end_knocks_per_s`, `push.end_to_end_p50_ms`, `push.end_to_end_p99_ms`: the whole
+///   chain (``PushChainLoad``): knock at the gateway → Web Push provider (RFC 8291, VAPID, HTTP) →
+///   push service → WebSocket subscriber that decrypts and maps the token; latency from the knock to the decryption.
 /// - `push.subscriber_idle_bytes`: the server's resident-memory growth (VmRSS) per idle subscriber WebSocket.
 ///
 /// `KITH_BENCH_SERVER_SCALE=quick` runs a smaller load.
@@ -47,6 +50,12 @@ enum PushSuite: BenchSuite {
             report(BenchFigure(name: "push.service_delivery_per_s", value: Double(scale.messages) / delivery.seconds, unit: "msgs/s"))
             report(BenchFigure(name: "push.service_p50_ms", value: delivery.latencies.percentile(0.5), unit: "ms"))
             report(BenchFigure(name: "push.service_p99_ms", value: delivery.latencies.percentile(0.99), unit: "ms"))
+
+            let chain = try await PushChainLoad.run(
+                http: http, port: server.port, knocks: scale.messages, subscribers: scale.subscribers, workers: scale.workers)
+            report(BenchFigure(name: "push.end_to_end_knocks_per_s", value: Double(scale.messages) / chain.seconds, unit: "knocks/s"))
+            report(BenchFigure(name: "push.end_to_end_p50_ms", value: chain.latencies.percentile(0.5), unit: "ms"))
+            report(BenchFigure(name: "push.end_to_end_p99_ms", value: chain.latencies.percentile(0.99), unit: "ms"))
 
             let secrets = try await PushServiceLoad.subscriptions(http: http, count: scale.idle + 10)
             let warm = try await PushServiceLoad.idle(Array(secrets.prefix(10)), port: server.port)
