@@ -15,10 +15,23 @@ if ! swift build --build-tests > .build/swift-build.log 2>&1; then
 fi
 echo "== swift test =="
 set +e
-swift test --skip-build > .build/swift-test.log 2>&1
+# A watchdog: the whole suite takes 1-4 minutes; a run that stops making progress (a known, not yet
+# understood lost wake-up seen since the push suites landed) fails after 20 minutes and names the
+# tests still running.
+timeout --signal=KILL 1200 swift test --skip-build > .build/swift-test.log 2>&1
 status=$?
 set -e
 grep -E "✘|Test run with|Executed [0-9]+ test|skipped" .build/swift-test.log | tail -40 || true
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+  echo "swift test made no progress for 20 minutes and was stopped; tests started and not finished:" >&2
+  python3 - .build/swift-test.log <<'PY' >&2 || true
+import re, sys
+log = open(sys.argv[1], errors="replace").read()
+started = re.findall(r"◇ Test (.+?) started\.", log)
+finished = set(re.findall(r"[✔✘] Test (.+?) (?:passed|failed|recorded|with)", log))
+print("\n".join("  " + name for name in started if name not in finished))
+PY
+fi
 if [ "$status" -ne 0 ]; then
   echo "swift test failed (full log: .build/swift-test.log)" >&2
   exit 1
