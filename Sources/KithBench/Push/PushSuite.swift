@@ -135,13 +135,31 @@ enum PushServiceLoad {
     static func run(http: PushHTTP, port: Int, messages: Int, subscribers: Int, workers: Int) async throws -> Outcome {
         let made = try await subscriptions(http: http, count: subscribers)
         let keys = (0..<subscribers).map { _ in WebPushReceiverKeys.generate() }
+        return try await measure(made: made, port: port, total: messages, workers: workers, open: { index, body in
+            guard let plaintext = try? WebPushDecryption.decrypt(body, with: keys[index]) else { return nil }
+            return Int(String(decoding: plaintext, as: UTF8.self))
+        }, send: { sequence in
+            let target = sequence % made.count
+            let body = try WebPushEncryption.encrypt(Array(String(sequence).utf8), for: keys[target].subscriberKeys)
+            let answer = try await http.send(.POST, made[target].path, body: body, headers: [("TTL", "60"), ("Content-Encoding", "aes128gcm")])
+            guard answer.status == 201 else { throw BenchFailure("push answered \(answer.status)") }
+        })
+    }
+
+    /// One WebSocket subscriber per subscription; `workers` tasks call `send` for sequences
+    /// `0..<total`; each subscriber hands every message body to `open` (its index, the body), which
+    /// answers the sequence it carries (nil: not counted), then acknowledges it. Answers the seconds
+    /// from the first send to the last message and the send-to-open latencies.
+    static func measure(
+        made: [(path: String, secret: String)], port: Int, total: Int, workers: Int,
+        open: @escaping @Sendable (Int, [UInt8]) -> Int?, send: @escaping @Sendable (Int) async throws -> Void
+    ) async throws -> Outcome {
         let state = PushLoadState()
         let latencies = LatencySamples()
         let logger = PushLoadState.quietLogger
         let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 16, autoPing: .disabled)
         var listeners: [Task<Void, Never>] = []
         for (index, subscription) in made.enumerated() {
-            let receiver = keys[index]
             listeners.append(Task {
                 do {
                     _ = try await WebSocketClient.connect(
@@ -150,14 +168,13 @@ enum PushServiceLoad {
                         state.ready.wrappingAdd(1, ordering: .relaxed)
                         for try await frame in inbound.messages(maxSize: 1 << 16) {
                             guard case .text(let text) = frame,
-                                  let object = try? CanonicalJSON.parse(Array(text.utf8), limits: JSONLimits(maxBytes: 1 << 16, maxDepth: 2, maxStringBytes: 1 << 16, maxContainerElements: 16, maxTotalValues: 32)).objectValue,
+                                  let object = try? CanonicalJSON.parse(Array(text.utf8), limits: PushLoadState.frameLimits).objectValue,
                                   let id = object["id"]?.stringValue, let body = object["body"]?.stringValue,
-                                  let plaintext = try? WebPushDecryption.decrypt(try Base64URL.decode(body), with: receiver),
-                                  let sequence = Int(String(decoding: plaintext, as: UTF8.self)) else { continue }
+                                  let bytes = try? Base64URL.decode(body), let sequence = open(index, bytes) else { continue }
                             let now = ContinuousClock.now
                             if let began = state.sent.withLock({ $0.removeValue(forKey: sequence) }) { latencies.record(milliseconds: (now - began).milliseconds) }
                             try await outbound.write(.text(#"{"type":"ack","id":"\#(id)"}"#))
-                            if state.received.wrappingAdd(1, ordering: .relaxed).newValue >= messages { return }
+                            if state.received.wrappingAdd(1, ordering: .relaxed).newValue >= total { return }
                         }
                     }
                 } catch {
@@ -166,7 +183,7 @@ enum PushServiceLoad {
             })
         }
         let deadline = ContinuousClock.now + .seconds(60)
-        while state.ready.load(ordering: .relaxed) < subscribers {
+        while state.ready.load(ordering: .relaxed) < made.count {
             guard state.failed.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline else { throw BenchFailure("subscribers did not connect") }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -176,20 +193,17 @@ enum PushServiceLoad {
                 group.addTask {
                     while true {
                         let sequence = state.next.wrappingAdd(1, ordering: .relaxed).oldValue
-                        guard sequence < messages else { return }
-                        let target = sequence % made.count
-                        let body = try WebPushEncryption.encrypt(Array(String(sequence).utf8), for: keys[target].subscriberKeys)
+                        guard sequence < total else { return }
                         state.sent.withLock { $0[sequence] = ContinuousClock.now }
-                        let answer = try await http.send(.POST, made[target].path, body: body, headers: [("TTL", "60"), ("Content-Encoding", "aes128gcm")])
-                        guard answer.status == 201 else { throw BenchFailure("push answered \(answer.status)") }
+                        try await send(sequence)
                     }
                 }
             }
             try await group.waitForAll()
         }
         let end = ContinuousClock.now + .seconds(60)
-        while state.received.load(ordering: .relaxed) < messages {
-            guard ContinuousClock.now < end else { throw BenchFailure("only \(state.received.load(ordering: .relaxed)) of \(messages) messages arrived") }
+        while state.received.load(ordering: .relaxed) < total {
+            guard ContinuousClock.now < end else { throw BenchFailure("only \(state.received.load(ordering: .relaxed)) of \(total) messages arrived") }
             try await Task.sleep(for: .milliseconds(2))
         }
         let seconds = (ContinuousClock.now - start).milliseconds / 1_000
@@ -236,6 +250,9 @@ final class PushLoadState: Sendable {
     let failed = Atomic<Int>(0)
     let received = Atomic<Int>(0)
     let sent = Mutex<[Int: ContinuousClock.Instant]>([:])
+
+    /// Bounds for the subscriber frames and knock bodies the load reads.
+    static let frameLimits = JSONLimits(maxBytes: 1 << 16, maxDepth: 3, maxStringBytes: 1 << 16, maxContainerElements: 16, maxTotalValues: 32)
 
     /// A logger that stays silent.
     static var quietLogger: Logger {

@@ -5,7 +5,10 @@ enum OpenAPIDocument {
     /// The document as JSON text: the rendezvous entries with the push entries (``PushOpenAPIDocument``) merged in.
     static let json = baseJSON
         .replacing("\n  \"paths\": {\n", with: "\n  \"paths\": {\n" + PushOpenAPIDocument.paths + ",\n", maxReplacements: 1)
-        .replacing("\n    \"schemas\": {\n", with: "\n    \"schemas\": {\n" + PushOpenAPIDocument.schemas + ",\n", maxReplacements: 1)
+        .replacing(
+            "\n    \"schemas\": {\n",
+            with: "\n    \"responses\": {\n" + PushOpenAPIDocument.responses + "\n    },\n    \"schemas\": {\n" + PushOpenAPIDocument.schemas + ",\n",
+            maxReplacements: 1)
 
     /// The rendezvous server's own entries.
     static let baseJSON = #"""

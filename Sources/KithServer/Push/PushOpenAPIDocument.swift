@@ -39,14 +39,7 @@ enum PushOpenAPIDocument {
           }
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "401": {
           "description": "Wrong password: `{\"error\":\"Invalid credentials\"}`.",
@@ -59,43 +52,13 @@ enum PushOpenAPIDocument {
           }
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -125,43 +88,13 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -201,14 +134,7 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "403": {
           "description": "Another account.",
@@ -221,36 +147,13 @@ enum PushOpenAPIDocument {
           }
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -281,14 +184,7 @@ enum PushOpenAPIDocument {
           "description": "Deleted."
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "403": {
           "description": "Another account.",
@@ -301,36 +197,13 @@ enum PushOpenAPIDocument {
           }
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -382,63 +255,19 @@ enum PushOpenAPIDocument {
           }
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -471,43 +300,13 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -547,46 +346,16 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -634,66 +403,22 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         }
       }
     },
@@ -741,66 +466,22 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         }
       }
     },
@@ -831,46 +512,16 @@ enum PushOpenAPIDocument {
           "description": "Deleted."
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -922,63 +573,19 @@ enum PushOpenAPIDocument {
           }
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -1011,43 +618,13 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -1087,46 +664,16 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -1174,66 +721,22 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         }
       }
     },
@@ -1281,66 +784,22 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         }
       }
     },
@@ -1371,46 +830,16 @@ enum PushOpenAPIDocument {
           "description": "Deleted."
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -1462,63 +891,19 @@ enum PushOpenAPIDocument {
           }
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -1551,43 +936,13 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -1627,46 +982,16 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -1714,66 +1039,22 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         }
       }
     },
@@ -1821,66 +1102,22 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         }
       }
     },
@@ -1911,46 +1148,16 @@ enum PushOpenAPIDocument {
           "description": "Deleted."
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -1999,63 +1206,19 @@ enum PushOpenAPIDocument {
           }
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -2085,43 +1248,13 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -2161,46 +1294,16 @@ enum PushOpenAPIDocument {
           }
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     },
@@ -2231,46 +1334,16 @@ enum PushOpenAPIDocument {
           "description": "Revoked."
         },
         "401": {
-          "description": "Missing or unknown `Authorization: Token <40 hex>`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushUnauthorized"
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -2301,56 +1374,19 @@ enum PushOpenAPIDocument {
           }
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "404": {
           "description": "Unknown, expired or revoked token: empty body."
         },
         "413": {
-          "description": "The body is larger than 8192 bytes.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushBodyTooLarge"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -2397,43 +1433,13 @@ enum PushOpenAPIDocument {
           }
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -2457,36 +1463,13 @@ enum PushOpenAPIDocument {
           "description": "Deleted."
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
@@ -2570,14 +1553,7 @@ enum PushOpenAPIDocument {
           }
         },
         "400": {
-          "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "type": "object"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushInvalid"
         },
         "401": {
           "description": "A restricted subscription without VAPID.",
@@ -2600,7 +1576,7 @@ enum PushOpenAPIDocument {
           }
         },
         "404": {
-          "description": "Unknown (or another owner's) resource: empty body."
+          "$ref": "#/components/responses/PushNotFound"
         },
         "410": {
           "description": "The subscription was deleted."
@@ -2616,36 +1592,80 @@ enum PushOpenAPIDocument {
           }
         },
         "429": {
-          "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          },
-          "headers": {
-            "Retry-After": {
-              "required": true,
-              "schema": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushRateLimited"
         },
         "500": {
-          "description": "The store failed; details only in the server's log.",
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PushError"
-              }
-            }
-          }
+          "$ref": "#/components/responses/PushStoreFailed"
         }
       }
     }
+  }
+"""#
+
+    /// Responses shared by many push endpoints (members of `components.responses`), referenced as
+    /// `#/components/responses/NAME`.
+    static let responses = #"""
+  "PushInvalid": {
+    "content": {
+      "application/json": {
+        "schema": {
+          "type": "object"
+        }
+      }
+    },
+    "description": "Validation failed: DRF's `{field: [messages]}` or `{\"error\": \u2026}`."
+  },
+  "PushUnauthorized": {
+    "content": {
+      "application/json": {
+        "schema": {
+          "type": "object"
+        }
+      }
+    },
+    "description": "Missing or unknown `Authorization: Token <40 hex>`."
+  },
+  "PushNotFound": {
+    "description": "Unknown (or another owner's) resource: empty body."
+  },
+  "PushBodyTooLarge": {
+    "content": {
+      "application/json": {
+        "schema": {
+          "$ref": "#/components/schemas/PushError"
+        }
+      }
+    },
+    "description": "The body is larger than 8192 bytes."
+  },
+  "PushRateLimited": {
+    "content": {
+      "application/json": {
+        "schema": {
+          "$ref": "#/components/schemas/PushError"
+        }
+      }
+    },
+    "description": "Rate-limited (per source, per token or per subscription): retry after `Retry-After` seconds.",
+    "headers": {
+      "Retry-After": {
+        "required": true,
+        "schema": {
+          "pattern": "^[0-9]+$",
+          "type": "string"
+        }
+      }
+    }
+  },
+  "PushStoreFailed": {
+    "content": {
+      "application/json": {
+        "schema": {
+          "$ref": "#/components/schemas/PushError"
+        }
+      }
+    },
+    "description": "The store failed; details only in the server's log."
   }
 """#
 

@@ -8,7 +8,7 @@ import Synchronization
 
 /// The self-hosted push service (RFC 8030 push resources and a WebSocket subscriber channel),
 /// `/push/`. Logs carry route templates and counts, never capabilities, secrets or bodies.
-struct PushServiceAPI: Sendable {
+struct PushServiceAPI: PushAPIStep, Sendable {
     let store: any PushStore
     let clock: any ServerClock
     let limits: PushServerLimits
@@ -152,21 +152,6 @@ struct PushServiceAPI: Sendable {
         guard let subscription = try await stored({ () async throws(PushStoreError) in try await store.subscription(secretDigest: digest) }),
               ConstantTime.equals(subscription.secretDigest, digest) else { throw .notFound }
         return subscription
-    }
-
-    func limit(_ limiter: RateLimiter, _ key: String) throws(GatewayRejection) {
-        if case .limited(let seconds) = limiter.take(key, now: clock.nowMilliseconds()) {
-            throw .rateLimited(retryAfterSeconds: seconds)
-        }
-    }
-
-    func stored<Value>(_ body: () async throws(PushStoreError) -> Value) async throws(GatewayRejection) -> Value {
-        do throws(PushStoreError) {
-            return try await body()
-        } catch {
-            logger.error("push store failed", metadata: ["error": "\(error)"])
-            throw .internalError
-        }
     }
 }
 

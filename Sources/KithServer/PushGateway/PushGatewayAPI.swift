@@ -10,7 +10,7 @@ import Logging
 /// The ChatSecure-Push-compatible gateway, `/api/v1/`: accounts, devices, whitelist tokens and the
 /// knock, with ChatSecure's defects fixed (`docs/PUSH.md`). Logs carry route templates and counts,
 /// never tokens, passwords, registration ids or endpoints.
-struct PushGatewayAPI: Sendable {
+struct PushGatewayAPI: PushAPIStep, Sendable {
     let store: any PushStore
     let clock: any ServerClock
     let limits: PushServerLimits
@@ -55,7 +55,7 @@ struct PushGatewayAPI: Sendable {
         // Creating and logging in both hash a password: limited per source before any hashing.
         try limit(accountsPerSource, context.sourceKey)
         let token = WhitelistToken.generate()
-        let digest = Array(SHA256.hash(data: token.bytes))
+        let digest = token.storageDigest
         if let existing = try await stored({ () async throws(PushStoreError) in try await store.account(username: username) }) {
             return try await login(existing, password: password, token: token, digest: digest)
         }
@@ -139,25 +139,10 @@ struct PushGatewayAPI: Sendable {
         guard let header = request.headers[.authorization], header.utf8.count <= 64 else { throw .unauthorized }
         let parts = header.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "token", let token = try? WhitelistToken(hex: String(parts[1])) else { throw .unauthorized }
-        let digest = Array(SHA256.hash(data: token.bytes))
+        let digest = token.storageDigest
         guard let account = try await stored({ () async throws(PushStoreError) in try await store.account(authDigest: digest) }),
               ConstantTime.equals(account.authDigest, digest) else { throw .unauthorized }
         return account
-    }
-
-    func limit(_ limiter: RateLimiter, _ key: String) throws(GatewayRejection) {
-        if case .limited(let seconds) = limiter.take(key, now: clock.nowMilliseconds()) {
-            throw .rateLimited(retryAfterSeconds: seconds)
-        }
-    }
-
-    func stored<Value>(_ body: () async throws(PushStoreError) -> Value) async throws(GatewayRejection) -> Value {
-        do throws(PushStoreError) {
-            return try await body()
-        } catch {
-            logger.error("push store failed", metadata: ["error": "\(error)"])
-            throw .internalError
-        }
     }
 
     /// A JSON array response (ChatSecure's device lists).

@@ -10,21 +10,9 @@ public final class SQLitePushStore: PushStore {
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one when nil, and applies the migrations.
     public static func open(path: String?) throws(PushStoreError) -> SQLitePushStore {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
         do {
-            let queue: DatabaseQueue
-            if let path {
-                configuration.journalMode = .wal
-                // WAL with synchronous=NORMAL: a commit is not fsynced; a power loss may lose the last
-                // few push messages or registrations, never corrupt the file (knocks are wake-ups).
-                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-                queue = try DatabaseQueue(path: path, configuration: configuration)
-            } else {
-                queue = try DatabaseQueue(configuration: configuration)
-            }
-            try PushSchema.migrator.migrate(queue)
+            // Knocks are wake-ups: losing the last few to a power loss is acceptable, a corrupt file is not.
+            let queue = try ServerSQLite.open(path: path, migrator: PushSchema.migrator, relaxedDurability: true)
             return SQLitePushStore(database: queue)
         } catch {
             throw .openFailed(path: path ?? ":memory:", reason: "\(error)")

@@ -13,18 +13,8 @@ public final class SQLiteRendezvousStore: RendezvousStore {
     /// Opens (creating if needed) the database at `path`, or an in-memory one when nil, applies
     /// the migrations and clears stale memberships.
     public static func open(path: String?) throws(RendezvousStoreError) -> SQLiteRendezvousStore {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
         do {
-            let queue: DatabaseQueue
-            if let path {
-                configuration.journalMode = .wal
-                queue = try DatabaseQueue(path: path, configuration: configuration)
-            } else {
-                queue = try DatabaseQueue(configuration: configuration)
-            }
-            try RendezvousSchema.migrator.migrate(queue)
+            let queue = try ServerSQLite.open(path: path, migrator: RendezvousSchema.migrator)
             try queue.write { db in try db.execute(sql: "DELETE FROM members") }
             return SQLiteRendezvousStore(database: queue)
         } catch {
