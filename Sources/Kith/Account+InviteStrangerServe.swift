@@ -36,6 +36,12 @@ extension Account {
         let configuration = SecureLinkConfiguration(localStatic: identity.dhKey) { [self] key in
             inviteJoinBudget.withLock { $0.admits(Self.linkRequester(key), now: started) }
         }
+        // The deadline covers the handshake too: a stranger who never finishes it must not hold a slot.
+        let watchdog = Task {
+            try? await Task.sleep(for: deadline)
+            await transport.close()
+        }
+        defer { watchdog.cancel() }
         let link: SecureLink
         do throws(SecureLinkError) {
             link = initiator
@@ -44,15 +50,8 @@ extension Account {
         } catch {
             throw .sync(.link(error))
         }
-        let watchdog = Task {
-            try? await Task.sleep(for: deadline)
-            await link.close()
-        }
-        defer {
-            watchdog.cancel()
-            Task { await link.close() }
-        }
-        let channel = InviteExchangeChannel(link: link)
+        defer { Task { await link.close() } }
+        let channel = InviteExchangeChannel(link: link, maximumIncomingBytes: InviteExchangeMessage.maxJoinerMessageBytes)
         guard case .cardRequest(let commitment) = try await channel.receive() else {
             refuseLink(link.peerStaticKey)
             throw .input(.invalid(InviteExchangeError.unexpected("first message (want a card request)").description))
@@ -76,8 +75,14 @@ extension Account {
         }
         if let reply {
             try await channel.send(reply)
-            // Wait for the joiner to hang up (bounded by the deadline), so the answer is not cut off in flight.
+            // Wait briefly for the joiner to hang up, so the answer is not cut off in flight; a joiner that
+            // stays on the line must not keep the slot until the deadline.
+            let hangUp = Task {
+                try? await Task.sleep(for: .seconds(2))
+                await transport.close()
+            }
             _ = try? await channel.receive()
+            hangUp.cancel()
         }
         return outcome
     }

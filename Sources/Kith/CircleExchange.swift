@@ -18,15 +18,22 @@ import KithTDF
 /// side can send with, and the armed intent stays for the next session.
 actor CircleExchange: SyncSideHandler {
     private let account: Account
+    private let contacts: StoreSyncSource
     private var peerFeed: FeedID?
     private var channelBinding: [UInt8] = []
     private var initiator: PoolExchangeInitiator?
     private var responder: PoolExchangeResponder?
     private var peerIntentSeen = false
     private var armed = false
+    /// The pool size this side armed: a peer's request for a larger pool is refused (a contact must
+    /// not make this side generate and store more keys than its owner agreed to).
+    private var armedSize = 0
     private var announcedRevocation = false
 
-    init(account: Account) { self.account = account }
+    init(account: Account, contacts: StoreSyncSource) {
+        self.account = account
+        self.contacts = contacts
+    }
 
     private var store: FeedStore { account.store }
 
@@ -50,7 +57,7 @@ actor CircleExchange: SyncSideHandler {
 
     func opening(peer: SyncPeer, channelBinding: [UInt8]) async -> SyncSideStep {
         self.channelBinding = channelBinding
-        peerFeed = contactFeed(staticKey: peer.staticKey)
+        peerFeed = await contacts.contact(staticKey: peer.staticKey)?.feedID
         guard let peerFeed else { return step([.idle]) }
         let intent = try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.intent(peer: peerFeed.string) }
         switch intent {
@@ -60,6 +67,7 @@ actor CircleExchange: SyncSideHandler {
         case .exchange(let size)?:
             guard let started = try? PoolExchangeInitiator(poolSize: size, channelBinding: channelBinding) else { return step([.idle]) }
             armed = true
+            armedSize = size
             initiator = started
             return step([started.request])
         case nil:
@@ -83,12 +91,19 @@ actor CircleExchange: SyncSideHandler {
         case .request(let request):
             guard intent else { return stop() }
             peerIntentSeen = true
-            return answer(request)
+            return await answer(request)
         case .offer(let offer):
             guard !intent, var current = initiator, current.exchangeID == offer.exchangeID, let peerFeed else { return stop() }
             do throws(PoolExchangeError) {
-                let (ack, pending) = try current.receive(offer: offer)
-                try install(pending, peer: peerFeed.string, state: .pending)
+                // Decompressing and checking the peer's keys is heavy: off the actor, like the store work.
+                let before = current
+                let (ack, pending, advanced) = try await BlockingWork.run { () throws(PoolExchangeError) in
+                    var working = before
+                    let (ack, pending) = try working.receive(offer: offer)
+                    return (ack, pending, working)
+                }
+                current = advanced
+                try await install(pending, peer: peerFeed.string, state: .pending)
                 initiator = current
                 account.hub.emit(.circlePoolsExchanged(peerFeed, active: false))
                 return step([ack])
@@ -101,7 +116,7 @@ actor CircleExchange: SyncSideHandler {
             responder = nil
             do throws(PoolExchangeError) {
                 let (commit, outcome) = try current.receive(ack: ack)
-                try install(outcome, peer: peerFeed.string, state: .active)
+                try await install(outcome, peer: peerFeed.string, state: .active)
                 try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.clearIntent(peer: peerFeed.string) }
                 account.hub.emit(.circlePoolsExchanged(peerFeed, active: true))
                 return step([commit])
@@ -155,16 +170,20 @@ actor CircleExchange: SyncSideHandler {
 
     /// Answers the peer's request: only when this side armed an exchange with the peer too; when
     /// both requested, the smaller exchange id runs.
-    private func answer(_ request: PoolExchangeMessage.Request) -> SyncSideStep {
+    private func answer(_ request: PoolExchangeMessage.Request) async -> SyncSideStep {
         guard armed, peerFeed != nil else { return step([.abort(exchangeID: request.exchangeID)]) }
         if let mine = initiator {
             // Ours runs: the peer answers it and drops its own request.
             if mine.exchangeID.bytes.lexicographicallyPrecedes(request.exchangeID.bytes) { return currentStep }
             initiator = nil
         }
-        var answering = PoolExchangeResponder(channelBinding: channelBinding)
+        let fresh = PoolExchangeResponder(maximumPoolSize: armedSize, channelBinding: channelBinding)
         do throws(PoolExchangeError) {
-            let offer = try answering.receive(request: request)
+            // Generating the pool is heavy: off the actor and the cooperative pool.
+            let (offer, answering) = try await BlockingWork.run { () throws(PoolExchangeError) in
+                var answering = fresh
+                return (try answering.receive(request: request), answering)
+            }
             responder = answering
             return step([offer])
         } catch {
@@ -183,24 +202,20 @@ actor CircleExchange: SyncSideHandler {
         account.hub.emit(.circleRevokedByPeer(peerFeed))
     }
 
-    private func install(_ outcome: PoolExchangeOutcome, peer: String, state: OneTimePoolStatus.State) throws(PoolExchangeError) {
-        let own = outcome.ownPool.exportedPrivateKeys.map { (keyID: $0.id.bytes, privateKey: $0.rawPrivateKey) }
+    /// Seals and stores both pools, off the actor (thousands of keys).
+    private func install(_ outcome: PoolExchangeOutcome, peer: String, state: OneTimePoolStatus.State) async throws(PoolExchangeError) {
+        let store = store
         do throws(OneTimePoolError) {
-            try store.withOneTimePools { pools throws(OneTimePoolError) in
-                try pools.install(
-                    peer: peer, exchangeID: outcome.exchangeID.bytes, state: state, ownKeys: own, peerKeys: outcome.peerPool.publicKeys
-                )
+            try await BlockingWork.run { () throws(OneTimePoolError) in
+                let own = outcome.ownPool.exportedPrivateKeys.map { (keyID: $0.id.bytes, privateKey: $0.rawPrivateKey) }
+                try store.withOneTimePools { pools throws(OneTimePoolError) in
+                    try pools.install(
+                        peer: peer, exchangeID: outcome.exchangeID.bytes, state: state, ownKeys: own, peerKeys: outcome.peerPool.publicKeys
+                    )
+                }
             }
         } catch {
             throw .invalidKeys(.invalidOffer(reason: "could not be stored: \(error)"))
         }
-    }
-
-    private func contactFeed(staticKey: [UInt8]) -> FeedID? {
-        guard let contacts = try? store.contacts() else { return nil }
-        for contact in contacts {
-            if let key = try? Base64URL.decode(contact.dhKey), ConstantTime.equals(key, staticKey) { return contact.feedID }
-        }
-        return nil
     }
 }

@@ -8,9 +8,17 @@ import KithSync
 struct InviteExchangeChannel: Sendable {
     /// The authenticated link.
     let link: SecureLink
+    /// The largest message this side accepts: the creator expects only a joiner's messages
+    /// (``InviteExchangeMessage/maxJoinerMessageBytes``), the joiner a Welcome with its tree.
+    let maximumIncomingBytes: Int
 
-    private static var limits: ReassemblyLimits {
-        let body = InviteExchangeMessage.maxEncodedBytes + 16
+    init(link: SecureLink, maximumIncomingBytes: Int = InviteExchangeMessage.maxEncodedBytes) {
+        self.link = link
+        self.maximumIncomingBytes = maximumIncomingBytes
+    }
+
+    private static func limits(_ bytes: Int) -> ReassemblyLimits {
+        let body = bytes + 16
         return ReassemblyLimits(
             maximumConcurrentReassemblies: 1, maximumBufferedBytes: body, maximumBodyLength: body, maximumChunksPerMessage: 4_096,
             inactivityTimeout: 30)
@@ -25,7 +33,7 @@ struct InviteExchangeChannel: Sendable {
         do throws(FragmentationError) {
             chunks = try MessageFragmenter.chunks(
                 messageID: SyncMessageID(envelope: bytes), body: body, chunkDataLength: link.layout.chunkDataLength,
-                maximumBodyLength: Self.limits.maximumBodyLength, maximumChunks: Self.limits.maximumChunksPerMessage)
+                maximumBodyLength: InviteExchangeMessage.maxEncodedBytes + 16, maximumChunks: 4_096)
         } catch {
             throw .input(.invalid("invite exchange message: \(error)"))
         }
@@ -34,7 +42,7 @@ struct InviteExchangeChannel: Sendable {
 
     /// Waits for the next whole message; anything but chunks of one bounded message ends the exchange.
     func receive() async throws(KithError) -> InviteExchangeMessage {
-        var reassembler = MessageReassembler(limits: Self.limits)
+        var reassembler = MessageReassembler(limits: Self.limits(maximumIncomingBytes))
         while true {
             let frame: SyncFrame
             do throws(SecureLinkError) { frame = try await link.receive() } catch { throw .sync(.link(error)) }

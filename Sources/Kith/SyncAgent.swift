@@ -103,7 +103,7 @@ public struct SyncAgent: Sendable {
         let hub = account.hub
         var circle: CircleExchange?
         if link.negotiated.capabilities.contains(.sidePhase) {
-            let exchange = CircleExchange(account: account)
+            let exchange = CircleExchange(account: account, contacts: source)
             circle = exchange
             do throws(SyncSidePhaseError) {
                 try await SyncSidePhase.run(link: link, handler: exchange, clock: clock)

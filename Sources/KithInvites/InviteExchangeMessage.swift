@@ -45,6 +45,9 @@ public enum InviteExchangeMessage: Sendable, Hashable {
     public static let maxReasonBytes = 500
     /// Largest encoded message.
     public static let maxEncodedBytes = 1 + 4 + maxWelcomeBytes + 4 + maxTreeBytes
+    /// Largest encoded message a joiner sends (a card request or a join request): the creator's bound
+    /// for what a stranger may make it buffer.
+    public static let maxJoinerMessageBytes = 1 + 2 + maxCodeBytes + 2 + maxCardBytes + 2 + maxKeyPackageBytes
 
     private enum Kind: UInt8 {
         case creatorCard = 0x01

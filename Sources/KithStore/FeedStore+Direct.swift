@@ -72,6 +72,20 @@ extension FeedStore {
         case oneTime = "otk:"
     }
 
+    /// Whether any linked message addressed to `local` waits to be opened (the read that lets a pass
+    /// with nothing to do skip its write transaction).
+    func hasUnopened(_ kind: AddressedAudience, to local: FeedID, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            cached: """
+                SELECT EXISTS(SELECT 1 FROM messages
+                WHERE audience = ? AND content_json IS NULL AND tombstoned = 0 AND audience LIKE '\(kind.rawValue)%'
+                  AND message_id NOT IN (SELECT message_id FROM direct_failures) AND \(WithheldContent.shownCondition))
+                """,
+            arguments: [kind.rawValue + local.string]
+        ) ?? false
+    }
+
     /// The loop behind ``openDirectMessages(to:_:)`` and ``openOneTimeMessages(to:_:)``: every
     /// linked message addressed to `local` with no content yet, each in its own savepoint.
     func openAddressed(_ kind: AddressedAudience, to local: FeedID, in db: Database, now: Int64, _ open: (Envelope) throws -> [UInt8]?) throws -> DirectOpenReport {

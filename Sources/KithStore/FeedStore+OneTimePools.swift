@@ -53,7 +53,9 @@ extension FeedStore {
     public func openOneTimeMessages(
         to local: FeedID, _ open: (Envelope, OneTimePoolAccess) throws -> [UInt8]?
     ) throws(StoreError) -> DirectOpenReport {
-        try write { db in
+        // Runs after every sync and import: with nothing waiting, no write transaction.
+        guard try read({ db in try hasUnopened(.oneTime, to: local, in: db) }) else { return DirectOpenReport() }
+        return try write { db in
             let access = OneTimePoolAccess(db: db, sealer: sealer, now: Self.nowMillis())
             return try openAddressed(.oneTime, to: local, in: db, now: access.now) { envelope in try open(envelope, access) }
         }

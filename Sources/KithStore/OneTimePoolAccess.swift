@@ -214,14 +214,19 @@ public struct OneTimePoolAccess {
     /// The raw private key with this id in the pool shared with `peer`; the key stays until
     /// ``deleteOwnKey(peer:keyID:)`` (call it in the same transaction once the message decrypted).
     /// A key of the pool a renewal replaced is found too (a message sent before the renewal).
+    /// With no current pool (an exchange that replaced one was then discarded) only the kept keys answer.
     public func ownPrivateKey(peer: String, keyID: [UInt8]) throws(OneTimePoolError) -> [UInt8] {
-        let pool = try self.pool(peer: peer)
+        let pool = try? self.pool(peer: peer)
         let sealed: Data? = try run {
-            try Data.fetchOne(db, cached: "SELECT private_key_sealed FROM otk_own_keys WHERE pool_id = ? AND key_id = ?", arguments: [pool.id, Data(keyID)])
-                ?? Data.fetchOne(
-                    db, cached: "SELECT private_key_sealed FROM otk_retired_keys WHERE peer_feed_id = ? AND key_id = ?", arguments: [peer, Data(keyID)])
+            try pool.flatMap { pool in
+                try Data.fetchOne(db, cached: "SELECT private_key_sealed FROM otk_own_keys WHERE pool_id = ? AND key_id = ?", arguments: [pool.id, Data(keyID)])
+            } ?? Data.fetchOne(
+                db, cached: "SELECT private_key_sealed FROM otk_retired_keys WHERE peer_feed_id = ? AND key_id = ?", arguments: [peer, Data(keyID)])
         }
-        guard let sealed else { throw .unknownKey(peer: peer, keyID: Hex.encode(keyID)) }
+        guard let sealed else {
+            if pool == nil { throw .noPool(peer: peer) }
+            throw .unknownKey(peer: peer, keyID: Hex.encode(keyID))
+        }
         do {
             return try sealer.openBinary(Array(sealed), context: Self.sealContext(peer: peer, keyID: keyID))
         } catch {
@@ -232,16 +237,18 @@ public struct OneTimePoolAccess {
     /// Deletes a private key after its message decrypted (true one-time use: a replay finds no key).
     /// A message under a pending pool proves the peer committed: the pool becomes active.
     public func deleteOwnKey(peer: String, keyID: [UInt8]) throws(OneTimePoolError) {
-        let pool = try self.pool(peer: peer)
+        let pool = try? self.pool(peer: peer)
         try run {
-            try db.execute(cached: "DELETE FROM otk_own_keys WHERE pool_id = ? AND key_id = ?", arguments: [pool.id, Data(keyID)])
-            if db.changesCount == 0 {
+            if let pool {
+                try db.execute(cached: "DELETE FROM otk_own_keys WHERE pool_id = ? AND key_id = ?", arguments: [pool.id, Data(keyID)])
+            }
+            if pool == nil || db.changesCount == 0 {
                 // A key of the replaced pool: it says nothing about the current one.
                 try db.execute(cached: "DELETE FROM otk_retired_keys WHERE peer_feed_id = ? AND key_id = ?", arguments: [peer, Data(keyID)])
                 guard db.changesCount == 1 else { throw OneTimePoolError.unknownKey(peer: peer, keyID: Hex.encode(keyID)) }
                 return
             }
-            if pool.state == .pending {
+            if let pool, pool.state == .pending {
                 try db.execute(cached: "UPDATE otk_pools SET state = 'active' WHERE pool_id = ?", arguments: [pool.id])
             }
         }

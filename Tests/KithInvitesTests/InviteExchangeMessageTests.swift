@@ -53,4 +53,15 @@ struct InviteExchangeMessageTests {
         }
         #expect(reason.utf8.count <= InviteExchangeMessage.maxReasonBytes && reason.allSatisfy { $0 == "é" })
     }
+
+    @Test func theLargestJoinerMessageFitsTheCreatorsBoundAndAWelcomeDoesNot() throws {
+        let request = InviteExchangeMessage.joinRequest(
+            code: String(repeating: "a", count: InviteExchangeMessage.maxCodeBytes),
+            card: [UInt8](repeating: 1, count: InviteExchangeMessage.maxCardBytes),
+            keyPackage: [UInt8](repeating: 2, count: InviteExchangeMessage.maxKeyPackageBytes))
+        #expect(try request.encoded().count == InviteExchangeMessage.maxJoinerMessageBytes)
+        #expect(try InviteExchangeMessage.cardRequest(commitment: [UInt8](repeating: 3, count: 32)).encoded().count <= InviteExchangeMessage.maxJoinerMessageBytes)
+        let welcome = InviteExchangeMessage.welcome([UInt8](repeating: 4, count: 20_000), tree: [])
+        #expect(try welcome.encoded().count > InviteExchangeMessage.maxJoinerMessageBytes)
+    }
 }

@@ -197,6 +197,33 @@ import Testing
         #expect(left == 0)
     }
 
+    @Test func aRenewalThatIsThenDiscardedStillLetsTheReplacedPoolsKeysOpenOnce() throws {
+        let store = try makeStore()
+        let old = keys(2)
+        try store.withOneTimePools { pools throws(OneTimePoolError) in
+            try pools.install(peer: peer, exchangeID: [1], state: .active, ownKeys: old.own, peerKeys: old.peer)
+        }
+        let fresh = (0..<2).map { index in (keyID: [0xFF, 0, 0, 0, 0, 0, 0, UInt8(index)], privateKey: [UInt8](repeating: UInt8(index + 1), count: 32)) }
+        try store.withOneTimePools { pools throws(OneTimePoolError) in
+            try pools.install(peer: peer, exchangeID: [2], state: .pending, ownKeys: fresh, peerKeys: keys(2).peer)
+            _ = try pools.discard(peer: peer, exchangeID: [2])
+        }
+        #expect(try store.oneTimePoolStatuses().isEmpty)
+        let inFlight = old.own[1].keyID
+        let opened = try store.withOneTimePools { pools throws(OneTimePoolError) in
+            let raw = try pools.ownPrivateKey(peer: peer, keyID: inFlight)
+            try pools.deleteOwnKey(peer: peer, keyID: inFlight)
+            return raw
+        }
+        #expect(opened == old.own[1].privateKey)
+        do {
+            _ = try store.withOneTimePools { pools throws(OneTimePoolError) in try pools.ownPrivateKey(peer: peer, keyID: inFlight) }
+            Issue.record("a used key must be gone")
+        } catch {
+            guard case .noPool = error else { Issue.record("\(error)"); return }
+        }
+    }
+
     @Test func malformedPoolsAreRefusedAndNothingIsWritten() throws {
         let store = try makeStore()
         let (own, peerKeys) = keys(2)

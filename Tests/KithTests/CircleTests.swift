@@ -53,6 +53,19 @@ import Testing
         #expect(try await bob.processOneTimeMessages() == DirectOpenReport())
     }
 
+    @Test func aContactCannotMakeThisSideGenerateMoreKeysThanItArmed() async throws {
+        // Whichever request runs (the smaller exchange id), Alice never holds more than the 8 keys she agreed to.
+        for _ in 0..<6 {
+            let (alice, bob) = try await SyncPair.met()
+            try await alice.addToCircle(bob.feedID, poolSize: 8)
+            try await bob.addToCircle(alice.feedID, poolSize: 64)
+            _ = await SyncPair.session(alice, bob)
+            let own = try await alice.store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM otk_own_keys") } ?? 0
+            #expect(own <= 8)
+            if let pools = try await Self.pools(alice, with: bob) { #expect(pools.ownCapacity == 8 && pools.peerCapacity == 8) }
+        }
+    }
+
     @Test func aReplayedNanoTDFInANewEnvelopeCannotBeDecrypted() async throws {
         let (alice, bob) = try await Self.circle()
         let first = try await alice.sendOneTime("once", to: bob.feedID)

@@ -291,6 +291,18 @@ import Testing
         #expect(alice.strangerExchangeGate.withLock { $0.running } == 0)
     }
 
+    @Test func aStrangerWhoNeverFinishesTheHandshakeLosesItsSlotAtTheDeadline() async throws {
+        let (alice, _, _) = try Self.strangers()
+        // The stranger's side stays open and silent: no handshake message ever comes.
+        let (silent, peripheral) = SimulatedBLELink.makePair()
+        let started = ContinuousClock.now
+        let outcome = try? await alice.answerStranger(over: peripheral, initiator: false, deadline: .seconds(1))
+        #expect(outcome == nil)
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(alice.strangerExchangeGate.withLock { $0.running } == 0)
+        await silent.close()
+    }
+
     // MARK: Welcome gating
 
     @Test func aWelcomeWithoutAPendingRequestOrForAnotherTagIsRefusedAndStoresNothing() async throws {
