@@ -31,14 +31,19 @@ extension ServeCommand {
                 }
             }
         }
-        let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         do throws(PushConfigurationError) {
             let configuration = try WebPushProviderConfiguration(
-                signer: VAPIDSigner(signingKey: key), subject: nil, endpointPolicy: WebPushEndpointPolicy(allowPrivateAddresses: loopback))
+                signer: VAPIDSigner(signingKey: key), subject: nil, endpointPolicy: webPushEndpointPolicy(host: host))
             return WebPushProvider(configuration: configuration, httpClient: httpClient)
         } catch {
             throw KithError.input(.invalid("web push provider: \(error)"))
         }
+    }
+
+    /// Where Web Push deliveries may go: private and loopback hosts only when the server itself listens on loopback
+    /// (its own push service is then there too).
+    static func webPushEndpointPolicy(host: String) -> WebPushEndpointPolicy {
+        WebPushEndpointPolicy(allowPrivateAddresses: ["127.0.0.1", "localhost", "::1"].contains(host))
     }
 
     /// Every provider the options configure: Web Push always, APNs with `--apns-key` (and its ids and topic), FCM

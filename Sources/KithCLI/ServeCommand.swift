@@ -165,6 +165,8 @@ struct ServeCommand: AsyncParsableCommand {
             let json = global.json
             do {
                 configuration.push.providers = try providers(host: settings.host, databasePath: filePath, httpClient: httpClient)
+                // Registration refuses the Web Push endpoints the provider would refuse on every knock.
+                configuration.push.webPushEndpointPolicy = Self.webPushEndpointPolicy(host: settings.host)
                 let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout, pushStore: pushStore)
                 try await server.run { host, port in
                     Self.announce(host: host, port: port, database: path, json: json)

@@ -153,6 +153,23 @@ struct PushGatewayTests {
         }
     }
 
+    @Test("with the provider's endpoint policy, a Web Push endpoint on a private address is refused at registration and not stored")
+    func webPushEndpointPolicyAtRegistration() async throws {
+        let (server, store, _) = try PushTestServer.make(webPushEndpointPolicy: WebPushEndpointPolicy())
+        let keys = WebPushReceiverKeys.generate()
+        try await server.makeApplication().test(.router) { client async throws in
+            let alice = try await client.pushAccount("alice")
+            let keysJSON = #""keys":{"p256dh":"\#(keys.subscriberKeys.p256dhBase64URL)","auth":"\#(keys.subscriberKeys.authBase64URL)"}"#
+            for endpoint in ["http://10.0.0.1/push/x", "http://127.0.0.1:7460/push/x", "http://169.254.169.254/latest"] {
+                let refused = try await client.push(.post, "/api/v1/device/webpush/", #"{"endpoint":"\#(endpoint)",\#(keysJSON)}"#, token: alice)
+                #expect(refused.status == 400 && refused.text.contains("endpoint"))
+            }
+            let owner = try #require(try await store.account(username: "alice")).id
+            #expect(try await store.devices(owner: owner, kind: .webPush).isEmpty)
+            #expect(try await client.push(.post, "/api/v1/device/webpush/", #"{"endpoint":"https://push.example/p/abc",\#(keysJSON)}"#, token: alice).status == 201)
+        }
+    }
+
     @Test("at most devicesPerAccount devices; the next is refused with 400 and not stored")
     func deviceLimit() async throws {
         var limits = PushTestServer.limits()

@@ -79,4 +79,30 @@ struct SignalingLimitTests {
             await first.close()
         }
     }
+
+    @Test("every one of 30 clients refused at once sees 1013 (a close sent in the moment of the upgrade was lost by half)")
+    func refusalsReachEveryClient() async throws {
+        var limits = TestServer.limits()
+        limits.maximumConnections = 1
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let url = try SignalingFlowTests.url(client)
+            let (first, _) = try await TestPeer.connect(url)
+            let codes = try await withThrowingTaskGroup(of: Int?.self) { group in
+                for _ in 0..<30 {
+                    group.addTask {
+                        try await RequestHeadGuardTests.RawConnection.within(10) {
+                            try await SignalingClient.connect(to: url) { channel in
+                                for try await _ in channel.messages {}
+                            }.code
+                        } ?? nil
+                    }
+                }
+                return try await group.reduce(into: [Int?]()) { $0.append($1) }
+            }
+            #expect(codes.count == 30)
+            #expect(codes.allSatisfy { $0 == 1013 }, "codes seen: \(codes)")
+            await first.close()
+        }
+    }
 }

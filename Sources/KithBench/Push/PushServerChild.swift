@@ -35,6 +35,7 @@ enum PushServerChild {
         push.messagesPerCapability = loose
         push.tokensPerAccount = 100_000
         push.maximumSubscribers = 30_000
+        push.subscribersPerSource = 30_000
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-bench-push-\(ProcessInfo.processInfo.processIdentifier)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -33,7 +33,8 @@ struct PushComponents: Sendable {
         self.hub = hub
         self.publicBase = publicBase
         self.dispatcher = dispatcher
-        gateway = PushGatewayAPI(store: store, clock: clock, limits: limits, dispatcher: dispatcher, metrics: metrics, logger: logger, rateLimiterKeys: keys)
+        gateway = PushGatewayAPI(store: store, clock: clock, limits: limits, dispatcher: dispatcher, metrics: metrics, logger: logger, rateLimiterKeys: keys,
+            endpointPolicy: push.webPushEndpointPolicy)
         service = PushServiceAPI(store: store, clock: clock, limits: limits, hub: hub, metrics: metrics, logger: logger, publicBase: publicBase, rateLimiterKeys: keys)
         channel = PushSubscriberChannel(store: store, clock: clock, limits: limits, hub: hub, metrics: metrics)
     }

@@ -16,7 +16,7 @@ extension PushServiceAPI {
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
             let subscription = try await api.subscriber(context.requestContext)
-            try await channel.serve(subscription, inbound: inbound, outbound: outbound, logger: context.logger)
+            try await channel.serve(subscription, source: context.requestContext.sourceKey, inbound: inbound, outbound: outbound, logger: context.logger)
         })
     }
 }

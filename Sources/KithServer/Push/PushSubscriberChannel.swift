@@ -20,11 +20,11 @@ struct PushSubscriberChannel: Sendable {
     /// Acks a connection may send: 200 at once, 100 a second after; excess ones are ignored.
     static let acksPerConnection = RateLimitRule(burst: 200, perSecond: 100)
 
-    func serve(_ subscription: PushSubscriptionRecord, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
+    func serve(_ subscription: PushSubscriptionRecord, source: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: PushMessageRecord.self, bufferingPolicy: .bufferingOldest(limits.subscriberOutboxCapacity))
-        let connection = PushSubscriberConnection(subscriptionID: subscription.id, outbox: continuation)
-        guard hub.add(connection, maximum: limits.maximumSubscribers) else {
-            try await outbound.close(.unknown(1013), reason: "Try again later")
+        let connection = PushSubscriberConnection(subscriptionID: subscription.id, source: source, outbox: continuation)
+        guard hub.add(connection, limits: limits) else {
+            try await outbound.refuse(1013, reason: "Try again later")
             return
         }
         metrics.subscribersConnected(hub.count)
@@ -51,8 +51,8 @@ struct PushSubscriberChannel: Sendable {
         for message in stored where connection.claim(message.id) {
             try await send(message, to: outbound)
         }
+        // Queued messages were claimed when offered.
         for await message in stream where message.expiresAt > clock.nowMilliseconds() || message.expiresAt == message.createdAt {
-            guard connection.claim(message.id) else { continue }
             try await send(message, to: outbound)
         }
     }

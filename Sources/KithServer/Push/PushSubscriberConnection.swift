@@ -4,6 +4,8 @@ import Synchronization
 /// the ids already written on it (so a message is not written twice on one connection).
 final class PushSubscriberConnection: Sendable {
     let subscriptionID: String
+    /// The source address key of the client (the per-source bound).
+    let source: String
     private let outbox: AsyncStream<PushMessageRecord>.Continuation
     private let state = Mutex(State())
 
@@ -15,13 +17,17 @@ final class PushSubscriberConnection: Sendable {
     /// Ids remembered per connection; past this the memory is cleared (a rare duplicate is harmless: acks are idempotent).
     static let rememberedIDs = 4_096
 
-    init(subscriptionID: String, outbox: AsyncStream<PushMessageRecord>.Continuation) {
+    init(subscriptionID: String, source: String, outbox: AsyncStream<PushMessageRecord>.Continuation) {
         self.subscriptionID = subscriptionID
+        self.source = source
         self.outbox = outbox
     }
 
-    /// Queues a live message; a full queue ends the connection (its messages stay stored).
+    /// Queues a live message, once: a message already queued or written on this connection (offered
+    /// again by a notification or a poll) is skipped, so copies cannot fill the queue. A full queue
+    /// ends the connection (its messages stay stored).
     func offer(_ message: PushMessageRecord) {
+        guard claim(message.id) else { return }
         if case .dropped = outbox.yield(message) {
             state.withLock { $0.overflowed = true }
             outbox.finish()
@@ -34,7 +40,7 @@ final class PushSubscriberConnection: Sendable {
     /// Ends the connection (subscription deleted, server stopping).
     func finish() { outbox.finish() }
 
-    /// Records that `id` is about to be written; false when it already was on this connection.
+    /// Records that `id` is queued or about to be written; false when it already was on this connection.
     func claim(_ id: String) -> Bool {
         state.withLock { state in
             if state.written.count >= Self.rememberedIDs { state.written.removeAll(keepingCapacity: true) }

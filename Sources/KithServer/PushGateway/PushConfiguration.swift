@@ -11,11 +11,19 @@ public struct PushConfiguration: Sendable {
     public var publicURL: String?
     /// Bounds and timings.
     public var limits: PushServerLimits
+    /// Checks a Web Push endpoint when a device registers (give it the Web Push provider's policy):
+    /// an endpoint the provider would refuse (a private address, a malformed URL) is a 400 at once
+    /// instead of a refused delivery on every knock. Nil: only the URL's shape is checked.
+    public var webPushEndpointPolicy: WebPushEndpointPolicy?
 
-    /// A configuration with `providers`, `publicURL` and `limits`.
-    public init(providers: [any PushProvider] = [], publicURL: String? = nil, limits: PushServerLimits = PushServerLimits()) {
+    /// A configuration with `providers`, `publicURL`, `limits` and the registration check of Web Push endpoints.
+    public init(
+        providers: [any PushProvider] = [], publicURL: String? = nil, limits: PushServerLimits = PushServerLimits(),
+        webPushEndpointPolicy: WebPushEndpointPolicy? = nil
+    ) {
         self.providers = providers
         self.publicURL = publicURL
         self.limits = limits
+        self.webPushEndpointPolicy = webPushEndpointPolicy
     }
 }

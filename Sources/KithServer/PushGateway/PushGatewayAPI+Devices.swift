@@ -14,7 +14,7 @@ extension PushGatewayAPI {
     func registerDevice(_ request: Request, _ context: RendezvousRequestContext, kind: PushTargetKind) async throws(GatewayRejection) -> Response {
         let account = try await authenticate(request, context)
         let body = try await GatewayBody.object(request, limit: limits.maximumBodyBytes)
-        let fields = try Self.deviceFields(body, kind: kind, partial: false)
+        let fields = try deviceFields(body, kind: kind, partial: false)
         let device = PushDevice(
             id: UUID().uuidString.lowercased(), owner: account.id, kind: kind, name: fields.name, active: fields.active ?? true,
             registrationID: fields.registrationID ?? "", deviceID: fields.deviceID, p256dh: fields.p256dh, auth: fields.auth,
@@ -48,7 +48,7 @@ extension PushGatewayAPI {
         let account = try await authenticate(request, context)
         var device = try await ownDevice(account, context, kind: kind)
         let body = try await GatewayBody.object(request, limit: limits.maximumBodyBytes)
-        let fields = try Self.deviceFields(body, kind: kind, partial: partial)
+        let fields = try deviceFields(body, kind: kind, partial: partial)
         if let registrationID = fields.registrationID, registrationID != device.registrationID {
             let others = try await stored { () async throws(PushStoreError) in try await store.devices(owner: account.id, kind: kind) }
             if others.contains(where: { $0.registrationID == registrationID }) {
@@ -107,7 +107,7 @@ extension PushGatewayAPI {
         var auth: String?
     }
 
-    static func deviceFields(_ body: JSONObject, kind: PushTargetKind, partial: Bool) throws(GatewayRejection) -> DeviceFields {
+    func deviceFields(_ body: JSONObject, kind: PushTargetKind, partial: Bool) throws(GatewayRejection) -> DeviceFields {
         var fields = DeviceFields()
         fields.name = try GatewayBody.optionalString(body, "name", maximumLength: 255)
         fields.active = try GatewayBody.optionalBool(body, "active")
@@ -115,7 +115,7 @@ extension PushGatewayAPI {
         case .apns, .fcm:
             fields.deviceID = try GatewayBody.optionalString(body, "device_id", maximumLength: 255)
             if !partial || body["registration_id"] != nil {
-                var registration = try GatewayBody.requiredString(body, "registration_id", maximumLength: maximumRegistrationIDLength)
+                var registration = try GatewayBody.requiredString(body, "registration_id", maximumLength: Self.maximumRegistrationIDLength)
                 // ChatSecure strips spaces from APNs tokens (`<abcd 1234 …>` as printed by iOS).
                 if kind == .apns { registration.removeAll { $0 == " " } }
                 guard !registration.isEmpty, registration.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
@@ -125,10 +125,15 @@ extension PushGatewayAPI {
             }
         case .webPush:
             if !partial || body["endpoint"] != nil {
-                let endpoint = try GatewayBody.requiredString(body, "endpoint", maximumLength: maximumEndpointBytes)
-                guard endpoint.utf8.count <= maximumEndpointBytes, let url = URLComponents(string: endpoint),
+                let endpoint = try GatewayBody.requiredString(body, "endpoint", maximumLength: Self.maximumEndpointBytes)
+                guard endpoint.utf8.count <= Self.maximumEndpointBytes, let url = URLComponents(string: endpoint),
                       url.scheme == "https" || url.scheme == "http", url.host?.isEmpty == false, url.user == nil, url.password == nil else {
                     throw .field("endpoint", "Enter a valid http(s) URL.")
+                }
+                if let endpointPolicy {
+                    do throws(WebPushEndpointError) { _ = try endpointPolicy.check(endpoint) } catch {
+                        throw .field("endpoint", "This push service address is not allowed here (\(error.code)).")
+                    }
                 }
                 fields.registrationID = endpoint
             }

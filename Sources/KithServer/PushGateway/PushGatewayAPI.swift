@@ -22,9 +22,11 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
     let accountsPerSource: RateLimiter
     let knocksPerSource: RateLimiter
     let knocksPerToken: RateLimiter
+    let endpointPolicy: WebPushEndpointPolicy?
 
     init(store: any PushStore, clock: any ServerClock, limits: PushServerLimits, dispatcher: PushDispatcher, metrics: PushMetrics, logger: Logger,
-         rateLimiterKeys: Int) {
+         rateLimiterKeys: Int, endpointPolicy: WebPushEndpointPolicy? = nil) {
+        self.endpointPolicy = endpointPolicy
         self.store = store
         self.clock = clock
         self.limits = limits

@@ -53,6 +53,10 @@ public struct PushServerLimits: Sendable {
     public var pushRequestsPerSource = RateLimitRule(burst: 600, perSecond: 100)
     /// Subscriber WebSocket connections one node holds.
     public var maximumSubscribers = 20_000
+    /// Subscriber WebSockets one subscription may hold open on a node (a device reconnecting overlaps briefly).
+    public var subscribersPerSubscription = 4
+    /// Subscriber WebSockets one source address (an IPv6 /64) may hold open on a node.
+    public var subscribersPerSource = 64
     /// Messages queued for one subscriber connection; a connection further behind is closed (1008).
     public var subscriberOutboxCapacity = 256
     /// Seconds a deleted subscription answers 410 before it is forgotten (404 after).

@@ -85,11 +85,16 @@ public struct RendezvousServer: Sendable {
         }
         push?.register(on: router, webSocketRouter: webSocketRouter)
         let limits = configuration.limits
-        let server = HTTPServerBuilder.http1WebSocketUpgrade(
-            webSocketRouter: webSocketRouter,
-            configuration: .init(
-                http1: .init(idleTimeout: .seconds(60)),
-                ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval))))
+        let webSocketResponder = webSocketRouter.buildResponder()
+        let server = HTTPServerBuilder { responder in
+            GuardedUpgradeChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(
+                        http1: .init(idleTimeout: .seconds(60)),
+                        ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval)))),
+                requestHeadTimeout: TimeAmount(limits.requestHeadTimeout))
+        }
         let host = configuration.host
         var services: [any Service] = [SweepService(store: store, clock: clock, interval: limits.sweepInterval, logger: logger)]
         if let fanout { services.append(fanout.service(hub: hub, clock: clock)) }

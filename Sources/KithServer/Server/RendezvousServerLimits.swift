@@ -19,6 +19,14 @@ public struct RendezvousServerLimits: Sendable {
     /// Buckets each limiter tracks at most.
     public var rateLimiterKeys = 65_536
 
+    // MARK: Connections
+
+    /// Time a new connection has to send its first complete request head; a connection still silent
+    /// (or mid-head) by then is closed. Until a request arrives no HTTP idle timeout applies, so
+    /// without this a connection that never sends a byte would be held forever, and a graceful
+    /// shutdown would wait on it.
+    public var requestHeadTimeout: Duration = .seconds(10)
+
     // MARK: Signaling
 
     /// Largest signaling message, in bytes; a larger one closes the connection with 1009.

@@ -51,13 +51,13 @@ final class SignalingHub: Sendable {
             now: clock.nowMilliseconds(), bufferLimit: limits.outboxCapacity,
             relayLimits: limits.relay, statistics: relayStatistics)
         if goingAway.load(ordering: .sequentiallyConsistent) {
-            try await outbound.close(.unknown(SignalingCloseReason.shutdown.code), reason: SignalingCloseReason.shutdown.text)
+            try await outbound.refuse(SignalingCloseReason.shutdown.code, reason: SignalingCloseReason.shutdown.text)
             return
         }
         guard bus.register(connection, limit: limits.maximumConnections) else {
             logger.notice("signaling connection refused: node full")
             metrics.signalingRejected(.serverFull)
-            try await outbound.close(.unknown(SignalingCloseReason.overloaded.code), reason: SignalingCloseReason.overloaded.text)
+            try await outbound.refuse(SignalingCloseReason.overloaded.code, reason: SignalingCloseReason.overloaded.text)
             return
         }
         metrics.connectionAccepted()

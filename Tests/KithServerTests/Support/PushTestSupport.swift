@@ -55,13 +55,14 @@ enum PushTestServer {
 
     static func make(
         providers: [any PushProvider] = [], limits: PushServerLimits = PushTestServer.limits(),
-        clock: ManualServerClock = ManualServerClock(), logger: Logger = Logger(label: "kith.serve")
+        clock: ManualServerClock = ManualServerClock(), logger: Logger = Logger(label: "kith.serve"),
+        webPushEndpointPolicy: WebPushEndpointPolicy? = nil
     ) throws -> (server: RendezvousServer, store: SQLitePushStore, clock: ManualServerClock) {
         let store = try SQLiteRendezvousStore.open(path: nil)
         let pushStore = try SQLitePushStore.open(path: nil)
         let configuration = RendezvousServerConfiguration(
             host: "127.0.0.1", port: 0, limits: TestServer.limits(), nodeID: "push-node",
-            push: PushConfiguration(providers: providers, publicURL: publicURL, limits: limits))
+            push: PushConfiguration(providers: providers, publicURL: publicURL, limits: limits, webPushEndpointPolicy: webPushEndpointPolicy))
         return (RendezvousServer(configuration: configuration, store: store, clock: clock, logger: logger, pushStore: pushStore), pushStore, clock)
     }
 }

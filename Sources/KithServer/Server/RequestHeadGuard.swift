@@ -1,0 +1,95 @@
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Guards a connection between accept and its first request: Hummingbird's HTTP/1 handlers (idle
+/// timeout, graceful-shutdown quiescing) join the pipeline only once the WebSocket upgrade
+/// negotiation has seen a whole request head. Until then this handler closes the connection when
+/// the head is late (``RendezvousServerLimits/requestHeadTimeout``) or the server shuts down, then
+/// leaves the pipeline.
+final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+        // The read may have completed the head: once negotiation is over the HTTP handlers take over.
+        if !Self.negotiating(context) { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, Self.negotiating(context) {
+            // Nothing downstream handles quiescing yet: this connection would keep the shutdown waiting.
+            Self.abandon(context)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        guard deadline == nil else { return }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) {
+            let context = loopBound.value
+            if Self.negotiating(context) {
+                Self.abandon(context)
+            } else {
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            }
+        }
+    }
+
+    /// Ends a negotiation that has no request to finish: told that input ended, the upgrade handler
+    /// closes the connection and ends the negotiation quietly (an outright close is logged as an error).
+    private static func abandon(_ context: ChannelHandlerContext) {
+        context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        context.close(promise: nil)
+    }
+
+    /// Whether the upgrade negotiation is still waiting for a request head.
+    private static func negotiating(_ context: ChannelHandlerContext) -> Bool {
+        (try? context.pipeline.syncOperations.handler(
+            type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)) != nil
+    }
+}
+
+/// The HTTP/1 server with WebSocket upgrade, each connection guarded by a ``RequestHeadGuard``.
+struct GuardedUpgradeChannel: ServerChildChannel {
+    typealias Value = HTTP1WebSocketUpgradeChannel.Value
+
+    let base: HTTP1WebSocketUpgradeChannel
+    let requestHeadTimeout: TimeAmount
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let guarded = channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(timeout: requestHeadTimeout), position: .first)
+        }
+        return guarded.flatMap { base.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}

@@ -1,0 +1,114 @@
+import KithServer
+import NIOCore
+import NIOPosix
+import Testing
+
+/// A connection that sends no request (or only part of one) must neither be held forever nor keep a
+/// graceful shutdown waiting: before the first request head no HTTP idle timeout or quiescing applies.
+@Suite("Connections before their first request")
+struct RequestHeadGuardTests {
+    /// A raw TCP connection to the server, for bytes no HTTP client would send.
+    struct RawConnection {
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+
+        static func open(port: Int) async throws -> RawConnection {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+            return RawConnection(channel: channel)
+        }
+
+        /// Writes `text`, then reads until the server closes; returns what it sent (`nil` if it did not close in `seconds`).
+        func untilClosed(after text: String? = nil, seconds: Double) async throws -> String? {
+            try await channel.executeThenClose { inbound, outbound in
+                if let text { try await outbound.write(ByteBuffer(string: text)) }
+                return try await Self.within(seconds) {
+                    var received = ""
+                    for try await buffer in inbound { received += String(buffer: buffer) }
+                    return received
+                }
+            }
+        }
+
+        /// The result of `body`, or `nil` when it takes longer than `seconds`. The body runs in its own task,
+        /// left behind when late: a stuck shutdown ignores cancellation, and the test must fail, not hang.
+        static func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+            let (results, input) = AsyncStream.makeStream(of: Result<T, any Error>?.self, bufferingPolicy: .bufferingNewest(1))
+            Task {
+                do { input.yield(.success(try await body())) } catch { input.yield(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                input.yield(nil)
+            }
+            var iterator = results.makeAsyncIterator()
+            guard let first = await iterator.next(), let result = first else { return nil }
+            return try result.get()
+        }
+    }
+
+    static func server(headTimeout: Duration) throws -> RendezvousServer {
+        var limits = TestServer.limits()
+        limits.requestHeadTimeout = headTimeout
+        let configuration = RendezvousServerConfiguration(host: "127.0.0.1", port: 0, limits: limits, nodeID: "test-node")
+        return RendezvousServer(configuration: configuration, store: try SQLiteRendezvousStore.open(path: nil))
+    }
+
+    @Test("a connection that never sends a byte does not keep a graceful shutdown waiting")
+    func silentConnectionDoesNotBlockShutdown() async throws {
+        let server = try Self.server(headTimeout: .seconds(600))
+        let stopped = try await RawConnection.within(20) {
+            try await server.serving { url in
+                let port = try #require(Int(url.split(separator: ":").last ?? ""))
+                let silent = try await RawConnection.open(port: port)
+                try await Task.sleep(for: .milliseconds(100))
+                return silent
+            }
+        }
+        #expect(stopped != nil, "the server's graceful shutdown waited on a connection that never sent a request")
+        if let silent = stopped {
+            #expect(try await silent.untilClosed(seconds: 5) == "")
+        }
+    }
+
+    @Test("a silent connection and one stuck mid-head are closed after the request-head timeout")
+    func lateHeadsAreClosed() async throws {
+        let server = try Self.server(headTimeout: .milliseconds(300))
+        try await server.serving { url in
+            let port = try #require(Int(url.split(separator: ":").last ?? ""))
+            let partial = try await RawConnection.open(port: port)
+            let silent = try await RawConnection.open(port: port)
+            #expect(try await partial.untilClosed(after: "GET /healthz HTTP/1.1\r\nHost: x\r\n", seconds: 10) == "")
+            #expect(try await silent.untilClosed(seconds: 10) == "")
+        }
+    }
+
+    @Test("a connection that sent its request in time is served and stays open past the head timeout (keep-alive)")
+    func timelyRequestsAreServed() async throws {
+        let server = try Self.server(headTimeout: .milliseconds(300))
+        try await server.serving { url in
+            let port = try #require(Int(url.split(separator: ":").last ?? ""))
+            let connection = try await RawConnection.open(port: port)
+            let answers = try await connection.channel.executeThenClose { inbound, outbound in
+                var iterator = inbound.makeAsyncIterator()
+                var answers: [String] = []
+                for _ in 0..<2 {
+                    try await outbound.write(ByteBuffer(string: "GET /api/v1/missing HTTP/1.1\r\nHost: x\r\n\r\n"))
+                    var text = ""
+                    while !text.contains("\r\n\r\n") {
+                        guard let buffer = try await iterator.next() else { break }
+                        text += String(buffer: buffer)
+                    }
+                    answers.append(text)
+                    try await Task.sleep(for: .milliseconds(600))
+                }
+                return answers
+            }
+            #expect(answers.count == 2)
+            #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 ") })
+        }
+    }
+}
