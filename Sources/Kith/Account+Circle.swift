@@ -86,9 +86,9 @@ extension Account {
     /// Sends content to an inner-circle contact: the next unused key of the pool they gave is
     /// marked used in the transaction that appends the envelope, so two messages never share a
     /// key and a failed append uses none.
-    /// - Throws: ``KithError/circle(_:)`` with ``OneTimePoolError/noPool(peer:)`` (never
-    ///   exchanged, or revoked), ``OneTimePoolError/pending(peer:)`` or
-    ///   ``OneTimePoolError/exhausted(peer:)``.
+    /// - Throws: ``KithError/circle(_:)`` with `OneTimePoolError.noPool` (never
+    ///   exchanged, or revoked), `OneTimePoolError.pending` or
+    ///   `OneTimePoolError.exhausted`.
     @discardableResult
     public func sendOneTime(_ content: Content, to contact: FeedID) async throws(KithError) -> Envelope {
         try await BlockingWork.run { () throws(KithError) in try self.sendOneTimeBlocking(content, to: contact) }

@@ -14,7 +14,7 @@ extension Account {
     /// arrives over the link (``joinAsStranger(_:over:initiator:deadline:)``).
     ///
     /// - Throws: ``KithError/invite(_:)`` for an unreadable, expired, over-bound invite, one without a reach field
-    ///   (``InviteError/invalidReach(_:)``) or whose card belongs to another feed (``InviteError/reachMismatch(_:)``).
+    ///   (`InviteError.invalidReach`) or whose card belongs to another feed (`InviteError.reachMismatch`).
     public func prepareStrangerJoin(_ text: String) async throws(KithError) -> StrangerInvite {
         try await BlockingWork.run { () throws(KithError) in
             let inspection = try self.inspectInviteBlocking(text)
@@ -52,7 +52,7 @@ extension Account {
     /// The whole exchange must end within `deadline`, else the link is closed (a creator that stalls costs a bounded
     /// wait).
     ///
-    /// - Throws: ``KithError/invite(_:)`` with ``InviteError/reachMismatch(_:)`` for a forged or mismatched card;
+    /// - Throws: ``KithError/invite(_:)`` with `InviteError.reachMismatch` for a forged or mismatched card;
     ///   ``KithError/sync(_:)`` when the link fails; ``KithError/input(_:)`` for a malformed or unexpected answer;
     ///   ``KithError/group(_:)`` when the Welcome is refused.
     public func joinAsStranger(

@@ -66,11 +66,12 @@ extension Account {
     }
 
     /// Records tokens freshly created at the gateway for `contact` alone and hands them over in `push_tokens`
-    /// direct messages (at most ``PushTokens/maxTokens`` each). When a message cannot be sent, its tokens are
+    /// direct messages (at most `PushTokens.maxTokens` each). When a message cannot be sent, its tokens are
     /// forgotten again (and should be revoked at the gateway by the caller).
     ///
     /// - Parameters:
     ///   - tokens: 1...100 tokens, none handed to anyone else.
+    ///   - contact: the contact who may knock with them.
     ///   - expiresAt: the gateway's expiry, seconds since 1970, or nil.
     /// - Returns: the envelopes sent.
     /// - Throws: ``KithError/input(_:)`` when not registered or `tokens` is empty; a contacts or store error otherwise.

@@ -8,8 +8,8 @@ import KithSync
 /// The Noise static key is the identity's X25519 `dh_key`; the allow-list is "a contact's current
 /// `dh_key`" (``StoreSyncSource/isContact(staticKey:)``); the blob phase is on unless
 /// ``blobs`` is false, in which case the `blobs` capability is left out of the Hello and neither
-/// side transfers blobs. With ``SyncCapabilities/sidePhase`` negotiated (both sides are Kith
-/// agents), the inner circle's pool exchange runs first on the same link (``CircleExchange``,
+/// side transfers blobs. With `SyncCapabilities.sidePhase` negotiated (both sides are Kith
+/// agents), the inner circle's pool exchange runs first on the same link (`CircleExchange`,
 /// docs/TDF.md). Every finished session is recorded per peer (`sync_peer_state`), and the direct
 /// and one-time messages it brought are decrypted (``Account/processDirectMessages()``,
 /// ``Account/processOneTimeMessages()``).
