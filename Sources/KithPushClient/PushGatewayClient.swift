@@ -39,9 +39,10 @@ public struct PushGatewayClient: Sendable {
         let answer = try await http.send(.POST, apiBase + "accounts/", body: body)
         guard answer.status == 201 || answer.status == 200 else { throw answer.failure() }
         let object = try answer.object()
+        // The token goes into an `Authorization` header and the files of this install: visible ASCII only.
         guard let name = object["username"]?.stringValue, let token = object["token"]?.stringValue,
-              token.utf8.count <= 256, !token.isEmpty else {
-            throw .invalidResponse(status: answer.status, reason: "the account answer lacks 'username' or 'token'")
+              token.utf8.count <= 256, !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalidResponse(status: answer.status, reason: "the account answer lacks 'username' or a 'token' of 1...256 visible ASCII characters")
         }
         let id = object["id"]?.stringValue ?? object["id"]?.integerValue.map { "\($0)" } ?? ""
         return GatewayAccount(username: name, id: id, authToken: token, created: answer.status == 201)

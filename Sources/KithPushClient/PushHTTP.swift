@@ -57,8 +57,17 @@ struct PushHTTP: Sendable {
                 location: response.headers.first(name: "Location")
             )
         } catch {
-            throw .unreachable(url: url, detail: String(describing: error))
+            throw .unreachable(url: Self.shown(url), detail: String(describing: error))
         }
+    }
+
+    /// The scheme and host of `url`, for messages: its path can hold a capability (a subscription
+    /// secret, a push endpoint), which must not reach logs or a terminal.
+    static func shown(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return "(invalid URL)" }
+        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        return String(url[..<schemeEnd.upperBound]) + host
     }
 
     /// Checks a base URL and drops trailing slashes.

@@ -109,7 +109,7 @@ public struct PushServiceClient: Sendable {
             } catch {
                 failures += 1
                 if let limit = reconnect.maximumFailures, failures >= limit {
-                    throw PushClientError.unreachable(url: url, detail: String(describing: error))
+                    throw PushClientError.unreachable(url: PushHTTP.shown(url), detail: String(describing: error))
                 }
             }
             if stopped.value.withLock({ $0 }) { return }
@@ -128,7 +128,9 @@ public struct PushServiceClient: Sendable {
         do { plaintext = try WebPushDecryption.decrypt(frame.body, with: keys) } catch {
             throw .undecryptable("message \(frame.id) does not decrypt: \(error.description)")
         }
-        return IncomingKnock(messageID: frame.id, body: try KnockBody(bytes: plaintext), urgency: frame.urgency)
+        let body: KnockBody
+        do throws(KnockBodyError) { body = try KnockBody(bytes: plaintext) } catch { throw .undecryptable(error.reason) }
+        return IncomingKnock(messageID: frame.id, body: body, urgency: frame.urgency)
     }
 }
 

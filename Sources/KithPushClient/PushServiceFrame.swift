@@ -28,8 +28,9 @@ struct PushServiceFrame: Sendable, Equatable {
         }
         self.id = id
         self.body = body
-        urgency = object["urgency"]?.stringValue.map { String($0.prefix(16)) }
-        topic = object["topic"]?.stringValue.map { String($0.prefix(32)) }
+        // Only RFC 8030 values pass on: anything else from the service is dropped, never shown.
+        urgency = object["urgency"]?.stringValue.flatMap { WebPushUrgency(rawValue: $0)?.rawValue }
+        topic = object["topic"]?.stringValue.flatMap { WebPushTopic.isValid($0) ? $0 : nil }
     }
 
     /// The acknowledgement of message `id`.

@@ -1,3 +1,5 @@
+import KithPush
+
 /// A subscription at a push service: where application servers push, and the secret to read it.
 public struct PushSubscription: Sendable, Equatable, CustomStringConvertible {
     /// The push resource URL (a capability: give it only to the gateway).

@@ -1,4 +1,5 @@
 import KithCanonical
+import KithPush
 
 /// The APNs request body for a knock and the push type and priority that go with it.
 ///
@@ -18,7 +19,7 @@ struct APNsPayload: Sendable {
 
     /// Builds the payload, or nil when the knock body has no `message` object.
     init?(knock: [UInt8], priority: PushPriority, alertText: String) {
-        guard let message = KnockBody.messageObject(knock) else { return nil }
+        guard let message = (try? KnockBody(bytes: knock))?.messageObject else { return nil }
         let aps: JSONObject
         switch priority {
         case .low:

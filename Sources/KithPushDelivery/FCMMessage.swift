@@ -1,4 +1,5 @@
 import KithCanonical
+import KithPush
 
 /// The FCM HTTP v1 request body for a knock:
 /// `{"message":{"android":{"priority":"high"|"normal","ttl":"<n>s"},"data":{"message":"<message JSON>"},"token":"…"}}`.
@@ -11,7 +12,7 @@ enum FCMMessage {
 
     /// The body, or nil when the knock body has no `message` object.
     static func body(registrationToken: String, knock: [UInt8], priority: PushPriority, timeToLiveSeconds: Int) -> [UInt8]? {
-        guard let message = KnockBody.messageObject(knock) else { return nil }
+        guard let message = (try? KnockBody(bytes: knock))?.messageObject else { return nil }
         let messageText = String(decoding: CanonicalJSON.serialize(message), as: UTF8.self)
         let ttl = min(max(timeToLiveSeconds, 0), FCMProviderConfiguration.maxTimeToLiveSeconds)
         let android: JSONObject = ["priority": .string(priority == .high ? "high" : "normal"), "ttl": .string("\(ttl)s")]

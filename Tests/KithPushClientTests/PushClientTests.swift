@@ -107,43 +107,24 @@ import Testing
         }
         let service = try PushServiceClient(baseURL: "http://127.0.0.1:1/")
         #expect(service.socketURL(secret: "abc") == "ws://127.0.0.1:1/push/subscriptions/abc/ws")
+        // The error names the server, never the path that holds the subscription secret.
         await #expect {
-            try await service.listen(subscriptionSecret: "abc", keys: WebPushReceiverKeys.generate(),
+            try await service.listen(subscriptionSecret: "s3cretCapability", keys: WebPushReceiverKeys.generate(),
                                      reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), maximumFailures: 2)) { _ in .stop }
         } throws: { error in
-            if case .unreachable = error as? PushClientError { return true }
-            return false
+            guard case .unreachable(let url, _) = error as? PushClientError else { return false }
+            return url == "ws://127.0.0.1:1" && !String(describing: error).contains("s3cretCapability")
+        }
+        await #expect {
+            try await service.deleteSubscription(secret: "s3cretCapability")
+        } throws: { error in
+            guard case .unreachable(let url, _) = error as? PushClientError else { return false }
+            return url == "http://127.0.0.1:1" && !String(describing: error).contains("s3cretCapability")
         }
     }
 }
 
-@Suite struct KnockBodyTests {
-    static let token = "1daf13e01982d3029cf09ae3d027a62923f0f2b6"
-
-    @Test func chatSecuresShapeParses() throws {
-        let body = try KnockBody(bytes: Array(#"{"message":{"data":null,"token":"\#(Self.token)"}}"#.utf8))
-        #expect(body.token.hex == Self.token && body.data == nil)
-        #expect(body.bytes == Array(#"{"message":{"data":null,"token":"\#(Self.token)"}}"#.utf8))
-        #expect(try KnockBody(bytes: Array(#"{"message":{"data":"hey","token":"\#(Self.token)"}}"#.utf8)).data == "hey")
-        #expect(try KnockBody(bytes: Array(#"{"message":{"token":"\#(Self.token)"}}"#.utf8)).data == nil)
-    }
-
-    @Test func everythingElseIsRejected() {
-        let long = String(repeating: "d", count: 101)
-        for text in [
-            "", "[]", "{}", #"{"message":"x"}"#,
-            #"{"message":{"token":"\#(Self.token)"},"aps":{}}"#,
-            #"{"message":{"data":null,"token":"\#(Self.token)","text":"hello"}}"#,
-            #"{"message":{"data":null,"token":"1daf"}}"#,
-            #"{"message":{"data":7,"token":"\#(Self.token)"}}"#,
-            #"{"message":{"data":"\#(long)","token":"\#(Self.token)"}}"#,
-            #"{"message":{"data":null}}"#,
-        ] {
-            #expect(throws: PushClientError.self, "\(text)") { try KnockBody(bytes: Array(text.utf8)) }
-        }
-        #expect(throws: PushClientError.self) { try KnockBody(bytes: Array(repeating: 0x20, count: 2000)) }
-    }
-
+@Suite struct PushServiceFrameTests {
     @Test func framesAreBounded() {
         for text in [
             #"{"type":"other","id":"m1","body":"AAAA"}"#,
@@ -156,5 +137,12 @@ import Testing
             #expect(throws: PushClientError.self, "\(text)") { try PushServiceFrame(bytes: Array(text.utf8)) }
         }
         #expect(PushServiceFrame.ack("m1") == #"{"id":"m1","type":"ack"}"#)
+    }
+
+    @Test func onlyRFC8030UrgenciesAndTopicsPassOn() throws {
+        let valid = try PushServiceFrame(bytes: Array(#"{"type":"message","id":"m1","body":"AAAA","urgency":"very-low","topic":"knock_1"}"#.utf8))
+        #expect(valid.urgency == "very-low" && valid.topic == "knock_1")
+        let odd = try PushServiceFrame(bytes: Array(#"{"type":"message","id":"m1","body":"AAAA","urgency":"\u001b[31murgent","topic":"a b\nc"}"#.utf8))
+        #expect(odd.urgency == nil && odd.topic == nil)
     }
 }

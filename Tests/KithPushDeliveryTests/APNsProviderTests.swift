@@ -165,7 +165,16 @@ struct APNsProviderTests {
             }
             let bigData = String(repeating: "x", count: 4_000)
             let big = Array(#"{"message":{"data":"\#(bigData)","token":"\#(Fixtures.knockToken)"}}"#.utf8)
-            #expect(await provider.deliver(knock(.high, payload: big)) == .rejected(reason: "APNs payload is 4156 bytes; the limit is 4096"))
+            // A knock body is read strictly (KnockBody): data past 100 characters is no knock at all.
+            #expect(await provider.deliver(knock(.high, payload: big)) == .rejected(reason: "knock body is not a JSON object with a message object"))
+            // The payload bound still holds when a long configured alert text makes it large.
+            var wordy = try APNsProviderConfiguration(
+                signingKey: key, keyID: Self.keyID, teamID: Self.teamID, bundleID: Self.bundleID,
+                host: "127.0.0.1", port: server.port, clock: ManualClock().pushClock)
+            wordy.alertText = String(repeating: "x", count: 4_000)
+            let outcome = await APNsProvider(configuration: wordy, httpClient: client).deliver(knock(.high))
+            guard case .rejected(let reason) = outcome else { Issue.record("expected a rejection, got \(outcome)"); return }
+            #expect(reason.hasPrefix("APNs payload is ") && reason.hasSuffix("bytes; the limit is 4096"))
             #expect(await provider.deliver(knock(.low, payload: Array("not json".utf8)))
                 == .rejected(reason: "knock body is not a JSON object with a message object"))
             #expect(await provider.deliver(knock(.low, payload: Array(#"{"message":"text"}"#.utf8)))

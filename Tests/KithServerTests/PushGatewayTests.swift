@@ -34,6 +34,39 @@ struct PushGatewayTests {
         }
     }
 
+    @Test("logins to one username are limited whatever the source; the limited attempt hashes nothing and changes nothing")
+    func loginsPerUsername() async throws {
+        var limits = PushTestServer.limits()
+        limits.loginsPerUsername = RateLimitRule(burst: 3, perSecond: 1.0 / 60)
+        let (server, store, _) = try PushTestServer.make(limits: limits)
+        try await server.makeApplication().test(.router) { client async throws in
+            _ = try await client.pushAccount("carol", password: "right")
+            for _ in 0..<3 {
+                #expect(try await client.push(.post, "/api/v1/accounts/", #"{"username":"carol","password":"wrong"}"#).status == 401)
+            }
+            let before = try await store.account(username: "carol")
+            let limited = try await client.push(.post, "/api/v1/accounts/", #"{"username":"carol","password":"right"}"#)
+            #expect(limited.status == 429)
+            #expect(limited.headers[.retryAfter] != nil)
+            #expect(try await store.account(username: "carol") == before)
+            // Another username is not affected.
+            _ = try await client.pushAccount("dave", password: "pw")
+        }
+    }
+
+    @Test("password hashing has a concurrency cap: beyond it, 429 with Retry-After 1 and no account")
+    func passwordHashingIsCapped() async throws {
+        var limits = PushTestServer.limits()
+        limits.concurrentPasswordHashes = 0
+        let (server, store, _) = try PushTestServer.make(limits: limits)
+        try await server.makeApplication().test(.router) { client async throws in
+            let busy = try await client.push(.post, "/api/v1/accounts/", #"{"username":"erin","password":"pw"}"#)
+            #expect(busy.status == 429)
+            #expect(busy.headers[.retryAfter] == "1")
+            #expect(try await store.account(username: "erin") == nil)
+        }
+    }
+
     @Test("the password is stored as a PBKDF2 record, never in clear; the API token only as a digest")
     func storedHashed() async throws {
         let (server, store, _) = try PushTestServer.make()

@@ -1,3 +1,5 @@
+import KithPush
+
 /// The RFC 8030 §5 headers of a push message request, validated.
 struct PushMessageHeaders: Sendable, Equatable {
     /// Seconds the message may be stored, after shortening to the service's maximum.
@@ -6,9 +8,6 @@ struct PushMessageHeaders: Sendable, Equatable {
     var urgency: String
     /// At most 32 characters of the base64url alphabet; replaces a stored message with the same topic.
     var topic: String?
-
-    /// The urgencies RFC 8030 §5.3 defines.
-    static let urgencies: Set<String> = ["very-low", "low", "normal", "high"]
 
     /// Why a header was refused (400); the text is for the client.
     struct Problem: Error, Equatable {
@@ -28,7 +27,7 @@ struct PushMessageHeaders: Sendable, Equatable {
         case 0: self.urgency = "normal"
         case 1:
             let value = urgency[0].trimmingSpaces.lowercased()
-            guard Self.urgencies.contains(value) else {
+            guard WebPushUrgency(rawValue: value) != nil else {
                 throw Problem(message: "Urgency must be one of very-low, low, normal, high (RFC 8030 §5.3)")
             }
             self.urgency = value
@@ -38,19 +37,11 @@ struct PushMessageHeaders: Sendable, Equatable {
         case 0: self.topic = nil
         case 1:
             let value = topic[0].trimmingSpaces
-            guard (1...32).contains(value.utf8.count), value.utf8.allSatisfy(Self.isBase64URLCharacter) else {
+            guard WebPushTopic.isValid(value) else {
                 throw Problem(message: "Topic must be 1 to 32 characters of the base64url alphabet (RFC 8030 §5.4)")
             }
             self.topic = value
         default: throw Problem(message: "only one Topic header is allowed (RFC 8030 §5.4)")
-        }
-    }
-
-    static func isBase64URLCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"): true
-        default: false
         }
     }
 }

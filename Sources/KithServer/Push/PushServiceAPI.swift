@@ -88,10 +88,7 @@ struct PushServiceAPI: PushAPIStep, Sendable {
         if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "aes128gcm" {
             throw .badRequest("Content-Encoding must be aes128gcm (RFC 8291)")
         }
-        let body: [UInt8]
-        do {
-            body = Array(try await request.body.collect(upTo: limits.maximumPushMessageBytes).readableBytesView)
-        } catch {
+        guard let body = await request.boundedBody(limit: limits.maximumPushMessageBytes) else {
             throw GatewayRejection(.contentTooLarge, ["error": .string("push messages are limited to \(limits.maximumPushMessageBytes) bytes")])
         }
         guard !body.isEmpty else { throw .badRequest("a push message needs a body (an RFC 8291 aes128gcm record)") }

@@ -7,13 +7,8 @@ import KithRendezvous
 enum GatewayBody {
     /// The body as a JSON object of at most `limit` bytes (413 beyond; 400 for anything else than a JSON object).
     static func object(_ request: Request, limit: Int) async throws(GatewayRejection) -> JSONObject {
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try await request.body.collect(upTo: limit).readableBytesView)
-        } catch {
-            throw .tooLarge(limit: limit)
-        }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return JSONObject() }
+        guard let bytes = await request.boundedBody(limit: limit) else { throw .tooLarge(limit: limit) }
+        if bytes.isBlankJSON { return JSONObject() }
         let limits = JSONLimits(maxBytes: limit, maxDepth: 4, maxStringBytes: limit, maxContainerElements: 64, maxTotalValues: 256)
         let value: JSONValue
         do throws(CanonicalJSONError) {

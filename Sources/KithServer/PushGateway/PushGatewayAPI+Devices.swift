@@ -34,7 +34,7 @@ extension PushGatewayAPI {
     func listDevices(_ request: Request, _ context: RendezvousRequestContext, kind: PushTargetKind) async throws(GatewayRejection) -> Response {
         let account = try await authenticate(request, context)
         let devices = try await stored { () async throws(PushStoreError) in try await store.devices(owner: account.id, kind: kind) }
-        return Self.jsonArray(.ok, devices.map { .object(Self.deviceJSON($0)) })
+        return RESTResponse.json(.ok, value: .array(devices.map { .object(Self.deviceJSON($0)) }))
     }
 
     /// `GET device/<kind>/<id>/` → 200 | 404 (also for another owner's device).

@@ -27,7 +27,7 @@ extension PushGatewayAPI {
                 throw .notFound
             }
             try limit(knocksPerToken, "token:" + Hex.encode(digest.prefix(16)))
-            dispatcher.dispatch(payload: KnockBody.bytes(tokenHex: token.hex, data: data), priority: priority, to: devices)
+            dispatcher.dispatch(payload: KnockBody(token: token, data: data).bytes, priority: priority, to: devices)
             metrics.knock(.accepted)
             let echo: JSONObject = ["token": .string(tokenText), "data": data.map(JSONValue.string) ?? .null, "priority": .string(priority.rawValue)]
             return RESTResponse.json(.accepted, echo)

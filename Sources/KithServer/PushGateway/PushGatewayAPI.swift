@@ -22,6 +22,7 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
     let accountsPerSource: RateLimiter
     let knocksPerSource: RateLimiter
     let knocksPerToken: RateLimiter
+    let loginsPerUsername: RateLimiter
     let endpointPolicy: WebPushEndpointPolicy?
 
     init(store: any PushStore, clock: any ServerClock, limits: PushServerLimits, dispatcher: PushDispatcher, metrics: PushMetrics, logger: Logger,
@@ -33,11 +34,12 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
         self.dispatcher = dispatcher
         self.metrics = metrics
         self.logger = logger
-        hasher = PasswordHasher(rounds: limits.passwordRounds)
+        hasher = PasswordHasher(rounds: limits.passwordRounds, maximumConcurrent: limits.concurrentPasswordHashes)
         requestsPerSource = RateLimiter(rule: limits.gatewayRequestsPerSource, maximumKeys: rateLimiterKeys)
         accountsPerSource = RateLimiter(rule: limits.accountsPerSource, maximumKeys: rateLimiterKeys)
         knocksPerSource = RateLimiter(rule: limits.knocksPerSource, maximumKeys: rateLimiterKeys)
         knocksPerToken = RateLimiter(rule: limits.knocksPerToken, maximumKeys: rateLimiterKeys)
+        loginsPerUsername = RateLimiter(rule: limits.loginsPerUsername, maximumKeys: rateLimiterKeys)
     }
 
     // MARK: Accounts
@@ -61,7 +63,9 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
         if let existing = try await stored({ () async throws(PushStoreError) in try await store.account(username: username) }) {
             return try await login(existing, password: password, token: token, digest: digest)
         }
-        guard let record = hasher.record(password) else { throw .internalError }
+        guard let record = try await hashed({ () async throws(PasswordHasher.Busy) in try await hasher.record(password) }) else {
+            throw .internalError
+        }
         let account = PushAccount(
             id: UUID().uuidString.lowercased(), username: username, email: email, passwordRecord: record, authDigest: digest,
             createdAt: clock.nowMilliseconds())
@@ -77,11 +81,21 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
     }
 
     private func login(_ account: PushAccount, password: String, token: WhitelistToken, digest: [UInt8]) async throws(GatewayRejection) -> Response {
-        guard hasher.verify(password, record: account.passwordRecord) else {
+        try limit(loginsPerUsername, "login:" + account.username)
+        guard try await hashed({ () async throws(PasswordHasher.Busy) in try await hasher.verify(password, record: account.passwordRecord) }) else {
             throw GatewayRejection(.unauthorized, ["error": "Invalid credentials"])
         }
         try await stored { () async throws(PushStoreError) in try await store.replaceAuthDigest(accountID: account.id, digest: digest) }
         return RESTResponse.json(.ok, Self.accountJSON(account, token: token))
+    }
+
+    /// Runs a password hash; 429 (retry in 1 s) when too many run already.
+    private func hashed<T>(_ work: () async throws(PasswordHasher.Busy) -> T) async throws(GatewayRejection) -> T {
+        do throws(PasswordHasher.Busy) {
+            return try await work()
+        } catch {
+            throw .rateLimited(retryAfterSeconds: 1)
+        }
     }
 
     /// `GET accounts/` → the caller's account.
@@ -145,12 +159,5 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
         guard let account = try await stored({ () async throws(PushStoreError) in try await store.account(authDigest: digest) }),
               ConstantTime.equals(account.authDigest, digest) else { throw .unauthorized }
         return account
-    }
-
-    /// A JSON array response (ChatSecure's device lists).
-    static func jsonArray(_ status: HTTPResponse.Status, _ values: [JSONValue]) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: CanonicalJSON.serialize(.array(values)))))
     }
 }

@@ -15,6 +15,12 @@ public struct PushServerLimits: Sendable {
     public var tokenLifetimeSeconds = 30 * 86_400
     /// PBKDF2-HMAC-SHA256 rounds for account passwords (tests lower it; production keeps ≥ 210,000).
     public var passwordRounds = 210_000
+    /// Password hashes running or waiting at once (creations and logins); beyond, 429 with Retry-After 1.
+    /// They run on NIO's blocking thread pool, never on the server's event loops or task executor.
+    public var concurrentPasswordHashes = 16
+    /// Logins to one username, whatever the source: 10 at once, then 1 a minute (the username is an
+    /// install's random name; this stops a distributed guess at its password).
+    public var loginsPerUsername = RateLimitRule(burst: 10, perSecond: 1.0 / 60)
     /// Gateway requests per source address (IPv6 by /64).
     public var gatewayRequestsPerSource = RateLimitRule(burst: 120, perSecond: 20)
     /// Account creations and logins (each hashes a password) per source: 10 at once, then 1 a minute.

@@ -7,10 +7,15 @@ import NIOCore
 enum RESTResponse {
     /// A JSON body with `status`.
     static func json(_ status: HTTPResponse.Status, _ object: JSONObject) -> Response {
+        json(status, value: .object(object))
+    }
+
+    /// Any JSON value with `status` (the gateway's device lists are arrays).
+    static func json(_ status: HTTPResponse.Status, value: JSONValue) -> Response {
         Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: RendezvousJSON.bytes(object))))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: CanonicalJSON.serialize(value))))
     }
 
     /// A plain-text body with `status` (Inviso's `200 OK` on delete).

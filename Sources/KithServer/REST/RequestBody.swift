@@ -9,14 +9,11 @@ enum RequestBody {
     /// reported missing, as Inviso did.
     static func object(_ request: Request) async throws(RESTRejection) -> JSONObject {
         let limit = RendezvousLimits.maximumRequestBodyBytes
-        let buffer: [UInt8]
-        do {
-            buffer = Array(try await request.body.collect(upTo: limit).readableBytesView)
-        } catch {
+        guard let buffer = await request.boundedBody(limit: limit) else {
             throw RESTRejection(.contentTooLarge, RendezvousErrorBody(
                 error: RendezvousErrorCode.bodyTooLarge, details: "request bodies are limited to \(limit) bytes"))
         }
-        if buffer.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return JSONObject() }
+        if buffer.isBlankJSON { return JSONObject() }
         do throws(RendezvousCodecError) {
             return try RendezvousJSON.parseObject(buffer, limits: RendezvousJSON.restLimits)
         } catch {

@@ -45,6 +45,7 @@ enum PushTestServer {
         limits.accountsPerSource = RateLimitRule(burst: 10_000, perSecond: 1_000)
         limits.knocksPerSource = RateLimitRule(burst: 10_000, perSecond: 1_000)
         limits.knocksPerToken = RateLimitRule(burst: 10_000, perSecond: 1_000)
+        limits.loginsPerUsername = RateLimitRule(burst: 10_000, perSecond: 1_000)
         limits.subscriptionsPerSource = RateLimitRule(burst: 10_000, perSecond: 1_000)
         limits.messagesPerCapability = RateLimitRule(burst: 10_000, perSecond: 1_000)
         limits.pushRequestsPerSource = RateLimitRule(burst: 10_000, perSecond: 1_000)

@@ -1,10 +1,11 @@
-/// RFC 8030 §5.4: a `Topic` header value is 1…32 characters of the base64url alphabet.
-enum WebPushTopic {
+/// RFC 8030 §5.4: a `Topic` header value, 1…32 characters of the base64url alphabet. A stored message
+/// with the same topic is replaced by a newer one.
+public enum WebPushTopic {
     /// The longest topic.
-    static let maxLength = 32
+    public static let maxLength = 32
 
     /// Whether `topic` is a valid RFC 8030 topic.
-    static func isValid(_ topic: String) -> Bool {
+    public static func isValid(_ topic: String) -> Bool {
         let bytes = topic.utf8
         guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
         return bytes.allSatisfy { byte in
