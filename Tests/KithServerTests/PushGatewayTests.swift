@@ -54,6 +54,23 @@ struct PushGatewayTests {
         }
     }
 
+    @Test("the gateway holds at most maximumAccounts accounts: the next creation is 503 and stores nothing; logins still work")
+    func accountsAreBoundedInTotal() async throws {
+        var limits = PushTestServer.limits()
+        limits.maximumAccounts = 2
+        let (server, store, _) = try PushTestServer.make(limits: limits)
+        try await server.makeApplication().test(.router) { client async throws in
+            _ = try await client.pushAccount("one", password: "pw")
+            _ = try await client.pushAccount("two", password: "pw")
+            let full = try await client.push(.post, "/api/v1/accounts/", #"{"username":"three","password":"pw"}"#)
+            #expect(full.status == 503)
+            #expect(full.headers[.retryAfter] == "3600")
+            #expect(try await store.account(username: "three") == nil)
+            #expect(try await store.accountCount() == 2)
+            #expect(try await client.push(.post, "/api/v1/accounts/", #"{"username":"one","password":"pw"}"#).status == 200)
+        }
+    }
+
     @Test("password hashing has a concurrency cap: beyond it, 429 with Retry-After 1 and no account")
     func passwordHashingIsCapped() async throws {
         var limits = PushTestServer.limits()

@@ -39,6 +39,22 @@ struct PushServiceTests {
         }
     }
 
+    @Test("the service holds at most maximumSubscriptions live subscriptions: the next is 503 and nothing is stored; a deletion frees a slot")
+    func subscriptionsAreBoundedInTotal() async throws {
+        var limits = PushTestServer.limits()
+        limits.maximumSubscriptions = 2
+        let (server, store, _) = try PushTestServer.make(limits: limits)
+        try await server.makeApplication().test(.router) { client in
+            let first = try #require(try await client.push(.post, "/push/subscriptions").string("subscription"))
+            #expect(try await client.push(.post, "/push/subscriptions").status == 201)
+            let full = try await client.push(.post, "/push/subscriptions")
+            #expect(full.status == 503 && full.headers[.retryAfter] == "3600")
+            #expect(try await store.subscriptionCount() == 2)
+            #expect(try await client.push(.delete, "/push/subscriptions/\(first)").status == 204)
+            #expect(try await client.push(.post, "/push/subscriptions").status == 201)
+        }
+    }
+
     @Test("a push message: 201 with Location and the TTL kept (shortened to the maximum); stored for the subscriber")
     func pushMessage() async throws {
         var limits = PushTestServer.limits()

@@ -50,6 +50,9 @@ struct PushServiceAPI: PushAPIStep, Sendable {
             vapidKey = key
         }
         try limit(subscriptionsPerSource, "subscribe:" + context.sourceKey)
+        guard try await stored({ () async throws(PushStoreError) in try await store.subscriptionCount() }) < limits.maximumSubscriptions else {
+            throw .full("This push service holds its maximum of subscriptions; try later.")
+        }
         let secret = PushSecret.random()
         let capability = PushSecret.random()
         let record = PushSubscriptionRecord(

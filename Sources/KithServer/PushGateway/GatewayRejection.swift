@@ -37,6 +37,11 @@ struct GatewayRejection: HTTPResponseError {
         GatewayRejection(.tooManyRequests, ["error": "rate_limited"], retryAfterSeconds: retryAfterSeconds)
     }
 
+    /// 503 with `Retry-After: 3600`: the store holds its maximum of accounts or subscriptions.
+    static func full(_ message: String) -> GatewayRejection {
+        GatewayRejection(.serviceUnavailable, ["error": .string(message)], retryAfterSeconds: 3_600)
+    }
+
     /// 413: a body over the limit.
     static func tooLarge(limit: Int) -> GatewayRejection {
         GatewayRejection(.contentTooLarge, ["error": .string("request bodies are limited to \(limit) bytes")])

@@ -63,6 +63,10 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
         if let existing = try await stored({ () async throws(PushStoreError) in try await store.account(username: username) }) {
             return try await login(existing, password: password, token: token, digest: digest)
         }
+        // Bounded in total too: per-source limits alone let many sources fill the store.
+        guard try await stored({ () async throws(PushStoreError) in try await store.accountCount() }) < limits.maximumAccounts else {
+            throw .full("This gateway holds its maximum of accounts; try another gateway or later.")
+        }
         guard let record = try await hashed({ () async throws(PasswordHasher.Busy) in try await hasher.record(password) }) else {
             throw .internalError
         }

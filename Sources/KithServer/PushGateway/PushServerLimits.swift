@@ -5,6 +5,10 @@ public struct PushServerLimits: Sendable {
 
     /// Largest gateway request body, in bytes (413 beyond).
     public var maximumBodyBytes = 8_192
+    /// Accounts the gateway holds; beyond, account creation answers 503 (logins still work).
+    public var maximumAccounts = 1_000_000
+    /// Live subscriptions the push service holds; beyond, creating one answers 503.
+    public var maximumSubscriptions = 1_000_000
     /// Devices one account may register (all kinds together).
     public var devicesPerAccount = 16
     /// Whitelist tokens one account may hold.

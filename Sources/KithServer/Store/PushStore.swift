@@ -80,6 +80,13 @@ public protocol PushStore: Sendable {
 
     /// Deletes expired tokens, expired messages, and tombstones older than `tombstonesBefore`.
     func sweepPush(now: Int64, tombstonesBefore: Int64) async throws(PushStoreError) -> PushSweepOutcome
+
+    // MARK: Totals
+
+    /// Accounts stored (the gateway refuses new ones beyond ``PushServerLimits/maximumAccounts``).
+    func accountCount() async throws(PushStoreError) -> Int
+    /// Live (not deleted) subscriptions stored (beyond ``PushServerLimits/maximumSubscriptions`` none is created).
+    func subscriptionCount() async throws(PushStoreError) -> Int
 }
 
 extension PushStore {

@@ -274,6 +274,24 @@ public final class PostgresPushStore: PushStore {
         return subscriptions
     }
 
+    public func accountCount() async throws(PushStoreError) -> Int {
+        try await transaction { connection in
+            try await Self.integer(connection.query("SELECT count(*) FROM kith_push_accounts", logger: logger))
+        }
+    }
+
+    public func subscriptionCount() async throws(PushStoreError) -> Int {
+        try await transaction { connection in
+            try await Self.integer(connection.query("SELECT count(*) FROM kith_push_subscriptions WHERE deleted_at IS NULL", logger: logger))
+        }
+    }
+
+    /// The first column of the first row, as an integer (a `count(*)`).
+    static func integer(_ rows: PostgresRowSequence) async throws -> Int {
+        for try await row in rows { return Int(try row.decode(Int64.self)) }
+        return 0
+    }
+
     public func createSubscription(_ subscription: PushSubscriptionRecord) async throws(PushStoreError) {
         try await transaction { connection in
             try await connection.query(

@@ -189,6 +189,14 @@ public final class SQLitePushStore: PushStore {
 
     // MARK: Push service
 
+    public func accountCount() async throws(PushStoreError) -> Int {
+        try await write { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_accounts") ?? 0 }
+    }
+
+    public func subscriptionCount() async throws(PushStoreError) -> Int {
+        try await write { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_subscriptions WHERE deleted_at IS NULL") ?? 0 }
+    }
+
     public func createSubscription(_ subscription: PushSubscriptionRecord) async throws(PushStoreError) {
         try await write { db in
             try db.execute(
