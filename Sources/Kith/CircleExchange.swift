@@ -29,6 +29,8 @@ actor CircleExchange: SyncSideHandler {
     /// not make this side generate and store more keys than its owner agreed to).
     private var armedSize = 0
     private var announcedRevocation = false
+    /// This side answered the last exchange and may not know whether its commit arrived.
+    private var confirming = false
 
     init(account: Account, contacts: StoreSyncSource) {
         self.account = account
@@ -70,6 +72,12 @@ actor CircleExchange: SyncSideHandler {
             armedSize = size
             initiator = started
             return step([started.request])
+        case .confirm(let size)?:
+            // Open without a request; answer the peer's, should its commit have been lost.
+            armed = true
+            armedSize = size
+            confirming = true
+            return step([.idle])
         case nil:
             return step([.idle])
         }
@@ -82,6 +90,8 @@ actor CircleExchange: SyncSideHandler {
         case .idle:
             guard intent else { return stop() }
             peerIntentSeen = true
+            // The peer asks for nothing: it had the commit of the exchange this side answered.
+            if confirming, let peerFeed { forgetConfirmation(peer: peerFeed) }
             return currentStep
         case .revoke:
             guard intent else { return stop() }
@@ -117,7 +127,9 @@ actor CircleExchange: SyncSideHandler {
             do throws(PoolExchangeError) {
                 let (commit, outcome) = try current.receive(ack: ack)
                 try await install(outcome, peer: peerFeed.string, state: .active)
-                try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.clearIntent(peer: peerFeed.string) }
+                // The commit may be lost on the way: the peer would then ask again, unprompted by its owner.
+                let size = armedSize
+                try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.setIntent(.confirm(poolSize: size), peer: peerFeed.string) }
                 account.hub.emit(.circlePoolsExchanged(peerFeed, active: true))
                 return step([commit])
             } catch {
@@ -196,10 +208,23 @@ actor CircleExchange: SyncSideHandler {
         guard let peerFeed else { return }
         try? store.withOneTimePools { pools throws(OneTimePoolError) in
             _ = try pools.revoke(peer: peerFeed.string)
-            if case .exchange? = try pools.intent(peer: peerFeed.string) { try pools.clearIntent(peer: peerFeed.string) }
+            switch try pools.intent(peer: peerFeed.string) {
+            case .exchange?, .confirm?: try pools.clearIntent(peer: peerFeed.string)
+            case .revoke?, nil: break
+            }
         }
         armed = false
+        confirming = false
         account.hub.emit(.circleRevokedByPeer(peerFeed))
+    }
+
+    /// Forgets a `confirm` intent (not an exchange the owner armed since).
+    private func forgetConfirmation(peer: FeedID) {
+        confirming = false
+        armed = false
+        _ = try? store.withOneTimePools { pools throws(OneTimePoolError) in
+            if case .confirm? = try pools.intent(peer: peer.string) { try pools.clearIntent(peer: peer.string) }
+        }
     }
 
     /// Seals and stores both pools, off the actor (thousands of keys).

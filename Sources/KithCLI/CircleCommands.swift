@@ -105,6 +105,7 @@ struct Circle: AsyncParsableCommand {
                         object["intent"] = switch member.intent {
                         case .exchange(let size)?: .string("exchange:\(size)")
                         case .revoke?: .string("revoke")
+                        case .confirm(let size)?: .string("confirm:\(size)")
                         case nil: .null
                         }
                         if let pools = member.pools {
@@ -134,6 +135,7 @@ struct Circle: AsyncParsableCommand {
                     switch member.intent {
                     case .exchange(let size)?: line += "; exchange of \(size) keys armed for the next sync"
                     case .revoke?: line += "; revoked, they are told at the next sync"
+                    case .confirm?: line += "; exchange answered, confirmed at the next sync"
                     case nil: break
                     }
                     Output.line(line)

@@ -150,8 +150,10 @@ enum PairRun {
     }
 
     /// Opens the relay of `room`, runs the secure link (initiator: the first device in the room)
-    /// and one sync session with the same progress display as `kith sync`.
+    /// and one sync session with the same progress display as `kith sync` (push tokens are topped up
+    /// first, as `kith sync` does, so they travel in this session).
     static func sync(pairing: RelayPairing, room: RoomID, device: DeviceID, agent: SyncAgent, wait: Duration, json: Bool) async throws {
+        await PushAutoRefill.run(agent.account)
         let report: SyncSessionReport
         do {
             report = try await RelayConnection.open(

@@ -134,9 +134,10 @@ public struct OneTimePoolAccess {
         let (name, size): (String, Int) = switch intent {
         case .exchange(let poolSize): ("exchange", poolSize)
         case .revoke: ("revoke", 0)
+        case .confirm(let poolSize): ("confirm", poolSize)
         }
-        if case .exchange(let poolSize) = intent, !(1...Self.maximumPoolSize).contains(poolSize) {
-            throw .invalidPool("pool size \(poolSize) is outside 1...\(Self.maximumPoolSize)")
+        if name != "revoke", !(1...Self.maximumPoolSize).contains(size) {
+            throw .invalidPool("pool size \(size) is outside 1...\(Self.maximumPoolSize)")
         }
         try run {
             try db.execute(
@@ -149,8 +150,15 @@ public struct OneTimePoolAccess {
     /// The intent recorded for `peer`, nil when none.
     public func intent(peer: String) throws(OneTimePoolError) -> OneTimeIntent? {
         let row = try run { try Row.fetchOne(db, cached: "SELECT intent, pool_size FROM otk_intents WHERE peer_feed_id = ?", arguments: [peer]) }
-        guard let row else { return nil }
-        return (row["intent"] as String) == "revoke" ? .revoke : .exchange(poolSize: row["pool_size"])
+        return row.map(Self.intent)
+    }
+
+    private static func intent(_ row: Row) -> OneTimeIntent {
+        switch row["intent"] as String {
+        case "revoke": .revoke
+        case "confirm": .confirm(poolSize: row["pool_size"])
+        default: .exchange(poolSize: row["pool_size"])
+        }
     }
 
     /// Forgets the intent recorded for `peer` (done, or superseded).
@@ -163,7 +171,7 @@ public struct OneTimePoolAccess {
         let rows = try run { try Row.fetchAll(db, sql: "SELECT peer_feed_id, intent, pool_size FROM otk_intents") }
         var intents: [String: OneTimeIntent] = [:]
         for row in rows {
-            intents[row["peer_feed_id"]] = (row["intent"] as String) == "revoke" ? .revoke : .exchange(poolSize: row["pool_size"])
+            intents[row["peer_feed_id"]] = Self.intent(row)
         }
         return intents
     }

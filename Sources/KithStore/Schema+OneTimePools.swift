@@ -14,7 +14,8 @@ extension Schema {
     ///   still be read once; only the last replaced pool's keys are kept (bounded by a pool size),
     ///   and a revocation deletes them.
     /// - `otk_intents`: what the next sync session with the peer does in its side phase: an
-    ///   exchange armed by `kith circle add` (with the pool size), or a revocation to announce.
+    ///   exchange armed by `kith circle add` (with the pool size), a revocation to announce, or
+    ///   (migration `v14-otk-confirm-intent`) an answered exchange whose commit may have been lost.
     static let oneTimePoolTables = """
         CREATE TABLE otk_pools (
             pool_id INTEGER PRIMARY KEY,
@@ -55,5 +56,19 @@ extension Schema {
             pool_size INTEGER NOT NULL DEFAULT 0,
             recorded_at INTEGER NOT NULL
         );
+        """
+
+    /// Migration `v14-otk-confirm-intent`: `otk_intents` also holds `confirm` (an answered exchange
+    /// whose commit may have been lost). SQLite cannot change a CHECK: the table is rebuilt.
+    static let oneTimeConfirmIntent = """
+        CREATE TABLE otk_intents_v14 (
+            peer_feed_id TEXT PRIMARY KEY,
+            intent TEXT NOT NULL CHECK (intent IN ('exchange', 'revoke', 'confirm')),
+            pool_size INTEGER NOT NULL DEFAULT 0,
+            recorded_at INTEGER NOT NULL
+        );
+        INSERT INTO otk_intents_v14 SELECT peer_feed_id, intent, pool_size, recorded_at FROM otk_intents;
+        DROP TABLE otk_intents;
+        ALTER TABLE otk_intents_v14 RENAME TO otk_intents;
         """
 }

@@ -54,6 +54,9 @@ enum Schema {
         migrator.registerMigration("v13-push") { db in
             try db.execute(sql: pushTables)
         }
+        migrator.registerMigration("v14-otk-confirm-intent") { db in
+            try db.execute(sql: oneTimeConfirmIntent)
+        }
         return migrator
     }
 

@@ -38,8 +38,10 @@ import Testing
         #expect(a.state == .active && b.state == .active)
         #expect(a.exchangeID == b.exchangeID)
         #expect(a.peerCapacity == 16 && a.ownCapacity == 16 && a.peerRemaining == 16)
-        #expect(try await alice.circleStatus().allSatisfy { $0.intent == nil })
-        #expect(try await bob.circleStatus().allSatisfy { $0.intent == nil })
+        // The side that answered waits for the next session to learn that its commit arrived.
+        let settled: (CircleMember) -> Bool = { $0.intent == nil || $0.intent == .confirm(poolSize: 16) }
+        #expect(try await alice.circleStatus().allSatisfy(settled))
+        #expect(try await bob.circleStatus().allSatisfy(settled))
 
         try await alice.sendOneTime("one", to: bob.feedID)
         try await bob.sendOneTime("two", to: alice.feedID)
@@ -51,6 +53,38 @@ import Testing
         #expect(try await Self.pools(alice, with: bob)?.peerRemaining == 15)
         // A second pass finds nothing left to open.
         #expect(try await bob.processOneTimeMessages() == DirectOpenReport())
+        // That session opened without a request: the answering side forgot its confirmation.
+        #expect(try await alice.circleStatus().allSatisfy { $0.intent == nil })
+        #expect(try await bob.circleStatus().allSatisfy { $0.intent == nil })
+    }
+
+    @Test func aLostCommitIsRepairedByTheNextSessionWithoutArmingAgain() async throws {
+        // Cut the link at every point from the ack to the end of the side phase; then one plain session (nobody
+        // runs `kith circle add` again) must leave both sides active on the same exchange, and both can send.
+        var sawLostCommit = false
+        for cut in stride(from: 96, through: 3_072, by: 96) {
+            let (alice, bob) = try await SyncPair.met()
+            try await alice.addToCircle(bob.feedID, poolSize: 8)
+            try await bob.addToCircle(alice.feedID, poolSize: 8)
+            var configuration = SimulatedBLEConfiguration()
+            configuration.disconnectAfterBytes = cut
+            _ = await SyncPair.session(alice, bob, configuration: configuration)
+            let a = try await Self.pools(alice, with: bob)
+            let b = try await Self.pools(bob, with: alice)
+            // Only a cut that left one side active and the other pending lost the commit.
+            guard (a?.state == .active && b?.state == .pending) || (a?.state == .pending && b?.state == .active) else { continue }
+            sawLostCommit = true
+            _ = await SyncPair.session(alice, bob)
+            let repairedA = try #require(try await Self.pools(alice, with: bob), "cut \(cut)")
+            let repairedB = try #require(try await Self.pools(bob, with: alice), "cut \(cut)")
+            #expect(repairedA.state == .active && repairedB.state == .active && repairedA.exchangeID == repairedB.exchangeID, "cut \(cut)")
+            try await alice.sendOneTime("a \(cut)", to: bob.feedID)
+            try await bob.sendOneTime("b \(cut)", to: alice.feedID)
+            _ = await SyncPair.session(alice, bob)
+            #expect(try await Self.oneTimeTexts(bob, from: alice) == ["a \(cut)"], "cut \(cut)")
+            #expect(try await Self.oneTimeTexts(alice, from: bob) == ["b \(cut)"], "cut \(cut)")
+        }
+        #expect(sawLostCommit, "no cut fell between the responder's commit and its arrival")
     }
 
     @Test func aContactCannotMakeThisSideGenerateMoreKeysThanItArmed() async throws {
