@@ -116,12 +116,16 @@ extension Account {
     /// The NanoTDF of one message: KAS locator = shared resource directory named by the author's
     /// feed id with the key id as identifier, encrypted policy = ``oneTimePolicy(from:to:sequence:)``.
     static func sealOneTime(_ plaintext: [UInt8], to publicKey: [UInt8], from local: FeedID, to peer: FeedID, sequence: UInt32) throws(KithError) -> [UInt8] {
+        try sealOneTimeNano(plaintext, to: publicKey, from: local, policy: oneTimePolicy(from: local, to: peer, sequence: sequence)).serialized
+    }
+
+    /// A NanoTDF to one pool key: the KAS locator names the author and the key id, the policy is encrypted.
+    static func sealOneTimeNano(_ plaintext: [UInt8], to publicKey: [UInt8], from local: FeedID, policy: [UInt8]) throws(KithError) -> NanoTDF {
         do throws(NanoTDFError) {
             let key = try NanoTDF.PublicKey(curve: .secp256r1, compressedRepresentation: publicKey, field: "one-time key")
             let id = OneTimeKeyID(compressedPublicKey: publicKey)
             let kas = try NanoTDF.ResourceLocator(scheme: .sharedResourceDirectory, body: local.string, identifier: id.bytes)
-            let policy = oneTimePolicy(from: local, to: peer, sequence: sequence)
-            return try NanoTDF.encrypt(plaintext, to: key, configuration: .init(kas: kas, policy: .encrypted(policy))).serialized
+            return try NanoTDF.encrypt(plaintext, to: key, configuration: .init(kas: kas, policy: .encrypted(policy)))
         } catch {
             throw .circle(.invalidPool("the peer's one-time key is unusable: \(error)"))
         }

@@ -4,6 +4,7 @@ import Kith
 import KithCanonical
 import KithRendezvous
 import KithSync
+import KithTDF
 import KithTerminal
 
 /// `kith pair create|join`: pair with a contact by join code on a rendezvous server and sync
@@ -157,7 +158,8 @@ enum PairRun {
         let report: SyncSessionReport
         do {
             report = try await RelayConnection.open(
-                signalingURL: pairing.signalingURL, room: room, device: device, timeouts: RelayTimeouts(peer: wait)
+                signalingURL: pairing.signalingURL, room: room, device: device, timeouts: RelayTimeouts(peer: wait),
+                nanoTDF: RelayedOneTimeOutput.receiver(agent.account, json: json)
             ) { transport, role in
                 let link: SecureLink
                 do throws(SecureLinkError) {
@@ -173,5 +175,27 @@ enum PairRun {
             throw Failure(description: message(for: error))
         }
         if !report.completed { throw ExitCode(1) }
+    }
+}
+
+/// What `kith pair` shows of the one-time messages the peer sends on the relay as bare NanoTDFs
+/// (the relay router's output, opened once with the inner-circle pool key they name).
+enum RelayedOneTimeOutput {
+    static func receiver(_ account: Account, json: Bool) -> any NanoTDFReceiver {
+        account.relayedOneTimeReceiver { outcome in
+            switch outcome {
+            case .success(let message):
+                let name = (try? await account.contact(message.contact))?.shownName ?? message.contact.string
+                if json {
+                    var object = JSONObject()
+                    object["relayed_one_time"] = .object(["contact": .string(message.contact.string), "name": .string(name), "text": .string(message.post.body)])
+                    Output.json(.object(object))
+                } else {
+                    Output.line("«\(TerminalText.escaped(name))» (one-time, over the relay): \(TerminalText.escaped(message.post.body))")
+                }
+            case .failure(let error):
+                Output.error("kith: a one-time message on the relay was refused: \(TerminalText.escaped(error.description))")
+            }
+        }
     }
 }

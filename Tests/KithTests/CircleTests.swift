@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import KithFeed
 import KithIdentity
 @testable import KithStore
@@ -154,6 +155,52 @@ import Testing
         }
     }
 
+    @Test func aRelayedOneTimeMessageOpensOnceAndOnlyForItsRecipient() async throws {
+        let (alice, bob) = try await Self.circle(size: 4)
+        let nano = try await alice.sealOneTimeForRelay("over the relay", to: bob.feedID)
+        #expect(try await Self.pools(alice, with: bob)?.peerRemaining == 3)
+        // Alice cannot open what she sealed for Bob (the key is in Bob's pool, not hers).
+        await #expect(throws: KithError.self) { try await alice.openRelayedOneTime(nano) }
+        let opened = try await bob.openRelayedOneTime(nano)
+        #expect(opened == RelayedOneTimeMessage(contact: alice.feedID, post: Post(body: "over the relay")))
+        #expect(try await Self.pools(bob, with: alice)?.ownRemaining == 3)
+        // A replay finds no key.
+        await #expect(throws: KithError.self) { try await bob.openRelayedOneTime(nano) }
+        // Nothing reached a feed.
+        #expect(try await Self.oneTimeTexts(bob, from: alice).isEmpty)
+    }
+
+    @Test func relayedNanoTDFsFromStrangersOrTamperedAreRefusedAndKeepTheKey() async throws {
+        let (alice, bob) = try await Self.circle(size: 4)
+        let carol = try SyncPair.account(0xC4)
+        try await bob.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        let genuine = try await alice.sealOneTimeForRelay("genuine", to: bob.feedID)
+        // Claimed by another author (Carol is a contact, but the key is not in her pool): refused.
+        var header = genuine.header
+        header.kas = try NanoTDF.ResourceLocator(scheme: .sharedResourceDirectory, body: carol.feedID.string, identifier: genuine.header.kas.identifier)
+        let forged = try NanoTDF(header: header, payload: genuine.payload, signature: genuine.signature)
+        await #expect(throws: KithError.self) { try await bob.openRelayedOneTime(forged) }
+        // A flipped ciphertext byte: refused.
+        var bytes = genuine.serialized
+        bytes[bytes.count - 20] ^= 0x01
+        let tampered = try NanoTDF(parsing: bytes)
+        await #expect(throws: KithError.self) { try await bob.openRelayedOneTime(tampered) }
+        // A one-time message of a feed (its policy names a sequence) carried onto the relay: refused.
+        let entry = try await alice.sendOneTime("in the feed", to: bob.feedID)
+        await #expect(throws: KithError.self) { try await bob.openRelayedOneTime(try NanoTDF(parsing: try entry.contentBytes())) }
+        // The genuine one still opens, once: no refused attempt spent its key.
+        #expect(try await bob.openRelayedOneTime(genuine).post.body == "genuine")
+        // Through the relay router's receiver interface.
+        let outcomes = RelayOutcomes()
+        let receiver = bob.relayedOneTimeReceiver { outcomes.add($0) }
+        await receiver.received(try await alice.sealOneTimeForRelay("routed", to: bob.feedID))
+        await receiver.rejected(.truncated(field: "header", needed: 3, available: 1, offset: 0))
+        let seen = outcomes.all
+        #expect(seen.count == 2)
+        if case .success(let message)? = seen.first { #expect(message.post.body == "routed") } else { Issue.record("routed message not opened") }
+        if case .failure? = seen.last {} else { Issue.record("a malformed NanoTDF must be reported") }
+    }
+
     @Test func aPendingPoolIsActivatedByTheFirstMessageUnderIt() async throws {
         let (alice, bob) = try await Self.circle(size: 4)
         // Make Alice's side pending, as if the commit had been lost.
@@ -260,4 +307,11 @@ import Testing
         // Not followed by a feed id: kept as an unknown audience, never refused.
         #expect(try Audience("otk:not-a-feed") == .unknown("otk:not-a-feed"))
     }
+}
+
+/// What a relayed one-time receiver handed over, for assertions.
+final class RelayOutcomes: Sendable {
+    private let outcomes = Mutex<[Result<RelayedOneTimeMessage, KithError>]>([])
+    func add(_ outcome: Result<RelayedOneTimeMessage, KithError>) { outcomes.withLock { $0.append(outcome) } }
+    var all: [Result<RelayedOneTimeMessage, KithError>] { outcomes.withLock { $0 } }
 }
