@@ -141,11 +141,13 @@ actor CircleExchange: SyncSideHandler {
             let id = current.exchangeID.bytes
             do throws(PoolExchangeError) {
                 try current.receive(commit: commit)
-                try? store.withOneTimePools { pools throws(OneTimePoolError) in
-                    try pools.activate(peer: peerFeed.string, exchangeID: id)
+                // Told only once stored: a failed write leaves the pools pending (the first message under them activates them).
+                let activated = (try? store.withOneTimePools { pools throws(OneTimePoolError) -> Bool in
+                    _ = try pools.activate(peer: peerFeed.string, exchangeID: id)
                     try pools.clearIntent(peer: peerFeed.string)
-                }
-                account.hub.emit(.circlePoolsExchanged(peerFeed, active: true))
+                    return true
+                }) ?? false
+                if activated { account.hub.emit(.circlePoolsExchanged(peerFeed, active: true)) }
             } catch {
                 // The commit does not confirm this exchange: the pending pools are not kept.
                 _ = try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.discard(peer: peerFeed.string, exchangeID: id) }

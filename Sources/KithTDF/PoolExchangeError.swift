@@ -11,6 +11,8 @@ public enum PoolExchangeError: Error, Sendable, Equatable, CustomStringConvertib
     case unknownMessageKind(UInt8)
     /// A pool size or key count outside 1...``PoolExchangeMessage/maximumKeys`` (or above this side's limit).
     case invalidPoolSize(Int)
+    /// The secure link's handshake hash given as channel binding is longer than its u16 length field.
+    case channelBindingTooLong(Int)
     /// The message names another exchange than the one in progress.
     case exchangeMismatch
     /// An echoed nonce differs from the one this side sent (a replayed or spliced message).
@@ -33,6 +35,7 @@ public enum PoolExchangeError: Error, Sendable, Equatable, CustomStringConvertib
         case .unsupportedVersion(let version): "pool exchange version \(version) is not supported (this build speaks \(PoolExchangeMessage.version))"
         case .unknownMessageKind(let kind): "unknown pool exchange message kind 0x\(Hex.encode([kind]))"
         case .invalidPoolSize(let size): "pool size \(size) is outside what this side accepts (1...\(PoolExchangeMessage.maximumKeys))"
+        case .channelBindingTooLong(let count): "the channel binding is \(count) bytes; at most 65,535 fit the transcript"
         case .exchangeMismatch: "the message belongs to another pool exchange: start a new one"
         case .nonceMismatch: "echoed nonce does not match: the exchange was replayed or spliced, start a new one"
         case .offerDigestMismatch: "the peer acknowledged other keys than the ones offered: start a new exchange"

@@ -21,11 +21,11 @@ public struct PoolExchangeInitiator: Sendable {
     private var phase: Phase = .requested
 
     /// Starts an exchange bound to the secure link's handshake hash.
-    /// - Throws: ``PoolExchangeError/invalidPoolSize(_:)`` outside 1...``PoolExchangeMessage/maximumKeys``.
+    /// - Throws: ``PoolExchangeError/invalidPoolSize(_:)`` outside 1...``PoolExchangeMessage/maximumKeys``;
+    ///   ``PoolExchangeError/channelBindingTooLong(_:)`` for a binding over 65,535 bytes.
     public init(poolSize: Int = OneTimeKeyPool.defaultSize, channelBinding: [UInt8]) throws(PoolExchangeError) {
-        guard (1...PoolExchangeMessage.maximumKeys).contains(poolSize), channelBinding.count <= Int(UInt16.max) else {
-            throw .invalidPoolSize(poolSize)
-        }
+        guard (1...PoolExchangeMessage.maximumKeys).contains(poolSize) else { throw .invalidPoolSize(poolSize) }
+        guard channelBinding.count <= Int(UInt16.max) else { throw .channelBindingTooLong(channelBinding.count) }
         self.exchangeID = .random()
         self.poolSize = poolSize
         self.channelBinding = channelBinding

@@ -209,7 +209,7 @@ public enum PoolExchangeMessage: Sendable, Equatable {
         guard (1...Self.maximumKeys).contains(count) else { throw PoolExchangeError.invalidPoolSize(count) }
         // The count is checked against the bytes present before anything is allocated.
         guard reader.remaining >= count * Self.publicKeySize else {
-            throw ByteReaderError.truncated(needed: count * Self.publicKeySize, available: reader.remaining, offset: 0)
+            throw ByteReaderError.truncated(needed: count * Self.publicKeySize, available: reader.remaining, offset: reader.offset)
         }
         var keys: [[UInt8]] = []
         keys.reserveCapacity(count)

@@ -112,7 +112,7 @@ import Testing
         // A key count far beyond the bytes present is refused before anything is allocated.
         var offer = [1, 2] + id.bytes + [UInt8](repeating: 7, count: 64)
         offer += [0x00, 0x01, 0x00, 0x00]
-        #expect(throws: PoolExchangeError.malformed(.truncated(needed: 65_536 * 33, available: 0, offset: 0))) { try PoolExchangeMessage(decoding: offer) }
+        #expect(throws: PoolExchangeError.malformed(.truncated(needed: 65_536 * 33, available: 0, offset: offer.count))) { try PoolExchangeMessage(decoding: offer) }
         var huge = [1, 2] + id.bytes + [UInt8](repeating: 7, count: 64)
         huge += [0x00, 0x01, 0x00, 0x01]
         #expect(throws: PoolExchangeError.invalidPoolSize(65_537)) { try PoolExchangeMessage(decoding: huge) }

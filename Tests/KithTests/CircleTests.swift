@@ -201,6 +201,10 @@ import Testing
         if case .failure? = seen.last {} else { Issue.record("a malformed NanoTDF must be reported") }
     }
 
+    @Test func theStoreAndTheExchangeAgreeOnTheLargestPool() {
+        #expect(OneTimePoolAccess.maximumPoolSize == PoolExchangeMessage.maximumKeys)
+    }
+
     @Test func aPendingPoolIsActivatedByTheFirstMessageUnderIt() async throws {
         let (alice, bob) = try await Self.circle(size: 4)
         // Make Alice's side pending, as if the commit had been lost.
