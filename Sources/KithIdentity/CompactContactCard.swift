@@ -80,7 +80,7 @@ public struct CompactContactCard: Sendable, Hashable {
         writer.write(bytes: card.publicKeys.dhKey.rawRepresentation)
         if let original { writer.write(bytes: original.rawRepresentation) }
         writer.write(bytes: commitment(to: card))
-        let name = Self.cut(card.displayName, toBytes: maxNameBytes)
+        let name = Array(card.displayName.prefix(utf8Bytes: maxNameBytes).utf8)
         writer.write(UInt8(name.count))
         writer.write(bytes: name)
         let signature: [UInt8]
@@ -188,16 +188,5 @@ public struct CompactContactCard: Sendable, Hashable {
         } catch {
             throw .invalidKey(what)
         }
-    }
-
-    /// The UTF-8 of `text`, cut after the last whole character that fits in `limit` bytes.
-    static func cut(_ text: String, toBytes limit: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        for character in text {
-            let bytes = Array(String(character).utf8)
-            guard out.count + bytes.count <= limit else { break }
-            out += bytes
-        }
-        return out
     }
 }

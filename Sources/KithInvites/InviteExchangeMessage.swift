@@ -85,7 +85,7 @@ public enum InviteExchangeMessage: Sendable, Hashable {
             try Self.check(errorBytes.count, "error", Self.maxErrorBytes)
             writer.write(UInt8(errorBytes.count))
             writer.write(bytes: errorBytes)
-            try Self.write16(Array(Self.cut(reason, toBytes: Self.maxReasonBytes).utf8), "reason", Self.maxReasonBytes, &writer)
+            try Self.write16(Array(reason.prefix(utf8Bytes: Self.maxReasonBytes).utf8), "reason", Self.maxReasonBytes, &writer)
         case .cardRequest(let commitment):
             guard commitment.count == 32 else { throw .malformed("a card commitment is 32 bytes (got \(commitment.count))") }
             writer.write(Kind.cardRequest.rawValue)
@@ -155,18 +155,5 @@ public enum InviteExchangeMessage: Sendable, Hashable {
         let length = Int(try reader.readUInt16())
         try check(length, field, limit)
         return try reader.readBytes(length)
-    }
-
-    /// `text` cut after the last whole character that fits in `limit` bytes of UTF-8.
-    private static func cut(_ text: String, toBytes limit: Int) -> String {
-        var out = ""
-        var used = 0
-        for character in text {
-            let count = String(character).utf8.count
-            guard used + count <= limit else { break }
-            out.append(character)
-            used += count
-        }
-        return out
     }
 }

@@ -40,7 +40,9 @@ import Testing
         let name = String(repeating: "é", count: 40) // 80 bytes of UTF-8
         let compact = try CompactContactCard.create(identity: Self.alice, card: try Self.full(name))
         #expect(compact.displayName == String(repeating: "é", count: 32))
-        #expect(CompactContactCard.cut("ab🎭", toBytes: 5) == Array("ab".utf8))
+        #expect("ab🎭".prefix(utf8Bytes: 5) == "ab")
+        #expect("ab🎭".prefix(utf8Bytes: 6) == "ab🎭")
+        #expect("e\u{301}x".prefix(utf8Bytes: 2) == "")
     }
 
     @Test func anotherFullCardIsACommitmentMismatch() throws {
