@@ -213,6 +213,7 @@ public struct OneTimePoolAccess {
                 try db.execute(cached: "UPDATE otk_pools SET low_reported = 1 WHERE pool_id = ?", arguments: [pool.id])
                 crossed = true
             }
+            if low { try armRenewal(peer: peer, poolSize: pool.ownCapacity) }
             return TakenKey(position: position, publicKey: Array(key), remaining: remaining, capacity: pool.peerCapacity, crossedRenewalThreshold: crossed)
         }
     }
@@ -259,6 +260,12 @@ public struct OneTimePoolAccess {
             if let pool, pool.state == .pending {
                 try db.execute(cached: "UPDATE otk_pools SET state = 'active' WHERE pool_id = ?", arguments: [pool.id])
             }
+            if let pool {
+                let remaining = try Int.fetchOne(db, cached: "SELECT COUNT(*) FROM otk_own_keys WHERE pool_id = ?", arguments: [pool.id]) ?? 0
+                if Double(remaining) < Double(pool.ownCapacity) * OneTimePoolStatus.renewalThreshold {
+                    try armRenewal(peer: peer, poolSize: pool.ownCapacity)
+                }
+            }
         }
     }
 
@@ -293,18 +300,36 @@ public struct OneTimePoolAccess {
     private struct PoolRow {
         let id: Int64
         let state: OneTimePoolStatus.State
+        let ownCapacity: Int
         let peerCapacity: Int
         let lowReported: Bool
     }
 
+    /// Arms a renewal of the same size for the next session with `peer` once a pool is below 10 %,
+    /// unless an exchange or a revocation is recorded already (a confirmation is replaced: an armed
+    /// exchange also answers the peer's request). Both sides arm on their own (the sender when its keys to send
+    /// run low, the receiver when its keys to receive do), so the exchange runs at their next sync:
+    /// they agreed to the inner circle in person, and the new pools travel in the secure link as
+    /// the first ones did.
+    private func armRenewal(peer: String, poolSize: Int) throws {
+        try db.execute(
+            cached: """
+                INSERT INTO otk_intents(peer_feed_id, intent, pool_size, recorded_at) VALUES (?, 'exchange', ?, ?)
+                ON CONFLICT(peer_feed_id) DO UPDATE SET intent = 'exchange', pool_size = excluded.pool_size, recorded_at = excluded.recorded_at
+                WHERE otk_intents.intent = 'confirm'
+                """,
+            arguments: [peer, poolSize, now]
+        )
+    }
+
     private func pool(peer: String) throws(OneTimePoolError) -> PoolRow {
         let row = try run {
-            try Row.fetchOne(db, cached: "SELECT pool_id, state, peer_capacity, low_reported FROM otk_pools WHERE peer_feed_id = ?", arguments: [peer])
+            try Row.fetchOne(db, cached: "SELECT pool_id, state, own_capacity, peer_capacity, low_reported FROM otk_pools WHERE peer_feed_id = ?", arguments: [peer])
         }
         guard let row else { throw .noPool(peer: peer) }
         return PoolRow(
             id: row["pool_id"], state: OneTimePoolStatus.State(rawValue: row["state"]) ?? .pending,
-            peerCapacity: row["peer_capacity"], lowReported: (row["low_reported"] as Int64) != 0
+            ownCapacity: row["own_capacity"], peerCapacity: row["peer_capacity"], lowReported: (row["low_reported"] as Int64) != 0
         )
     }
 }

@@ -201,6 +201,30 @@ import Testing
         if case .failure? = seen.last {} else { Issue.record("a malformed NanoTDF must be reported") }
     }
 
+    @Test func aLowPoolIsRenewedAtTheNextSessionWithoutArmingAgain() async throws {
+        let (alice, bob) = try await Self.circle(size: 20)
+        // A plain session first, so that neither side still holds the answering side's confirmation.
+        _ = await SyncPair.session(alice, bob)
+        #expect(try await alice.circleStatus().first?.intent == nil)
+        #expect(try await bob.circleStatus().first?.intent == nil)
+        let first = try #require(try await Self.pools(alice, with: bob)).exchangeID
+        // 19 of Bob's 20 keys used: both sides are below 10 % (1 < 2) and arm a renewal on their own.
+        for index in 0..<19 { try await alice.sendOneTime("m\(index)", to: bob.feedID) }
+        #expect(try await alice.circleStatus().first?.intent == .exchange(poolSize: 20))
+        _ = await SyncPair.session(alice, bob)
+        #expect(try await Self.oneTimeTexts(bob, from: alice).count == 19)
+        #expect(try await bob.circleStatus().first?.intent == .exchange(poolSize: 20))
+        // The next session exchanges fresh pools; nobody ran `kith circle add`.
+        _ = await SyncPair.session(alice, bob)
+        let a = try #require(try await Self.pools(alice, with: bob))
+        let b = try #require(try await Self.pools(bob, with: alice))
+        #expect(a.exchangeID != first && a.exchangeID == b.exchangeID)
+        #expect(a.state == .active && b.state == .active && a.peerRemaining == 20 && b.ownRemaining == 20 && !a.needsRenewal)
+        try await alice.sendOneTime("fresh", to: bob.feedID)
+        _ = await SyncPair.session(alice, bob)
+        #expect(try await Self.oneTimeTexts(bob, from: alice).last == "fresh")
+    }
+
     @Test func theStoreAndTheExchangeAgreeOnTheLargestPool() {
         #expect(OneTimePoolAccess.maximumPoolSize == PoolExchangeMessage.maximumKeys)
     }
