@@ -61,6 +61,12 @@ actor CircleExchange: SyncSideHandler {
         self.channelBinding = channelBinding
         peerFeed = await contacts.contact(staticKey: peer.staticKey)?.feedID
         guard let peerFeed else { return step([.idle]) }
+        // A pool below 10 % is renewed when the peer asks (it arms on its last keys to send): answered
+        // as if armed, up to the current pool size.
+        if let pools = try? store.oneTimePoolStatuses().first(where: { $0.peer == peerFeed.string }), pools.needsRenewal {
+            armed = true
+            armedSize = max(armedSize, pools.ownCapacity)
+        }
         let intent = try? store.withOneTimePools { pools throws(OneTimePoolError) in try pools.intent(peer: peerFeed.string) }
         switch intent {
         case .revoke?:
@@ -69,13 +75,13 @@ actor CircleExchange: SyncSideHandler {
         case .exchange(let size)?:
             guard let started = try? PoolExchangeInitiator(poolSize: size, channelBinding: channelBinding) else { return step([.idle]) }
             armed = true
-            armedSize = size
+            armedSize = max(armedSize, size)
             initiator = started
             return step([started.request])
         case .confirm(let size)?:
             // Open without a request; answer the peer's, should its commit have been lost.
             armed = true
-            armedSize = size
+            armedSize = max(armedSize, size)
             confirming = true
             return step([.idle])
         case nil:

@@ -260,12 +260,6 @@ public struct OneTimePoolAccess {
             if let pool, pool.state == .pending {
                 try db.execute(cached: "UPDATE otk_pools SET state = 'active' WHERE pool_id = ?", arguments: [pool.id])
             }
-            if let pool {
-                let remaining = try Int.fetchOne(db, cached: "SELECT COUNT(*) FROM otk_own_keys WHERE pool_id = ?", arguments: [pool.id]) ?? 0
-                if Double(remaining) < Double(pool.ownCapacity) * OneTimePoolStatus.renewalThreshold {
-                    try armRenewal(peer: peer, poolSize: pool.ownCapacity)
-                }
-            }
         }
     }
 
@@ -305,10 +299,10 @@ public struct OneTimePoolAccess {
         let lowReported: Bool
     }
 
-    /// Arms a renewal of the same size for the next session with `peer` once a pool is below 10 %,
-    /// unless an exchange or a revocation is recorded already (a confirmation is replaced: an armed
-    /// exchange also answers the peer's request). Both sides arm on their own (the sender when its keys to send
-    /// run low, the receiver when its keys to receive do), so the exchange runs at their next sync:
+    /// Arms a renewal of the same size for the next session with `peer` once the keys to send are
+    /// below 10 %, unless an exchange or a revocation is recorded already (a confirmation is
+    /// replaced: an armed exchange also answers the peer's request). The other side answers it
+    /// because its own pool is low too (the same keys), so the exchange runs at their next sync:
     /// they agreed to the inner circle in person, and the new pools travel in the secure link as
     /// the first ones did.
     private func armRenewal(peer: String, poolSize: Int) throws {

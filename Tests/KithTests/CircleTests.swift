@@ -32,6 +32,17 @@ import Testing
         return (alice, bob)
     }
 
+    /// Two met accounts arm an exchange of 8 keys and sync over a link cut after `cut` bytes; with the pools each then holds.
+    static func exchangeCut(after cut: Int) async throws -> (Account, Account, OneTimePoolStatus?, OneTimePoolStatus?) {
+        let (alice, bob) = try await SyncPair.met()
+        try await alice.addToCircle(bob.feedID, poolSize: 8)
+        try await bob.addToCircle(alice.feedID, poolSize: 8)
+        var configuration = SimulatedBLEConfiguration()
+        configuration.disconnectAfterBytes = cut
+        _ = await SyncPair.session(alice, bob, configuration: configuration)
+        return (alice, bob, try await pools(alice, with: bob), try await pools(bob, with: alice))
+    }
+
     @Test func bothArmAndOneSessionExchangesPoolsThenMessagesAreReadOnce() async throws {
         let (alice, bob) = try await Self.circle()
         let a = try #require(try await Self.pools(alice, with: bob))
@@ -64,14 +75,7 @@ import Testing
         // runs `kith circle add` again) must leave both sides active on the same exchange, and both can send.
         var sawLostCommit = false
         for cut in stride(from: 96, through: 3_072, by: 96) {
-            let (alice, bob) = try await SyncPair.met()
-            try await alice.addToCircle(bob.feedID, poolSize: 8)
-            try await bob.addToCircle(alice.feedID, poolSize: 8)
-            var configuration = SimulatedBLEConfiguration()
-            configuration.disconnectAfterBytes = cut
-            _ = await SyncPair.session(alice, bob, configuration: configuration)
-            let a = try await Self.pools(alice, with: bob)
-            let b = try await Self.pools(bob, with: alice)
+            let (alice, bob, a, b) = try await Self.exchangeCut(after: cut)
             // Only a cut that left one side active and the other pending lost the commit.
             guard (a?.state == .active && b?.state == .pending) || (a?.state == .pending && b?.state == .active) else { continue }
             sawLostCommit = true
@@ -131,14 +135,7 @@ import Testing
         // Cut the link after every 96 bytes of the first ~3 KB: through the Noise handshake, the
         // request, offer, ack and commit (pools of 8 keys: offer and ack are about 350 bytes each).
         for cut in stride(from: 96, through: 3_072, by: 96) {
-            let (alice, bob) = try await SyncPair.met()
-            try await alice.addToCircle(bob.feedID, poolSize: 8)
-            try await bob.addToCircle(alice.feedID, poolSize: 8)
-            var configuration = SimulatedBLEConfiguration()
-            configuration.disconnectAfterBytes = cut
-            _ = await SyncPair.session(alice, bob, configuration: configuration)
-            let a = try await Self.pools(alice, with: bob)
-            let b = try await Self.pools(bob, with: alice)
+            let (alice, bob, a, b) = try await Self.exchangeCut(after: cut)
             // Whoever may send holds keys whose private halves the other side stored for the same exchange.
             if a?.state == .active { #expect(b?.exchangeID == a?.exchangeID, "cut \(cut)") }
             if b?.state == .active { #expect(a?.exchangeID == b?.exchangeID, "cut \(cut)") }
@@ -208,12 +205,13 @@ import Testing
         #expect(try await alice.circleStatus().first?.intent == nil)
         #expect(try await bob.circleStatus().first?.intent == nil)
         let first = try #require(try await Self.pools(alice, with: bob)).exchangeID
-        // 19 of Bob's 20 keys used: both sides are below 10 % (1 < 2) and arm a renewal on their own.
+        // 19 of Bob's 20 keys used: below 10 % (1 < 2); Alice, who sends, arms a renewal on her own.
         for index in 0..<19 { try await alice.sendOneTime("m\(index)", to: bob.feedID) }
         #expect(try await alice.circleStatus().first?.intent == .exchange(poolSize: 20))
         _ = await SyncPair.session(alice, bob)
         #expect(try await Self.oneTimeTexts(bob, from: alice).count == 19)
-        #expect(try await bob.circleStatus().first?.intent == .exchange(poolSize: 20))
+        // Bob's own pool is low now: he answers Alice's request without arming.
+        #expect(try await bob.circleStatus().first?.pools?.needsRenewal == true)
         // The next session exchanges fresh pools; nobody ran `kith circle add`.
         _ = await SyncPair.session(alice, bob)
         let a = try #require(try await Self.pools(alice, with: bob))
