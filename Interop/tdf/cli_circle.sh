@@ -41,6 +41,30 @@ sync_ab
 received=$("$kith" circle status --home "$work/b" --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["keys_to_receive"])')
 [ "$received" = "63" ] || fail "Bob's used private key was not deleted ($received left)"
 
+# Over a kith serve relay: Alice pairs with --one-time; Bob's `kith pair join` opens it once (never stored).
+"$kith" serve --home "$work/srv" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
+serve_pid=$!
+trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done
+port=$(sed -n 's/^kith serve: listening on http:\/\/127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/serve.out")
+[ -n "$port" ] || fail "kith serve did not print its port: $(cat "$work/serve.out" "$work/serve.err")"
+export KITH_SERVER="http://127.0.0.1:$port"
+"$kith" pair create --home "$work/a" --timeout 60 --json --one-time "relayed once" > "$work/pa.out" 2> "$work/pa.err" &
+create_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/pa.out" ] && break; sleep 0.1; done
+code=$(head -n 1 "$work/pa.out" | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["join_code"])')
+"$kith" pair join --home "$work/b" --timeout 60 --json "$code" > "$work/pb.out" 2> "$work/pb.err" || fail "pair join failed: $(cat "$work/pb.err")"
+wait "$create_pid" || fail "pair create failed: $(cat "$work/pa.err")"
+"$PYTHON" - "$work/pb.out" <<'PY' || fail "Bob did not show the relayed one-time message: $(cat "$work/pb.out" "$work/pb.err")"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+relayed = [row["relayed_one_time"] for row in rows if "relayed_one_time" in row]
+assert [r["text"] for r in relayed] == ["relayed once"] and relayed[0]["name"] == "Alice", rows
+PY
+"$kith" log --home "$work/b" --with Alice | grep -q "relayed once" && fail "a relayed one-time message was stored"
+received=$("$kith" circle status --home "$work/b" --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["keys_to_receive"])')
+[ "$received" = "62" ] || fail "the relayed message's key was not deleted ($received left)"
+
 "$kith" circle revoke --home "$work/a" Bob > /dev/null
 "$kith" circle send --home "$work/a" Bob "after revoke" > /dev/null 2>&1 && fail "Alice could still send after revoking"
 "$kith" circle send --home "$work/b" Alice "late message" > /dev/null
@@ -48,4 +72,4 @@ sync_ab
 "$kith" log --home "$work/a" --with Bob | grep -q "late message" && fail "a message to a revoked pool was read"
 [ "$(state b)" = "none" ] || fail "Bob was not told of the revocation"
 "$kith" circle send --home "$work/b" Alice "refused" > /dev/null 2>&1 && fail "Bob's next message was not refused"
-echo "circle: pools exchanged over TCP sync, one-time message read once, revocation announced, next message refused"
+echo "circle: pools exchanged over TCP sync, one-time message read once, one sent over a kith serve relay opened once and not stored, revocation announced, next message refused"

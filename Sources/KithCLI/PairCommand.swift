@@ -25,6 +25,9 @@ struct PairCommand: AsyncParsableCommand {
         @Option(help: "Seconds to wait for the other device (pairing and joining).")
         var timeout: Int = 300
 
+        @Option(name: .customLong("one-time"), help: "Also send TEXT over the relay as a one-time message (inner-circle contacts only): opened once, never stored.")
+        var oneTime: String?
+
         /// The server URL: the flag, else `KITH_SERVER`, else the default of `kith serve`.
         var url: String { server ?? ProcessInfo.processInfo.environment["KITH_SERVER"] ?? "http://127.0.0.1:7460" }
 
@@ -70,7 +73,7 @@ struct PairCommand: AsyncParsableCommand {
                 let room = try await PairRun.step { () async throws(RelayError) in
                     try await pairing.waitForAcceptance(code, device: device, timeout: wait)
                 }
-                try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json)
+                try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json, oneTime: server.oneTime)
             }
         }
     }
@@ -92,7 +95,7 @@ struct PairCommand: AsyncParsableCommand {
                 let (pairing, wait) = try server.validated()
                 let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let (room, device) = try await PairRun.accept(joinCode, on: pairing)
-                try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json)
+                try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json, oneTime: server.oneTime)
             }
         }
     }
@@ -153,7 +156,9 @@ enum PairRun {
     /// Opens the relay of `room`, runs the secure link (initiator: the first device in the room)
     /// and one sync session with the same progress display as `kith sync` (push tokens are topped up
     /// first, as `kith sync` does, so they travel in this session).
-    static func sync(pairing: RelayPairing, room: RoomID, device: DeviceID, agent: SyncAgent, wait: Duration, json: Bool) async throws {
+    static func sync(
+        pairing: RelayPairing, room: RoomID, device: DeviceID, agent: SyncAgent, wait: Duration, json: Bool, oneTime: String? = nil
+    ) async throws {
         await PushAutoRefill.run(agent.account)
         let report: SyncSessionReport
         do {
@@ -169,12 +174,28 @@ enum PairRun {
                 } catch {
                     throw KithError.sync(.link(error))
                 }
+                if let oneTime { await sendOneTime(oneTime, over: transport, to: link.peerStaticKey, account: agent.account) }
                 return await SyncRun.session(link: link, agent: agent, json: json)
             }
         } catch let error as RelayError {
             throw Failure(description: message(for: error))
         }
         if !report.completed { throw ExitCode(1) }
+    }
+}
+
+extension PairRun {
+    /// Sends `text` to the contact at the other end of the link as a NanoTDF on the relay, under the next key of
+    /// their pool; a failure (not in the inner circle, pool exhausted) is reported and the sync goes on.
+    static func sendOneTime(_ text: String, over transport: RelayTransport, to peerStaticKey: [UInt8], account: Account) async {
+        guard let contact = await account.makeSyncSource().contact(staticKey: peerStaticKey) else { return }
+        do {
+            let nano = try await account.sealOneTimeForRelay(text, to: contact.feedID)
+            try await transport.sendNanoTDF(nano)
+            Output.error("kith: sent a one-time message to \(TerminalText.escaped(contact.shownName)) over the relay")
+        } catch {
+            Output.error("kith: one-time message not sent: \(TerminalText.escaped(String(describing: error)))")
+        }
     }
 }
 
