@@ -96,7 +96,9 @@ public struct RendezvousServer: Sendable {
                 requestHeadTimeout: TimeAmount(limits.requestHeadTimeout))
         }
         let host = configuration.host
-        var services: [any Service] = [SweepService(store: store, clock: clock, interval: limits.sweepInterval, logger: logger)]
+        var services: [any Service] = [
+            SweepService(store: store, clock: clock, interval: limits.sweepInterval, logger: logger), IdleSweepService(hub: hub),
+        ]
         if let fanout { services.append(fanout.service(hub: hub, clock: clock)) }
         if let push { services.append(push.housekeeping(interval: limits.sweepInterval)) }
         let publicBase = push?.publicBase

@@ -66,7 +66,6 @@ final class SignalingHub: Sendable {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await Self.write(stream, to: outbound, connection: connection) }
-                group.addTask { try await self.watchIdle(connection) }
                 defer {
                     connection.finish()
                     group.cancelAll()
@@ -107,18 +106,18 @@ final class SignalingHub: Sendable {
     /// The client did not answer the server's close frame in time.
     struct CloseGraceExpired: Error {}
 
-    /// Closes the connection once it is idle (in no room, silent for the idle timeout).
-    private func watchIdle(_ connection: SignalingConnection) async throws {
+    /// Closes every connection of this node that is idle (in no room, silent for the idle
+    /// timeout). One sweep for the whole node (``IdleSweepService``), not a sleeping task per
+    /// connection: an idle connection costs less memory.
+    func closeIdleConnections() {
         let timeout = limits.idleTimeout
-        let step = min(timeout / 4, .seconds(15))
-        while !Task.isCancelled {
-            try await Task.sleep(for: step)
-            if connection.isIdle(timeout: timeout) {
-                connection.requestClose(.idle)
-                return
-            }
+        for connection in bus.registered where connection.isIdle(timeout: timeout) {
+            connection.requestClose(.idle)
         }
     }
+
+    /// How often the idle sweep runs: a quarter of the idle timeout, at most 15 s.
+    var idleSweepInterval: Duration { min(limits.idleTimeout / 4, .seconds(15)) }
 
     private func read(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: SignalingConnection) async throws {
         for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
