@@ -3,6 +3,7 @@ import HummingbirdTesting
 import KithPush
 import KithPushDelivery
 import KithServer
+import Synchronization
 import Testing
 
 @Suite("Push dispatcher: retries with backoff, deactivation of gone targets, undeliverable kinds, a bounded queue")
@@ -80,20 +81,42 @@ struct PushDispatcherTests {
 
     @Test("over the queue's capacity, notifications are counted as dropped and the knock still answers 202")
     func queueBound() async throws {
-        let slow = RecordingProvider(kind: .apns, fallback: .retryable(reason: "busy", retryAfterSeconds: nil))
+        // The provider holds every delivery until the gate opens, so the first two stay in flight whatever the
+        // machine's speed (with a quick provider a loaded machine could finish one before the last knock).
+        let gated = GatedProvider(kind: .apns, outcome: .retryable(reason: "busy", retryAfterSeconds: nil))
         var limits = PushTestServer.limits()
         limits.dispatchQueueCapacity = 2
         limits.maximumDeliveryAttempts = 3
-        limits.retryBaseDelay = .milliseconds(200)
-        limits.retryMaximumDelay = .milliseconds(200)
-        let (server, _, _) = try PushTestServer.make(providers: [slow], limits: limits)
+        limits.retryBaseDelay = .milliseconds(20)
+        limits.retryMaximumDelay = .milliseconds(20)
+        let (server, _, _) = try PushTestServer.make(providers: [gated], limits: limits)
         try await server.makeApplication().test(.router) { client in
             let alice = try await client.pushAccount()
             let token = try await client.whitelistToken(token: alice, device: try await client.apnsDevice(token: alice))
             for _ in 0..<4 { #expect(try await client.knock(token).status == 202) }
             #expect(server.pushMetrics?.count(.dropped) == 2)
+            gated.open()
             await server.pushDispatcher?.waitUntilIdle()
             #expect(server.pushMetrics?.count(.failed) == 2)
         }
+    }
+}
+
+/// A provider whose deliveries wait until ``open()``, then answer `outcome`.
+final class GatedProvider: PushProvider {
+    let kind: PushTargetKind
+    private let outcome: PushDeliveryOutcome
+    private let isOpen = Mutex(false)
+
+    init(kind: PushTargetKind, outcome: PushDeliveryOutcome) {
+        self.kind = kind
+        self.outcome = outcome
+    }
+
+    func open() { isOpen.withLock { $0 = true } }
+
+    func deliver(_ notification: PushNotification) async -> PushDeliveryOutcome {
+        while !isOpen.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+        return outcome
     }
 }

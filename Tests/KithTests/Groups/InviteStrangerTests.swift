@@ -298,7 +298,9 @@ import Testing
         let started = ContinuousClock.now
         let outcome = try? await alice.answerStranger(over: peripheral, initiator: false, deadline: .seconds(1))
         #expect(outcome == nil)
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // Not a timing test: without the deadline the call never returns. The bound only has to be far above a
+        // loaded CI machine's scheduling delays (24 s seen with the whole suite running on 2 cores).
+        #expect(ContinuousClock.now - started < .seconds(120))
         #expect(alice.strangerExchangeGate.withLock { $0.running } == 0)
         await silent.close()
     }
