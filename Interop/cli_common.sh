@@ -28,3 +28,15 @@ sync_all() {
     done
   done
 }
+
+# Starts `kith serve` (home $work/srv) on a free loopback port and stops it on exit; sets serve_pid, port and
+# server (http://127.0.0.1:PORT). An `answer_pid` the script sets later is stopped on exit too.
+start_kith_serve() {
+  "$kith" serve --home "$work/srv" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
+  serve_pid=$!
+  trap 'kill "$serve_pid" 2>/dev/null || true; kill "${answer_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+  for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done
+  port=$(sed -n 's/^kith serve: listening on http:\/\/127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/serve.out")
+  [ -n "$port" ] || fail "kith serve did not print its port: $(cat "$work/serve.out" "$work/serve.err")"
+  server="http://127.0.0.1:$port"
+}

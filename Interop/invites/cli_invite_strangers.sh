@@ -8,13 +8,7 @@ source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 
 for who in a d e; do "$kith" init --home "$work/$who" > /dev/null; done
 
-"$kith" serve --home "$work/srv" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
-serve_pid=$!
-trap 'kill "$serve_pid" 2>/dev/null || true; kill "${answer_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done
-port=$(sed -n 's/^kith serve: listening on http:\/\/127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/serve.out")
-[ -n "$port" ] || fail "kith serve did not print its port: $(cat "$work/serve.out" "$work/serve.err")"
-server="http://127.0.0.1:$port"
+start_kith_serve
 
 "$kith" group create --home "$work/a" club > /dev/null
 made=$("$kith" invite create --home "$work/a" club --single-use --name $'Club\e[31m' --via "$server" --json)

@@ -26,13 +26,7 @@ set -e
   || fail "status before registering"
 [ "${1:-}" = "--offline" ] && { echo "push CLI ok (offline part)"; exit 0; }
 
-"$kith" serve --home "$work/srv" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
-serve_pid=$!
-trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done
-port=$(sed -n 's/^kith serve: listening on http:\/\/127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/serve.out")
-[ -n "$port" ] || fail "kith serve did not print its port: $(cat "$work/serve.out" "$work/serve.err")"
-server="http://127.0.0.1:$port"
+start_kith_serve
 
 "$kith" push register --home "$work/a" --server "$server" --json > "$work/register.json" || fail "register failed"
 python3 - "$work/register.json" <<'PY' || fail "register: $(cat "$work/register.json")"

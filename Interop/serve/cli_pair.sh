@@ -10,12 +10,7 @@ for who in a b c; do "$kith" init --home "$work/$who" > /dev/null; done
 "$kith" contact add --home "$work/a" --name Bob "$("$kith" card --home "$work/b" --name Bob)" > /dev/null
 "$kith" post --home "$work/a" --audience contacts -- "sent through the relay" > /dev/null
 
-"$kith" serve --home "$work/srv" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
-serve_pid=$!
-trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done
-port=$(sed -n 's/^kith serve: listening on http:\/\/127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/serve.out")
-[ -n "$port" ] || fail "kith serve did not print its port: $(cat "$work/serve.out" "$work/serve.err")"
+start_kith_serve
 export KITH_SERVER="http://127.0.0.1:$port"
 
 # Pair Alice (create) with Bob (join) and sync through the relay.

@@ -42,12 +42,7 @@ received=$("$kith" circle status --home "$work/b" --json | "$PYTHON" -c 'import 
 [ "$received" = "63" ] || fail "Bob's used private key was not deleted ($received left)"
 
 # Over a kith serve relay: Alice pairs with --one-time; Bob's `kith pair join` opens it once (never stored).
-"$kith" serve --home "$work/srv" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
-serve_pid=$!
-trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done
-port=$(sed -n 's/^kith serve: listening on http:\/\/127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/serve.out")
-[ -n "$port" ] || fail "kith serve did not print its port: $(cat "$work/serve.out" "$work/serve.err")"
+start_kith_serve
 export KITH_SERVER="http://127.0.0.1:$port"
 "$kith" pair create --home "$work/a" --timeout 60 --json --one-time "relayed once" > "$work/pa.out" 2> "$work/pa.err" &
 create_pid=$!

@@ -1,3 +1,5 @@
+import KithCanonical
+
 /// A point in time on the server's clock, in milliseconds since 1970-01-01T00:00:00Z, written as
 /// JavaScript's `toISOString()` writes it (`2025-01-31T12:00:00.000Z`), the form of Inviso's `exp`.
 public struct ExpiryTimestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -37,7 +39,7 @@ public struct ExpiryTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         guard year >= 1970, (1...12).contains(month), day >= 1, day <= Self.daysInMonth(year: year, month: month),
               hour < 24, minute < 60, second < 60
         else { return nil }
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         millisecondsSinceEpoch = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1_000 + millisecond
     }
 
@@ -52,7 +54,7 @@ public struct ExpiryTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         rest %= 60_000
         let second = rest / 1_000
         let millisecond = rest % 1_000
-        let (year, month, day) = Self.civilFromDays(days)
+        let (year, month, day) = CivilDate.date(days: days)
         func pad(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -78,27 +80,5 @@ public struct ExpiryTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = shiftedYear / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
     }
 }

@@ -1,3 +1,5 @@
+import KithCanonical
+
 /// ChatSecure-Push's time format, `%Y-%m-%dT%H:%M:%S.%fZ` (microseconds, literal Z), from
 /// milliseconds since the epoch (UTC, proleptic Gregorian calendar).
 enum GatewayTime {
@@ -10,16 +12,7 @@ enum GatewayTime {
         var days = dayParts.quotient
         var secondOfDay = dayParts.remainder
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
-        // Days to civil date (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthPrime = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
-        let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.date(days: days)
         func pad(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
