@@ -111,9 +111,20 @@ extension Account {
         guard inviteJoinBudget.withLock({ $0.admits(requester, now: now) }) else { return (.refused(.rateLimited), nil) }
         let ladder = InviteJoinLadder(key: try inviteSigningKey(), inboxID: inviteInboxID)
         do throws(InviteJoinRefusal) {
+            // A member asking again proved it holds the member's keys (its card names the link's key): its Welcome was
+            // lost on the way, so it is readmitted (its old leaf replaced) rather than refused. A single-use invite it
+            // consumed itself still admits it; one consumed by anyone else does not.
             let admission = try ladder.check(
                 code: code, handled: false, now: now, group: { self.ladderView(of: $0, requester: requester) },
-                consumed: { id in (try? self.readGroupStore { try $0.isInviteConsumed(id) }) ?? true })
+                consumed: { id in
+                    do throws(KithError) {
+                        guard let consumer = try self.readGroupStore({ try $0.inviteConsumer(id) }) else { return false }
+                        return consumer != requester
+                    } catch {
+                        return true
+                    }
+                },
+                readmitsMembers: true)
             let (welcome, tree) = try admitStranger(card.feedID, keyPackage: keyPackage, admission: admission)
             guard let group = try? GroupID(admission.groupID) else { throw .groupNotFound }
             // The new member's group messages are entries of its feed: follow it (members need not be contacts). A
@@ -147,10 +158,14 @@ extension Account {
                 handed = (welcome, tree ?? [])
                 return true
             }) { membership, access throws(KithError) in
-                if admission.singleUse {
+                if admission.singleUse, !admission.readmission {
                     try self.groupStoreCall { try access.consumeInvite(admission.inviteID, group: admission.groupID, requester: owner.string) }
                 }
-                do throws(GroupError) { return try membership.commit(adding: [keyPackage]) } catch { throw .group(error) }
+                do throws(GroupError) {
+                    return try membership.commit(adding: [keyPackage], removing: admission.readmission ? [owner] : [])
+                } catch {
+                    throw .group(error)
+                }
             }
         } catch {
             throw .addFailed(error.description)

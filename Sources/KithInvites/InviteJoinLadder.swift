@@ -36,6 +36,9 @@ public struct InviteJoinLadder: Sendable {
         public let singleUse: Bool
         /// The invite's tag.
         public let tag: String
+        /// True when the requester is a member already and the caller asked to readmit members: the commit replaces
+        /// its old leaf (the answer to a Welcome lost on the way, docs/INVITES.md "A lost Welcome").
+        public let readmission: Bool
     }
 
     /// The creator's invite key.
@@ -62,10 +65,15 @@ public struct InviteJoinLadder: Sendable {
     ///   - handled: the request's message id was handled before.
     ///   - now: Unix seconds.
     ///   - group: the creator's view of a group id (nil: no such active group).
-    ///   - consumed: whether a single-use invite id was consumed.
+    ///   - consumed: whether a single-use invite id was consumed (by someone else than the requester, when
+    ///     `readmitsMembers`).
+    ///   - readmitsMembers: admit a requester that is a member already (``Admission/readmission``) instead of refusing
+    ///     it with ``InviteJoinRefusal/alreadyMember``. Only where the requester proved it holds the member's keys and
+    ///     a Welcome can have been lost (the invite exchange over a link).
     /// - Throws: the first ``InviteJoinRefusal`` that applies.
     public func check(
-        code: String, handled: Bool, now: Int64, group: (String) -> GroupView?, consumed: (String) -> Bool
+        code: String, handled: Bool, now: Int64, group: (String) -> GroupView?, consumed: (String) -> Bool,
+        readmitsMembers: Bool = false
     ) throws(InviteJoinRefusal) -> Admission {
         if handled { throw .alreadyHandled }
         let invite: SignedInvite
@@ -90,7 +98,8 @@ public struct InviteJoinLadder: Sendable {
         guard payload.tag.utf8.elementsEqual(view.tag.utf8) else { throw .tagMismatch }
         let id = Self.inviteID(of: invite)
         if payload.expiresAfterUse, consumed(id) { throw .alreadyUsed }
-        if view.requesterIsMember { throw .alreadyMember }
-        return Admission(groupID: groupID, inviteID: id, singleUse: payload.expiresAfterUse, tag: payload.tag)
+        if view.requesterIsMember, !readmitsMembers { throw .alreadyMember }
+        return Admission(
+            groupID: groupID, inviteID: id, singleUse: payload.expiresAfterUse, tag: payload.tag, readmission: view.requesterIsMember)
     }
 }

@@ -40,6 +40,11 @@ extension GroupStoreAccess {
         try Int.fetchOne(db, sql: "SELECT 1 FROM invites_consumed WHERE invite_id = ?", arguments: [inviteID]) != nil
     }
 
+    /// The feed the single-use invite admitted, if it was consumed.
+    public func inviteConsumer(_ inviteID: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT requester_feed_id FROM invites_consumed WHERE invite_id = ?", arguments: [inviteID])
+    }
+
     /// Consumes a single-use invite (in the transaction that adds `requester`).
     public func consumeInvite(_ inviteID: String, group groupID: String, requester: String) throws {
         try db.execute(

@@ -25,10 +25,11 @@ struct InviteJoinLadderTests {
     static let open = InviteJoinLadder.GroupView(tag: tag, exploded: false, requesterIsMember: false)
 
     func run(
-        _ code: String, handled: Bool = false, group: InviteJoinLadder.GroupView? = open, consumed: Bool = false
+        _ code: String, handled: Bool = false, group: InviteJoinLadder.GroupView? = open, consumed: Bool = false, readmits: Bool = false
     ) -> Result<InviteJoinLadder.Admission, InviteJoinRefusal> {
         do throws(InviteJoinRefusal) {
-            return .success(try Self.ladder.check(code: code, handled: handled, now: Self.now, group: { _ in group }, consumed: { _ in consumed }))
+            return .success(try Self.ladder.check(
+                code: code, handled: handled, now: Self.now, group: { _ in group }, consumed: { _ in consumed }, readmitsMembers: readmits))
         } catch {
             return .failure(error)
         }
@@ -63,6 +64,24 @@ struct InviteJoinLadderTests {
         // A multi-use invite ignores the consumed ledger.
         #expect(refusal(run(try Self.code(singleUse: false), consumed: true)) == nil)
         #expect(refusal(run(try Self.code(), group: .init(tag: Self.tag, exploded: false, requesterIsMember: true))) == .alreadyMember)
+    }
+
+    @Test func aMemberIsReadmittedOnlyWhenTheCallerAsks() throws {
+        let member = InviteJoinLadder.GroupView(tag: Self.tag, exploded: false, requesterIsMember: true)
+        #expect(refusal(run(try Self.code(), group: member)) == .alreadyMember)
+        guard case .success(let admission) = run(try Self.code(), group: member, readmits: true) else {
+            Issue.record("a member was not readmitted")
+            return
+        }
+        #expect(admission.readmission)
+        guard case .success(let fresh) = run(try Self.code(), readmits: true) else {
+            Issue.record("a newcomer was refused")
+            return
+        }
+        #expect(!fresh.readmission)
+        // Every earlier rung still applies to a member: a revoked tag, a used single-use invite.
+        #expect(refusal(run(try Self.code(), group: .init(tag: "Rotated999", exploded: false, requesterIsMember: true), readmits: true)) == .tagMismatch)
+        #expect(refusal(run(try Self.code(singleUse: true), group: member, consumed: true, readmits: true)) == .alreadyUsed)
     }
 
     @Test func theOrderIsTheReferenceOrder() throws {

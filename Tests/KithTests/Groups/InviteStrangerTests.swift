@@ -82,6 +82,47 @@ import Testing
         await #expect(throws: KithError.self) { try await erin.group(group.id) }
     }
 
+    /// The link broke after Alice's commit: Dana is a member at Alice's but never got her Welcome. Asking again with
+    /// the same (single-use) invite readmits her in one commit that replaces her old leaf; anyone else is still refused.
+    @Test func aMemberWhoseWelcomeWasLostIsReadmittedWithTheSameInvite() async throws {
+        let (alice, dana, erin) = try Self.strangers()
+        let group = try await alice.createGroup(name: "book club")
+        let made = try await alice.createInvite(group: group.id, singleUse: true, relay: Self.relay)
+        let invite = try await dana.prepareStrangerJoin(made.url)
+        // Alice admits Dana; the Welcome never reaches her (the link broke after the commit).
+        let danaCard = try await dana.contactCard(displayName: "Dana")
+        let lostKeyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
+        let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
+        let (admitted, lost) = try alice.answerStrangerBlocking(code: made.code, card: danaCard.encoded, keyPackage: lostKeyPackage, linkKey: danaKey)
+        #expect(admitted == .admitted(group: group.id, member: dana.feedID))
+        guard case .welcome? = lost else {
+            Issue.record("expected a Welcome, got \(String(describing: lost))")
+            return
+        }
+        let afterLoss = try await alice.group(group.id)
+        await #expect(throws: KithError.self) { try await dana.group(group.id) }
+
+        // Dana asks again: readmitted, one member entry, one more epoch; the invite stays consumed by her.
+        let retry = await Self.exchange(creator: alice, joiner: dana, invite: invite)
+        #expect(try retry.joiner.get() == .joined(group.id))
+        #expect(try retry.creator.get() == .admitted(group: group.id, member: dana.feedID))
+        let readmitted = try await alice.group(group.id)
+        #expect(readmitted.epoch == afterLoss.epoch + 1)
+        #expect(readmitted.members.sorted() == [alice.feedID, dana.feedID].sorted())
+        #expect(try await dana.group(group.id).status == .active)
+        #expect(try alice.readGroupStore { try $0.inviteConsumer(InviteJoinLadder.inviteID(of: made.invite)) } == dana.feedID.string)
+
+        // The group works for her: she reads what Alice sends next.
+        try await alice.sendToGroup(group.id, text: "you made it")
+        _ = try await dana.importKnownFeed(lines: try await alice.exportFeed())
+        #expect(try await dana.groupMessages(group.id).contains { if case .post(let post)? = $0.content { post.body == "you made it" } else { false } })
+
+        // The single-use invite still refuses everyone else.
+        let other = await Self.exchange(creator: alice, joiner: erin, invite: try await erin.prepareStrangerJoin(made.url))
+        #expect(try other.creator.get() == .refused(.alreadyUsed))
+        #expect(try await alice.group(group.id).members.count == 2)
+    }
+
     @Test func theCreatorMayBeTheLinkInitiator() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
