@@ -100,4 +100,18 @@ import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 assert [l["status"] for l in lines] == ["admitted", "refused"], lines
 PY
-echo "invites to strangers through the CLI and kith serve: ok"
+# Alice and Dana are still not contacts, but members of one group: they pair by join code and sync directly
+# (group peers), and Dana reads what Alice sent to the group.
+"$kith" group send --home "$work/a" "$group" "welcome, Dana" > /dev/null
+"$kith" pair create --home "$work/a" --server "$server" --timeout 60 --json > "$work/pa.out" 2> "$work/pa.err" &
+pair_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/pa.out" ] && break; sleep 0.1; done
+pair_code=$(head -n 1 "$work/pa.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["join_code"])')
+"$kith" pair join --home "$work/d" --server "$server" --timeout 60 "$pair_code" > "$work/pd.out" 2> "$work/pd.err" \
+  || fail "Dana could not pair with Alice as a group member: $(cat "$work/pd.err" "$work/pa.err")"
+wait "$pair_pid" || fail "Alice's pair create failed: $(cat "$work/pa.err")"
+grep -q "(group member)" "$work/pd.err" "$work/pd.out" || fail "Dana's sync does not name Alice as a group member: $(cat "$work/pd.out" "$work/pd.err")"
+dana_log=$("$kith" log --home "$work/d" --group "$group")
+[[ "$dana_log" == *"welcome, Dana"* ]] || fail "Dana cannot read Alice's group message after their direct sync: $dana_log"
+[[ "$("$kith" contacts --home "$work/d" --json)" == *'"contacts":[]'* ]] || fail "the group sync made Alice a contact of Dana"
+echo "invites to strangers through the CLI and kith serve: ok (then a direct sync as group members)"

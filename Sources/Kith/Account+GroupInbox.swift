@@ -142,9 +142,12 @@ extension Account {
     /// - Parameters:
     ///   - welcome: the TLS-encoded `MLSMessage` carrying the Welcome.
     ///   - tree: the ratchet tree when it travelled apart (empty when the Welcome carries it).
+    ///   - creatorCard: the creator's full card, checked by the caller; kept as a group peer in the join's transaction.
     /// - Throws: ``KithError/group(_:)`` when the Welcome is malformed, names none of this identity's KeyPackages,
     ///   or does not match a pending request.
-    func joinFromInviteExchange(welcome bytes: [UInt8], tree: [UInt8], creator: FeedID, tag: String) throws(KithError) -> GroupID {
+    func joinFromInviteExchange(
+        welcome bytes: [UInt8], tree: [UInt8], creator: FeedID, tag: String, creatorCard: ContactCard? = nil
+    ) throws(KithError) -> GroupID {
         let membership: GroupMembership = try withGroupStore { access throws(KithError) in
             guard try self.groupStoreCall({ try access.joinRequestStatus(creator: creator.string, tag: tag) }) == "pending" else {
                 throw .group(.malformedMessage("no pending join request to this creator for this invite: Welcome refused"))
@@ -184,6 +187,11 @@ extension Account {
             try self.groupStoreCall {
                 try access.deleteOwnKeyPackage(reference: found.reference)
                 _ = try access.settleJoinRequest(creator: creator.string, tag: tag, status: "joined")
+                // The creator's checked card: a group peer this identity may sync with while they share the group.
+                if let creatorCard, creatorCard.feedID == creator {
+                    try access.saveGroupPeer(
+                        creator, dhKey: Base64URL.encode(creatorCard.publicKeys.dhKey.rawRepresentation), card: creatorCard.encoded)
+                }
             }
             return membership
         }

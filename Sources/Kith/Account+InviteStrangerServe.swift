@@ -125,7 +125,7 @@ extension Account {
                     }
                 },
                 readmitsMembers: true)
-            let (welcome, tree) = try admitStranger(card.feedID, keyPackage: keyPackage, admission: admission)
+            let (welcome, tree) = try admitStranger(card, keyPackage: keyPackage, admission: admission)
             guard let group = try? GroupID(admission.groupID) else { throw .groupNotFound }
             // The new member's group messages are entries of its feed: follow it (members need not be contacts). A
             // failure here does not undo the admission; the next commit's processing follows every member anyway.
@@ -143,9 +143,13 @@ extension Account {
     /// Adds `owner` with its KeyPackage in one commit (a single-use invite consumed in the same transaction) and takes
     /// the Welcome made for it, with the ratchet tree when it travels apart, in that transaction: it goes back over the
     /// link, never as a direct message (`owner` is not a contact).
+    ///
+    /// The requester's checked card is kept as a group peer in that transaction (docs/INVITES.md, "Group peers"), so
+    /// the two can sync directly while they share the group.
     private func admitStranger(
-        _ owner: FeedID, keyPackage bytes: [UInt8], admission: InviteJoinLadder.Admission
+        _ card: ContactCard, keyPackage bytes: [UInt8], admission: InviteJoinLadder.Admission
     ) throws(InviteJoinRefusal) -> (welcome: [UInt8], tree: [UInt8]) {
+        let owner = card.feedID
         guard let id = try? GroupID(admission.groupID), let keyPackage = try? GroupKeyPackage.decode(bytes),
               (try? GroupKeyPackage.check(keyPackage, owner: owner)) != nil else {
             throw .addFailed("the request's KeyPackage is not the requester's")
@@ -160,6 +164,9 @@ extension Account {
             }) { membership, access throws(KithError) in
                 if admission.singleUse, !admission.readmission {
                     try self.groupStoreCall { try access.consumeInvite(admission.inviteID, group: admission.groupID, requester: owner.string) }
+                }
+                try self.groupStoreCall {
+                    try access.saveGroupPeer(owner, dhKey: Base64URL.encode(card.publicKeys.dhKey.rawRepresentation), card: card.encoded)
                 }
                 do throws(GroupError) {
                     return try membership.commit(adding: [keyPackage], removing: admission.readmission ? [owner] : [])

@@ -105,7 +105,7 @@ extension Account {
         switch try await channel.receive() {
         case let .welcome(welcome, tree):
             let id = try await BlockingWork.run { () throws(KithError) in
-                try self.joinFromInviteExchange(welcome: welcome, tree: tree, creator: fullCard.feedID, tag: payload.tag)
+                try self.joinFromInviteExchange(welcome: welcome, tree: tree, creator: fullCard.feedID, tag: payload.tag, creatorCard: fullCard)
             }
             return .joined(id)
         case let .refusal(error, reason):

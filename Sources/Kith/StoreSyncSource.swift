@@ -9,10 +9,14 @@ import Synchronization
 /// The SQLite store (`FeedStore`) as a `SyncFeedSource`: what a `SyncSession` requests,
 /// serves and ingests on this device.
 ///
-/// - **Who is served.** Only contacts. A contact's Noise static key is their X25519 `dh_key`
-///   (the public key on their contact card, spec 2.1), so the allow-list of a `SecureLink` is
-///   ``isContact(staticKey:)``. A peer whose static key is no contact's current `dh_key` is
-///   asked for nothing and sent nothing.
+/// - **Who is served.** Contacts, and group peers. A contact's Noise static key is their X25519
+///   `dh_key` (the public key on their contact card, spec 2.1). A group peer is a member of an
+///   active group shared with this identity who is not a contact, known by the full card checked
+///   in an invite exchange (docs/INVITES.md, "Group peers"). The allow-list of a `SecureLink` is
+///   ``isSyncPeer(staticKey:)``. A peer whose static key is neither is asked for nothing and sent
+///   nothing. A group peer is asked for, sent and may deliver only the feeds of members of the
+///   groups it shares with this identity, never the rest of what this device follows (which
+///   would show it this identity's contacts).
 /// - **Requests.** Every followed feed (own feed first) with `have_seq` = the linked head, which
 ///   the store keeps contiguous from 0, plus the held ranges: signed entries pending ahead of a
 ///   gap, so a resumed transfer never re-sends them. All feeds are read at once
@@ -45,9 +49,9 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     private let store: FeedStore
     private let decryptor: (any ContentDecryptor)?
     private let acknowledged = Mutex<[SyncPeer: Set<SyncMessageID>]>([:])
-    /// Per peer, what its current session read once: the peer's contact record (nil: not a
-    /// contact) and the followed feeds. Refreshed by ``followedFeeds(for:)``, the first call of
-    /// every session; the other calls read it instead of the contacts table.
+    /// Per peer, what its current session read once: who the peer is (nil: neither a contact nor
+    /// a group peer) and the feeds it may exchange. Refreshed by ``followedFeeds(for:)``, the first
+    /// call of every session; the other calls read it instead of the contacts table.
     private let sessions = Mutex<[SyncPeer: SessionView]>([:])
     /// Entries read per store call while gathering a feed's delta.
     private let entryPage: Int
@@ -56,8 +60,21 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
 
     /// What one session of a peer reads once.
     private struct SessionView: Sendable {
-        var contact: ContactRecord?
+        var peer: PeerView?
         var feeds: Set<FeedID>?
+    }
+
+    /// Who a sync peer is: a contact, or a group peer limited to the feeds of the groups it shares.
+    private struct PeerView: Sendable {
+        /// The peer's feed.
+        let feedID: FeedID
+        /// Its contact record; nil for a group peer.
+        let contact: ContactRecord?
+        /// For a group peer, the only feeds it may exchange; nil for a contact (every followed feed).
+        let shared: Set<FeedID>?
+
+        /// True when `feed` may be exchanged with this peer.
+        func admits(_ feed: FeedID) -> Bool { shared?.contains(feed) ?? true }
     }
 
     /// Wraps a store; `decryptor` lets ingest index the content this identity can read.
@@ -91,12 +108,25 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         return contacts.first { $0.dhKey == encoded }
     }
 
-    /// The peer's contact as its session read it (read now when no session of it started here).
-    private func sessionContact(_ peer: SyncPeer, during operation: SyncSourceError.Operation) throws(SyncSourceError) -> ContactRecord? {
-        if let view = sessions.withLock({ $0[peer] }) { return view.contact }
-        let contact = try Self.lookUpContact(staticKey: peer.staticKey, in: store, during: operation)
-        sessions.withLock { $0[peer, default: SessionView()].contact = contact }
-        return contact
+    /// The contact, or else the group peer sharing an active group, whose `dh_key` is `staticKey`; a store failure
+    /// throws (it is not "nobody").
+    private static func lookUpPeer(staticKey: [UInt8], in store: FeedStore, during operation: SyncSourceError.Operation) throws(SyncSourceError) -> PeerView? {
+        if let contact = try lookUpContact(staticKey: staticKey, in: store, during: operation) {
+            return PeerView(feedID: contact.feedID, contact: contact, shared: nil)
+        }
+        guard staticKey.count == 32 else { return nil }
+        return try storeCall(operation) { () throws(StoreError) -> PeerView? in
+            guard let peer = try store.groupPeer(dhKey: Base64URL.encode(staticKey)) else { return nil }
+            return PeerView(feedID: peer.feedID, contact: nil, shared: try store.feedsSharingGroups(with: peer.feedID))
+        }
+    }
+
+    /// The peer as its session read it (read now when no session of it started here).
+    private func sessionPeer(_ peer: SyncPeer, during operation: SyncSourceError.Operation) throws(SyncSourceError) -> PeerView? {
+        if let view = sessions.withLock({ $0[peer] }) { return view.peer }
+        let found = try Self.lookUpPeer(staticKey: peer.staticKey, in: store, during: operation)
+        sessions.withLock { $0[peer, default: SessionView()].peer = found }
+        return found
     }
 
     /// Runs one store call, turning its `StoreError` into the `SyncSourceError` of `operation`.
@@ -108,22 +138,44 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         }
     }
 
-    /// The allow-list of a `SecureLink`: true when `staticKey` is a contact's `dh_key`.
+    /// True when `staticKey` is a contact's `dh_key`.
     public func isContact(staticKey: [UInt8]) async -> Bool {
         await contact(staticKey: staticKey) != nil
+    }
+
+    /// The allow-list of a `SecureLink`: true when `staticKey` is a contact's `dh_key` or a group peer's that shares
+    /// an active group with this identity (false too when the store cannot be read: it fails closed).
+    public func isSyncPeer(staticKey: [UInt8]) async -> Bool {
+        await BlockingWork.run { [store] () throws(Never) in
+            (try? Self.lookUpPeer(staticKey: staticKey, in: store, during: .followedFeeds)) != nil
+        }
+    }
+
+    /// How to name the peer with `staticKey`: a contact's shown name, a group peer's card name marked as such, or nil.
+    public func peerName(staticKey: [UInt8]) async -> String? {
+        await BlockingWork.run { [store] () throws(Never) -> String? in
+            guard let found = try? Self.lookUpPeer(staticKey: staticKey, in: store, during: .followedFeeds) else { return nil }
+            if let contact = found.contact { return contact.shownName }
+            var name = String(found.feedID.string.prefix(8)) + "…"
+            if let peer = try? store.groupPeer(dhKey: Base64URL.encode(staticKey)), let card = try? ContactCard.decode(peer.card),
+               !card.displayName.isEmpty {
+                name = card.displayName
+            }
+            return name + " (group member)"
+        }
     }
 
     /// Starts a session's view of `peer`: reads its contact record and every followed feed once
     /// (a fixed number of statements, whatever the number of feeds).
     public func followedFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedState] {
         try await BlockingWork.run { [self] () throws(SyncSourceError) in
-            let contact = try Self.lookUpContact(staticKey: peer.staticKey, in: store, during: .followedFeeds)
-            guard contact != nil else {
-                sessions.withLock { $0[peer] = SessionView(contact: nil, feeds: []) }
+            guard let found = try Self.lookUpPeer(staticKey: peer.staticKey, in: store, during: .followedFeeds) else {
+                sessions.withLock { $0[peer] = SessionView(peer: nil, feeds: []) }
                 return []
             }
             let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.replicationStates() }
-            sessions.withLock { $0[peer] = SessionView(contact: contact, feeds: Set(feeds.map(\.feedID))) }
+                .filter { found.admits($0.feedID) }
+            sessions.withLock { $0[peer] = SessionView(peer: found, feeds: Set(feeds.map(\.feedID))) }
             return feeds.map { feed in
                 SyncFeedState(feedID: feed.feedID, haveSequence: feed.headSequence, heldRanges: SyncHeldRanges.ranges(of: feed.heldSequences))
             }
@@ -132,9 +184,10 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
 
     public func servableFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [FeedID] {
         try await BlockingWork.run { [self] () throws(SyncSourceError) in
-            guard try sessionContact(peer, during: .followedFeeds) != nil else { return [] }
+            guard let found = try sessionPeer(peer, during: .followedFeeds) else { return [] }
             // Read fresh: feeds followed since the session started (a card received in it) are served too.
             let feeds = try Self.storeCall(.followedFeeds) { () throws(StoreError) in try store.replicationStates() }
+                .filter { found.admits($0.feedID) }
             sessions.withLock { $0[peer, default: SessionView()].feeds = Set(feeds.map(\.feedID)) }
             return feeds.map(\.feedID)
         }
@@ -142,12 +195,13 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
 
     public func outgoing(feed feedID: FeedID, above haveSequence: UInt32?, for peer: SyncPeer) async throws(SyncSourceError) -> SyncFeedBatch? {
         try await BlockingWork.run { [self] () throws(SyncSourceError) -> SyncFeedBatch? in
-            guard let contact = try sessionContact(peer, during: .outgoing) else { return nil }
+            guard let found = try sessionPeer(peer, during: .outgoing) else { return nil }
             let followed: Bool
             if let feeds = sessions.withLock({ $0[peer]?.feeds }) {
                 followed = feeds.contains(feedID)
             } else {
-                followed = try Self.storeCall(.outgoing) { () throws(StoreError) in try store.isFollowed(feedID) }
+                let isFollowed = try Self.storeCall(.outgoing) { () throws(StoreError) in try store.isFollowed(feedID) }
+                followed = isFollowed && found.admits(feedID)
             }
             guard followed else { return nil }
             // Only the delta above the peer's have_seq is read, a page at a time through the
@@ -170,7 +224,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
             }
             guard let head else { return nil }
             let acked = acknowledged.withLock { $0[peer] ?? [] }
-            let isPeersFeed = contact.feedID == feedID
+            let isPeersFeed = found.feedID == feedID
             var envelopes: [SyncOutgoingEnvelope] = []
             envelopes.reserveCapacity(entries.count)
             for entry in entries.reversed() {
@@ -190,15 +244,22 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
 
     public func ingest(_ messages: [ReceivedMessage], from peer: SyncPeer) async throws(SyncSourceError) -> [SyncIngestResult] {
         try await BlockingWork.run { [self] () throws(SyncSourceError) in
-            guard try sessionContact(peer, during: .ingest) != nil else { return messages.map { _ in .invalid } }
-            // A failed transaction stored nothing and throws: the session stops without acknowledging.
-            let report = try Self.storeCall(.ingest) { () throws(StoreError) in
-                try store.ingest(messages.map(\.envelope), decryptor: decryptor)
+            guard let found = try sessionPeer(peer, during: .ingest) else { return messages.map { _ in .invalid } }
+            // A group peer delivers only the feeds of the groups it shares; anything else is refused unread.
+            let admitted = messages.indices.filter { index in
+                found.shared == nil || feedID(of: messages[index].envelope).map(found.admits) == true
             }
-            onIngest?(messages.map(\.envelope), report)
+            // A failed transaction stored nothing and throws: the session stops without acknowledging.
+            let envelopes = admitted.map { messages[$0].envelope }
+            let report = try Self.storeCall(.ingest) { () throws(StoreError) in
+                try store.ingest(envelopes, decryptor: decryptor)
+            }
+            onIngest?(envelopes, report)
+            var outcomeOf: [Int: Int] = [:]
+            for (position, index) in admitted.enumerated() { outcomeOf[index] = position }
             return messages.indices.map { index in
-                guard index < report.outcomes.count else { return .invalid }
-                switch report.outcomes[index] {
+                guard let position = outcomeOf[index], position < report.outcomes.count else { return .invalid }
+                switch report.outcomes[position] {
                 case .duplicate: return .duplicate
                 case let outcome where outcome.isAccepted: return .accepted
                 default: return .invalid
@@ -215,21 +276,21 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
 
     public func wantedBlobs(from peer: SyncPeer) async -> [SyncBlobID] {
         await BlockingWork.run { [self] () throws(Never) in
-            guard (try? sessionContact(peer, during: .followedFeeds)) != nil, let hashes = try? store.missingReferencedBlobs() else { return [] }
+            guard (try? sessionPeer(peer, during: .followedFeeds)) != nil, let hashes = try? store.missingReferencedBlobs() else { return [] }
             return hashes.compactMap(SyncBlobID.init(contentHash:))
         }
     }
 
     public func blob(_ id: SyncBlobID, for peer: SyncPeer) async -> [UInt8]? {
         await BlockingWork.run { [self] () throws(Never) in
-            guard (try? sessionContact(peer, during: .followedFeeds)) != nil else { return nil }
+            guard (try? sessionPeer(peer, during: .followedFeeds)) != nil else { return nil }
             return try? store.blob(id.description)
         }
     }
 
     public func storeBlob(_ blob: [UInt8], id: SyncBlobID, from peer: SyncPeer) async -> Bool {
         await BlockingWork.run { [self] () throws(Never) in
-            guard (try? sessionContact(peer, during: .ingest)) != nil, SyncBlobID(blob: blob) == id else { return false }
+            guard (try? sessionPeer(peer, during: .ingest)) != nil, SyncBlobID(blob: blob) == id else { return false }
             return (try? store.putBlob(blob)) != nil
         }
     }
@@ -240,7 +301,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     }
 
     private func recordSessionNow(_ report: SyncSessionReport, peer: SyncPeer, in store: FeedStore) {
-        // The session is over: its view of the peer (contact and feeds read at its start) goes.
+        // The session is over: its view of the peer (who it is and its feeds, read at its start) goes.
         _ = sessions.withLock { $0.removeValue(forKey: peer) }
         try? store.recordSyncSession(
             peerKey: Base64URL.encode(peer.staticKey),

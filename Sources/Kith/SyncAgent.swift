@@ -6,7 +6,8 @@ import KithSync
 /// Runs sync sessions for one account: the glue `kith sync`, `kith sync nearby` and the demo share.
 ///
 /// The Noise static key is the identity's X25519 `dh_key`; the allow-list is "a contact's current
-/// `dh_key`" (``StoreSyncSource/isContact(staticKey:)``); the blob phase is on unless
+/// `dh_key`, or a group peer's while it shares an active group" (``StoreSyncSource/isSyncPeer(staticKey:)``);
+/// the blob phase is on unless
 /// ``blobs`` is false, in which case the `blobs` capability is left out of the Hello and neither
 /// side transfers blobs. With `SyncCapabilities.sidePhase` negotiated (both sides are Kith
 /// agents), the inner circle's pool exchange runs first on the same link (`CircleExchange`,
@@ -31,14 +32,14 @@ public struct SyncAgent: Sendable {
         self.maximumBlobLength = maximumBlobLength
     }
 
-    /// The link configuration: this identity's `dh_key`, contacts only, capabilities per ``blobs``.
+    /// The link configuration: this identity's `dh_key`, contacts and group peers only, capabilities per ``blobs``.
     public var linkConfiguration: SecureLinkConfiguration {
         let source = source
         var capabilities = SyncCapabilities.supported
         capabilities.insert(.sidePhase)
         if !blobs { capabilities.remove(.blobs) }
         return SecureLinkConfiguration(localStatic: account.identity.dhKey, hello: SyncHello(capabilities: capabilities)) {
-            await source.isContact(staticKey: $0)
+            await source.isSyncPeer(staticKey: $0)
         }
     }
 

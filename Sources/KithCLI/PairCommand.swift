@@ -170,7 +170,7 @@ enum PairRun {
                 do throws(SecureLinkError) {
                     link = role == .initiator ? try await agent.initiate(over: transport) : try await agent.accept(over: transport)
                 } catch .peerNotAllowed {
-                    throw Failure(description: "the other device is not one of your contacts (or does not have you as one); meet first: `kith card --qr`, `kith contact add`")
+                    throw Failure(description: "the other device is not one of your contacts or a member of a group you share (or does not have you as one); meet first: `kith card --qr`, `kith contact add`")
                 } catch {
                     throw KithError.sync(.link(error))
                 }

@@ -154,7 +154,7 @@ struct SyncCommand: AsyncParsableCommand {
 /// One sync session with progress on standard error and a summary at the end.
 enum SyncRun {
     static func session(link: SecureLink, agent: SyncAgent, json: Bool) async -> SyncSessionReport {
-        let peerName = await agent.source.contact(staticKey: link.peerStaticKey)?.shownName ?? "contact"
+        let peerName = await agent.source.peerName(staticKey: link.peerStaticKey) ?? "contact"
         let progress = SyncProgress(draws: !json)
         let report = await agent.run(link: link, observer: progress.observer)
         progress.printSummary(peer: peerName, report: report, json: json)

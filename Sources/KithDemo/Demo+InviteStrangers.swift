@@ -30,12 +30,14 @@ extension Demo {
         say("her card and a KeyPackage; Alice runs the checks and adds her with one commit; the Welcome comes back on the link.")
         say("Dana \(summary.inviteJoined ? "joined" : "did NOT join"); neither is the other's contact (\(summary.inviteJoinerWasStranger ? "still strangers" : "CONTACTS")).")
         try await alice.sendToGroup(group.id, text: "Welcome, Dana!")
-        _ = try await dana.importKnownFeed(lines: try await alice.exportFeed())
-        summary.strangerReadGroup = try await dana.groupMessages(group.id).contains { message in
+        let synced = try await relaySync(alice, dana, code: JoinCode.randomDigits(count: 8), serverURL: serverURL)
+        let danaReads = try await dana.groupMessages(group.id).contains { message in
             if case .post(let post)? = message.content { return post.body == "Welcome, Dana!" }
             return false
         }
-        say("Dana follows the members' feeds; with Alice's feed she reads: \(summary.strangerReadGroup ? "\"Welcome, Dana!\"" : "NOTHING").")
+        summary.strangerReadGroup = synced.first.completed && synced.second.completed && danaReads
+        say("Each kept the other's checked card as a group peer: not contacts, but they may sync while they share the group.")
+        say("They pair by join code and sync directly through the relay (only the group's feeds); Dana reads: \(summary.strangerReadGroup ? "\"Welcome, Dana!\"" : "NOTHING").")
 
         let erinInvite = try await erin.prepareStrangerJoin(made.url)
         let erinFirst = try await relayExchange(creator: alice, joiner: erin, invite: erinInvite, serverURL: serverURL)

@@ -31,18 +31,32 @@ extension Demo {
         for index in 1...posts {
             try await alice.post("Postcard \(index) from the road.", audience: .contacts)
         }
-        let pairing = try RelayPairing(serverURL: serverURL)
         let code = JoinCode.randomDigits(count: 8)
         summary.joinCode = code.text
-        let (aliceDevice, bobDevice) = (DeviceID.random(), DeviceID.random())
-        try await pairing.offer(code, device: aliceDevice, expiresInSeconds: 120)
-        say("Alice asks \(serverURL) for a pairing and reads her join code to Bob over the phone: \(code.text)")
-        let bobRoom = try await pairing.accept(code, device: bobDevice)
-        let aliceRoom = try await pairing.waitForAcceptance(code, device: aliceDevice, pollInterval: .milliseconds(50), timeout: .seconds(30))
-        say("Bob types it in; the server pairs them in one room (\(aliceRoom == bobRoom ? "the same room for both" : "DIFFERENT rooms")). Nobody else can accept that code now.")
+        let synced = try await relaySync(alice, bob, code: code, serverURL: serverURL) { rooms in
+            say("Alice asks \(serverURL) for a pairing and reads her join code to Bob over the phone: \(code.text)")
+            say("Bob types it in; the server pairs them in one room (\(rooms ? "the same room for both" : "DIFFERENT rooms")). Nobody else can accept that code now.")
+        }
+        summary.aliceInitiated = synced.firstInitiated
+        summary.delivered = synced.second.messagesAccepted
+        summary.completed = synced.first.completed && synced.second.completed
+        say("Both join the room over WebSocket and switch it to relay mode; \(summary.aliceInitiated ? "Alice" : "Bob") (first in the room) starts the Noise handshake.")
+        say("The handshake proves each is the other's contact (their contact-card keys); the server only forwards ciphertext frames.")
+        say("Bob received \(summary.delivered) new messages from Alice through the relay; sessions \(summary.completed ? "completed" : "did NOT complete").")
+        return summary
+    }
 
-        let aliceAgent = SyncAgent(account: alice)
-        let bobAgent = SyncAgent(account: bob)
+    /// Pairs `first` (offers `code`) and `second` (accepts it) on the rendezvous server at `serverURL` and runs one sync
+    /// session through its blind relay; `paired` is told whether both got the same room.
+    static func relaySync(
+        _ first: Account, _ second: Account, code: JoinCode, serverURL: String, paired: (Bool) -> Void = { _ in }
+    ) async throws -> (first: SyncSessionReport, second: SyncSessionReport, firstInitiated: Bool) {
+        let pairing = try RelayPairing(serverURL: serverURL)
+        let (firstDevice, secondDevice) = (DeviceID.random(), DeviceID.random())
+        try await pairing.offer(code, device: firstDevice, expiresInSeconds: 120)
+        let secondRoom = try await pairing.accept(code, device: secondDevice)
+        let firstRoom = try await pairing.waitForAcceptance(code, device: firstDevice, pollInterval: .milliseconds(50), timeout: .seconds(30))
+        paired(firstRoom == secondRoom)
         let url = pairing.signalingURL
         @Sendable func side(_ agent: SyncAgent, room: RoomID, device: DeviceID) async throws -> (RelayRole, SyncSessionReport) {
             try await RelayConnection.open(signalingURL: url, room: room, device: device, timeouts: RelayTimeouts(peer: .seconds(30))) { transport, role in
@@ -50,15 +64,10 @@ extension Demo {
                 return (role, await agent.run(link: link))
             }
         }
-        async let aliceSide = side(aliceAgent, room: aliceRoom, device: aliceDevice)
-        let bobResult = try await side(bobAgent, room: bobRoom, device: bobDevice)
-        let aliceResult = try await aliceSide
-        summary.aliceInitiated = aliceResult.0 == .initiator
-        summary.delivered = bobResult.1.messagesAccepted
-        summary.completed = aliceResult.1.completed && bobResult.1.completed
-        say("Both join the room over WebSocket and switch it to relay mode; \(summary.aliceInitiated ? "Alice" : "Bob") (first in the room) starts the Noise handshake.")
-        say("The handshake proves each is the other's contact (their contact-card keys); the server only forwards ciphertext frames.")
-        say("Bob received \(summary.delivered) new messages from Alice through the relay; sessions \(summary.completed ? "completed" : "did NOT complete").")
-        return summary
+        async let firstSide = side(SyncAgent(account: first), room: firstRoom, device: firstDevice)
+        let secondResult = try await side(SyncAgent(account: second), room: secondRoom, device: secondDevice)
+        let firstResult = try await firstSide
+        try? await pairing.client.deleteRoom(firstRoom)
+        return (firstResult.1, secondResult.1, firstResult.0 == .initiator)
     }
 }
