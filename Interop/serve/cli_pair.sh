@@ -43,6 +43,27 @@ set -e
 [ "$stranger" -ne 0 ] && [ "$creator" -ne 0 ] || fail "a stranger's pairing should fail on both sides ($stranger, $creator)"
 grep -q "contact" "$work/c.err" "$work/a2.err" || fail "no contact error: $(cat "$work/c.err" "$work/a2.err")"
 
+# Dana and Erin met in person and only scanned each other's compact cards (QR): their first pairing fetches the full
+# cards over the secure link (card phase), completes both contacts, and syncs.
+for who in d e; do "$kith" init --home "$work/$who" > /dev/null; done
+"$kith" contact add --home "$work/e" --name Dee "$("$kith" card --home "$work/d" --name Dana --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["compact_card"])')" > /dev/null
+"$kith" contact add --home "$work/d" "$("$kith" card --home "$work/e" --name Erin --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["compact_card"])')" > /dev/null
+[[ "$("$kith" contacts --home "$work/e" --json)" == *'"contacts":[]'* ]] || fail "a compact card alone made a contact"
+"$kith" pair create --home "$work/d" --timeout 60 --json > "$work/d.out" 2> "$work/d.err" &
+create_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/d.out" ] && break; sleep 0.1; done
+code=$(head -n 1 "$work/d.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["join_code"])')
+"$kith" pair join --home "$work/e" --timeout 60 "$code" > "$work/e.out" 2> "$work/e.err" || fail "pairing two scanned compact cards failed: $(cat "$work/e.err" "$work/d.err")"
+wait "$create_pid" || fail "pair create (compact) failed: $(cat "$work/d.err")"
+python3 - "$("$kith" contacts --home "$work/e" --json)" "$("$kith" contacts --home "$work/d" --json)" <<'PY' || fail "the card phase did not complete both contacts"
+import json, sys
+erin, dana = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert len(erin["contacts"]) == 1 and not erin["pending"], erin
+assert len(dana["contacts"]) == 1 and not dana["pending"], dana
+assert "Dee" in json.dumps(erin["contacts"][0]), erin
+PY
+grep -q "Synced with Dee" "$work/e.out" || fail "the sync summary does not name the completed contact: $(cat "$work/e.out")"
+
 # An unknown code and an unreachable server.
 set +e
 "$kith" pair join --home "$work/b" 99999999 > /dev/null 2> "$work/unknown.err"; unknown=$?
@@ -50,4 +71,4 @@ set +e
 set -e
 [ "$unknown" -ne 0 ] && grep -q "unknown or expired join code" "$work/unknown.err" || fail "unknown code: $(cat "$work/unknown.err")"
 [ "$down" -ne 0 ] && grep -q "cannot reach the rendezvous server" "$work/down.err" || fail "unreachable server: $(cat "$work/down.err")"
-echo "pair CLI ok: join code, relay sync between contacts (Bob reads Alice's post), stranger refused, unknown code and unreachable server reported"
+echo "pair CLI ok: join code, relay sync between contacts (Bob reads Alice's post), stranger refused, two scanned compact cards completed over the first link, unknown code and unreachable server reported"

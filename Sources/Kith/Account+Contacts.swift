@@ -420,12 +420,23 @@ extension Account {
 extension Account {
     /// The compact form of `card` (this identity's own card), for a QR code: keys, name, a commitment to `card`'s
     /// bytes and a signature. The holder of the compact card completes the contact with exactly `card`.
+    ///
+    /// `card` is kept under the compact card's commitment (with the cards strangers' invites commit to), so a peer
+    /// that scanned the compact card gets exactly this card over the first secure link (the card phase,
+    /// docs/FEED-FORMAT.md 11.9).
     public func compactContactCard(for card: ContactCard) async throws(KithError) -> CompactContactCard {
+        let compact: CompactContactCard
         do throws(CompactContactCardError) {
-            return try CompactContactCard.create(identity: identity, card: card)
+            compact = try CompactContactCard.create(identity: identity, card: card)
         } catch {
             throw .contacts(.compactCard(error))
         }
+        try await BlockingWork.run { () throws(KithError) in
+            try self.withGroupStore { access throws(KithError) in
+                try self.groupStoreCall { try access.saveInviteCard(card.encoded, commitment: Base64URL.encode(compact.commitment)) }
+            }
+        }
+        return compact
     }
 
     /// Verifies a scanned compact card and keeps it as a pending contact until the full card it commits to is added

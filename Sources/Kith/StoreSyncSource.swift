@@ -143,11 +143,15 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         await contact(staticKey: staticKey) != nil
     }
 
-    /// The allow-list of a `SecureLink`: true when `staticKey` is a contact's `dh_key` or a group peer's that shares
-    /// an active group with this identity (false too when the store cannot be read: it fails closed).
+    /// The allow-list of a `SecureLink`: true when `staticKey` is a contact's `dh_key`, a group peer's that shares
+    /// an active group with this identity, or a pending contact's (a scanned compact card, whose full card the card
+    /// phase fetches; until it completes the contact nothing is asked of or offered to that peer). False too when the
+    /// store cannot be read: it fails closed.
     public func isSyncPeer(staticKey: [UInt8]) async -> Bool {
         await BlockingWork.run { [store] () throws(Never) in
-            (try? Self.lookUpPeer(staticKey: staticKey, in: store, during: .followedFeeds)) != nil
+            if (try? Self.lookUpPeer(staticKey: staticKey, in: store, during: .followedFeeds)) != nil { return true }
+            guard staticKey.count == 32, let pending = try? store.pendingContacts() else { return false }
+            return pending.contains { ConstantTime.equals(Array($0.compactCard.dhKey.rawRepresentation), staticKey) }
         }
     }
 

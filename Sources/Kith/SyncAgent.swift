@@ -6,12 +6,13 @@ import KithSync
 /// Runs sync sessions for one account: the glue `kith sync`, `kith sync nearby` and the demo share.
 ///
 /// The Noise static key is the identity's X25519 `dh_key`; the allow-list is "a contact's current
-/// `dh_key`, or a group peer's while it shares an active group" (``StoreSyncSource/isSyncPeer(staticKey:)``);
-/// the blob phase is on unless
-/// ``blobs`` is false, in which case the `blobs` capability is left out of the Hello and neither
-/// side transfers blobs. With `SyncCapabilities.sidePhase` negotiated (both sides are Kith
-/// agents), the inner circle's pool exchange runs first on the same link (`CircleExchange`,
-/// docs/TDF.md). Every finished session is recorded per peer (`sync_peer_state`), and the direct
+/// `dh_key`, a group peer's while it shares an active group, or a scanned compact card's"
+/// (``StoreSyncSource/isSyncPeer(staticKey:)``); the blob phase is on unless ``blobs`` is false, in
+/// which case the `blobs` capability is left out of the Hello and neither side transfers blobs.
+/// With `SyncCapabilities.cardPhase` negotiated, a side that scanned the peer's compact card first
+/// gets the full card it commits to and completes the contact (`CardExchange`, docs/FEED-FORMAT.md
+/// 11.9); with `SyncCapabilities.sidePhase` (both sides are Kith agents), the inner circle's pool
+/// exchange runs next on the same link (`CircleExchange`, docs/TDF.md). Every finished session is recorded per peer (`sync_peer_state`), and the direct
 /// and one-time messages it brought are decrypted (``Account/processDirectMessages()``,
 /// ``Account/processOneTimeMessages()``).
 public struct SyncAgent: Sendable {
@@ -37,6 +38,7 @@ public struct SyncAgent: Sendable {
         let source = source
         var capabilities = SyncCapabilities.supported
         capabilities.insert(.sidePhase)
+        capabilities.insert(.cardPhase)
         if !blobs { capabilities.remove(.blobs) }
         return SecureLinkConfiguration(localStatic: account.identity.dhKey, hello: SyncHello(capabilities: capabilities)) {
             await source.isSyncPeer(staticKey: $0)
@@ -102,6 +104,16 @@ public struct SyncAgent: Sendable {
         // Self messages replicate as signed stubs: sign any that are missing before serving.
         try? await account.signMissingSelfStubs()
         let hub = account.hub
+        if link.negotiated.capabilities.contains(.cardPhase) {
+            do throws(SyncSidePhaseError) {
+                try await SyncSidePhase.run(link: link, handler: CardExchange(account: account), clock: clock)
+            } catch {
+                await link.close()
+                var report = SyncSessionReport()
+                if case .link(let failure) = error { report.interruption = failure } else { report.interruption = .closed }
+                return report
+            }
+        }
         var circle: CircleExchange?
         if link.negotiated.capabilities.contains(.sidePhase) {
             let exchange = CircleExchange(account: account, contacts: source)

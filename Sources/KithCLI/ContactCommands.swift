@@ -107,8 +107,8 @@ struct Contact: AsyncParsableCommand {
                             Output.json(.object(object))
                         } else {
                             Output.line("Compact card of \(TerminalText.escaped(pending.compactCard.displayName)) (\(pending.feedID)) verified and kept as pending. "
-                                + "The full card is still needed (it carries the keys messages are encrypted with): get it over a secure link "
-                                + "or as a file, then `kith contact add FULL_CARD` completes the contact (it must match the scanned card).")
+                                + "The full card (it carries the keys messages are encrypted with) arrives by itself at your first sync with them "
+                                + "(`kith pair`, `kith sync`), or add it from a file with `kith contact add FULL_CARD` (it must match the scanned card).")
                         }
                         return
                     }

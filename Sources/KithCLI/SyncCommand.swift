@@ -154,9 +154,10 @@ struct SyncCommand: AsyncParsableCommand {
 /// One sync session with progress on standard error and a summary at the end.
 enum SyncRun {
     static func session(link: SecureLink, agent: SyncAgent, json: Bool) async -> SyncSessionReport {
-        let peerName = await agent.source.peerName(staticKey: link.peerStaticKey) ?? "contact"
         let progress = SyncProgress(draws: !json)
         let report = await agent.run(link: link, observer: progress.observer)
+        // Named after the run: its card phase may have completed a scanned compact card into a contact.
+        let peerName = await agent.source.peerName(staticKey: link.peerStaticKey) ?? "contact"
         progress.printSummary(peer: peerName, report: report, json: json)
         return report
     }

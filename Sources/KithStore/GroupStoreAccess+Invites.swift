@@ -87,10 +87,11 @@ extension GroupStoreAccess {
         return db.changesCount > 0
     }
 
-    /// The most own cards kept for invites (``saveInviteCard(_:commitment:)`` prunes the oldest beyond it).
+    /// The most own committed cards kept (``saveInviteCard(_:commitment:)`` prunes the oldest beyond it).
     public static let maxInviteCards = 16
 
-    /// Keeps an own full card that an invite's compact card commits to, pruning the oldest beyond ``maxInviteCards``.
+    /// Keeps an own full card that a compact card commits to (an invite's, or one drawn as a QR code for the card phase
+    /// of a first sync link), pruning the oldest beyond ``maxInviteCards``.
     public func saveInviteCard(_ card: [UInt8], commitment: String) throws {
         try db.execute(
             sql: "INSERT OR IGNORE INTO invite_cards(commitment, card, created_at) VALUES (?, ?, ?)",

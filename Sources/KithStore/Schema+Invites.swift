@@ -24,8 +24,9 @@ extension Schema {
 
     /// Invites for joiners who never met the creator (docs/INVITES.md, "Storage").
     ///
-    /// - `invite_cards`: the creator's own full contact cards that its invites' compact cards commit to (by the
-    ///   commitment, base64url), so the creator hands a stranger exactly the committed card. Public data (a card is
+    /// - `invite_cards`: this identity's own full contact cards that its compact cards commit to (by the commitment,
+    ///   base64url): those of strangers' invites, so the creator hands a stranger exactly the committed card, and
+    ///   those drawn as QR codes, handed over in the card phase of a first sync link (docs/FEED-FORMAT.md 11.9). Public data (a card is
     ///   what a QR code shows); at most ``GroupStoreAccess/maxInviteCards`` rows, the oldest pruned.
     static let inviteStrangerTables = """
         CREATE TABLE invite_cards (

@@ -29,6 +29,11 @@ public struct SyncCapabilities: OptionSet, Hashable, Sendable {
     /// Not in ``all``: offered only by callers that run ``SyncSidePhase`` (Kith's `SyncAgent`).
     public static let sidePhase = SyncCapabilities(rawValue: 0x0010)
 
+    /// Bit 5 (0x0020): before the side phase, both sides run the card phase (records 0x0B): a side
+    /// that scanned the peer's compact card asks for the full card it commits to (docs/FEED-FORMAT.md
+    /// 11.9). Not in ``all``: offered only by callers that run it (Kith's `SyncAgent`).
+    public static let cardPhase = SyncCapabilities(rawValue: 0x0020)
+
     /// Every capability this implementation understands.
     public static let all: SyncCapabilities = [.zstdEnvelopes, .zstdEnvelopeDictionary, .heldRanges, .blobs]
 

@@ -1,0 +1,124 @@
+@testable import Kith
+import KithAccountFixtures
+import KithIdentity
+import KithStore
+import KithSync
+import Testing
+
+/// The full card over the first secure link (docs/FEED-FORMAT.md 11.9): a side that scanned the peer's compact card
+/// gets the committed full card in the card phase and completes the contact before the session syncs.
+@Suite struct CardPhaseTests {
+    /// Alice and Bob met in person and only scanned compact cards (nothing else exchanged).
+    static func scanned(both: Bool = true) async throws -> (Account, Account) {
+        let alice = try MetAccounts.account(0xA1)
+        let bob = try MetAccounts.account(0xB0)
+        let aliceCompact = try await alice.compactContactCard(for: try await alice.contactCard(displayName: "Alice"))
+        _ = try await bob.addPendingContact(compactText: aliceCompact.text, name: "Ally")
+        let bobCard = try await bob.contactCard(displayName: "Bob")
+        if both {
+            _ = try await alice.addPendingContact(compactText: try await bob.compactContactCard(for: bobCard).text)
+        } else {
+            try await alice.addContact(card: bobCard)
+        }
+        return (alice, bob)
+    }
+
+    static func key(_ account: Account) -> [UInt8] { Array(account.identity.publicKeys.dhKey.rawRepresentation) }
+
+    @Test func twoScannedCompactCardsBecomeContactsOverTheirFirstLink() async throws {
+        let (alice, bob) = try await Self.scanned()
+        #expect(try await alice.contact(bob.feedID) == nil)
+        #expect(try await bob.contact(alice.feedID) == nil)
+        _ = try await alice.post("posted before the link: for contacts", audience: .contacts)
+        let outcome = await SyncPair.session(alice, bob)
+        #expect(outcome.alice.completed && outcome.bob.completed)
+        let ally = try #require(try await bob.contact(alice.feedID))
+        #expect(ally.shownName == "Ally")
+        #expect(try await alice.contact(bob.feedID) != nil)
+        #expect(try await alice.pendingContacts().isEmpty)
+        #expect(try await bob.pendingContacts().isEmpty)
+        // The same session synced them as contacts: Bob holds Alice's feed.
+        #expect(try bob.store.isFollowed(alice.feedID))
+        #expect(outcome.bob.messagesAccepted >= 1)
+    }
+
+    @Test func oneSideScanningIsEnough() async throws {
+        let (alice, bob) = try await Self.scanned(both: false)
+        let outcome = await SyncPair.session(alice, bob)
+        #expect(outcome.alice.completed && outcome.bob.completed)
+        #expect(try await bob.contact(alice.feedID) != nil)
+    }
+
+    @Test func aCommitmentTheHolderNoLongerKeepsLeavesThePendingContact() async throws {
+        let alice = try MetAccounts.account(0xA1)
+        let bob = try MetAccounts.account(0xB0)
+        // A compact card drawn without keeping its full card (as another device of Alice's could have).
+        let unkept = try CompactContactCard.create(identity: alice.identity, card: try await alice.contactCard(displayName: "Alice"))
+        _ = try await bob.addPendingContact(compactText: unkept.text)
+        try await alice.addContact(card: try await bob.contactCard(displayName: "Bob"))
+        let outcome = await SyncPair.session(alice, bob)
+        #expect(outcome.alice.completed && outcome.bob.completed)
+        #expect(try await bob.contact(alice.feedID) == nil)
+        #expect(try await bob.pendingContacts().map(\.feedID) == [alice.feedID])
+        // Nothing was asked of or offered to a peer that is only pending.
+        #expect(outcome.bob.messagesAccepted == 0)
+    }
+
+    @Test func aCardThatIsNotTheCommittedOneIsRefusedAndStoresNothing() async throws {
+        let (alice, bob) = try await Self.scanned()
+        let carol = try MetAccounts.account(0xC0)
+        let exchange = CardExchange(account: bob)
+        let alicePeer = SyncPeer(staticKey: Self.key(alice))
+        let opening = await exchange.opening(peer: alicePeer, channelBinding: [])
+        let wanted = try #require(try await bob.pendingContacts().first).compactCard.commitment
+        #expect(try opening.messages.map { try CardPhaseMessage(decoding: $0) } == [.opening(wanted: wanted)])
+        _ = await exchange.received(CardPhaseMessage.opening(wanted: nil).encoded(), peer: alicePeer)
+        // Another card of Alice's (not the committed one), then one of Carol's: both refused.
+        let newer = CardExchange(account: bob)
+        _ = await newer.opening(peer: alicePeer, channelBinding: [])
+        _ = await newer.received(CardPhaseMessage.opening(wanted: nil).encoded(), peer: alicePeer)
+        let step = await newer.received(CardPhaseMessage.card(try await alice.contactCard(displayName: "Alice M.").encoded).encoded(), peer: alicePeer)
+        #expect(step.finished)
+        #expect(await newer.completed == nil)
+        let last = await exchange.received(CardPhaseMessage.card(try await carol.contactCard(displayName: "Carol").encoded).encoded(), peer: alicePeer)
+        #expect(last.finished)
+        #expect(await exchange.completed == nil)
+        #expect(try await bob.contact(alice.feedID) == nil)
+        #expect(try await bob.contact(carol.feedID) == nil)
+        #expect(try await bob.pendingContacts().count == 1)
+    }
+
+    @Test func theCommittedCardOverAnotherLinkKeyIsRefused() async throws {
+        let (alice, bob) = try await Self.scanned()
+        let pending = try #require(try await bob.pendingContacts().first)
+        let kept = try #require(try alice.readGroupStore { try $0.latestInviteCard() })
+        // The right card, but the link was opened by someone else's key.
+        #expect(await bob.completePendingContact(kept, pending: pending, linkKey: Self.key(try MetAccounts.account(0xC0))) == nil)
+        #expect(try await bob.contact(alice.feedID) == nil)
+        #expect(await bob.completePendingContact(kept, pending: pending, linkKey: Self.key(alice)) != nil)
+    }
+
+    @Test func aPeerThatBreaksThePhaseEndsItWithoutStoringAnything() async throws {
+        let (alice, bob) = try await Self.scanned()
+        let alicePeer = SyncPeer(staticKey: Self.key(alice))
+        for bad in [[0x09], [0x01], CardPhaseMessage.noCard.encoded()] as [[UInt8]] {
+            let exchange = CardExchange(account: bob)
+            _ = await exchange.opening(peer: alicePeer, channelBinding: [])
+            // Garbage, a truncated opening, or an answer before any opening: the phase ends on this side.
+            #expect(await exchange.received(bad, peer: alicePeer).finished)
+        }
+        let twice = CardExchange(account: bob)
+        _ = await twice.opening(peer: alicePeer, channelBinding: [])
+        _ = await twice.received(CardPhaseMessage.opening(wanted: nil).encoded(), peer: alicePeer)
+        #expect(await twice.received(CardPhaseMessage.opening(wanted: nil).encoded(), peer: alicePeer).finished)
+        #expect(try await bob.pendingContacts().count == 1)
+    }
+
+    @Test func aStrangerIsStillRefusedAtTheHandshake() async throws {
+        let alice = try MetAccounts.account(0xA1)
+        let bob = try MetAccounts.account(0xB0)
+        #expect(!(await alice.makeSyncSource().isSyncPeer(staticKey: Self.key(bob))))
+        let outcome = await SyncPair.session(alice, bob)
+        #expect(!outcome.alice.completed && !outcome.bob.completed)
+    }
+}
