@@ -15,6 +15,11 @@ made=$("$kith" invite create --home "$work/a" club --single-use --name $'Club\e[
 url=$(echo "$made" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
 code=$(echo "$made" | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
 
+# The QR form (KITH://QR/ + base32, all QR-alphanumeric) reads back as the same invite.
+qr_text=$(echo "$made" | python3 -c 'import json,sys; print(json.load(sys.stdin)["qr_text"])')
+[[ "$qr_text" =~ ^KITH://QR/[A-Z2-7]+$ ]] || fail "unexpected QR text: $qr_text"
+[ "$("$kith" invite show --home "$work/d" "$qr_text" --json)" == "$("$kith" invite show --home "$work/d" "$url" --json)" ] \
+  || fail "the QR form does not read back as the same invite"
 shown=$("$kith" invite show --home "$work/d" "$url" --json)
 python3 - "$shown" "$server" <<'PY' || fail "show: $shown"
 import json, sys

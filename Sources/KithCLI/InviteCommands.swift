@@ -73,11 +73,13 @@ struct InviteCommand: AsyncParsableCommand {
                     object["code"] = .string(made.code)
                     object["url"] = .string(made.url)
                     object["convos_url"] = .string(made.convosURL)
+                    if let qrText = made.qrText { object["qr_text"] = .string(qrText) }
                     Output.json(.object(object))
                     return
                 }
                 Output.line(made.url)
-                if !noQR { Output.line(try QRCode.render(made.url)) }
+                // The QR form (KITH://QR/ + base32) is all QR-alphanumeric: a smaller symbol than the link's.
+                if !noQR { Output.line(try QRCode.render(made.qrText ?? made.url)) }
                 Output.line("Tag \(made.invite.payload.tag)\(singleUse ? ", single use" : "")"
                     + (made.invite.payload.expiresAtUnix.map { ", expires at \($0) (Unix seconds)" } ?? ", no expiry"))
                 if relay != nil {

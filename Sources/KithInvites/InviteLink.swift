@@ -1,9 +1,11 @@
 import Foundation
+import KithCanonical
 
 /// An invite code found in a link or in pasted text, and the form it came in.
 ///
 /// Forms read, first match wins (`convos-invites.md` §4.4): `convos[-env]://join|invite/<code>`,
-/// `kith://invite/<code>`, `https://…/v2?i=<code>`, `https://…/i/<code>`, `https://…?code=<code>`, then a bare code.
+/// `kith://invite/<code>`, Kith's QR form `KITH://QR/<BASE32>`, `https://…/v2?i=<code>`, `https://…/i/<code>`,
+/// `https://…?code=<code>`, then a bare code.
 public struct InviteLink: Sendable, Hashable {
     /// Where the code was found.
     public enum Form: Sendable, Hashable {
@@ -11,6 +13,9 @@ public struct InviteLink: Sendable, Hashable {
         case convosScheme(String)
         /// `kith://invite/<code>`.
         case kithScheme
+        /// `KITH://QR/<BASE32>`: the code's bytes as uppercase base32, for a QR code in alphanumeric mode
+        /// (``kithQRText(code:)``); ``code`` holds them as the usual base64url code.
+        case kithQR
         /// `https://<host>/v2?i=<code>`, what Convos generates.
         case v2Query(host: String)
         /// `https://<host>/i/<code>`, what convos-web generates and Kith serves.
@@ -33,7 +38,8 @@ public struct InviteLink: Sendable, Hashable {
     ///   ``InviteError/codeTooLong(characters:maximum:)`` or ``InviteError/invalidCodeCharacter(offset:)``.
     public init(parsing text: String) throws(InviteError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.utf8.count <= InviteLimits.maxCodeCharacters + 512 else {
+        // Room for the QR form, whose base32 is 6/5 as long as the base64url code.
+        guard trimmed.utf8.count <= InviteLimits.maxCodeCharacters * 6 / 5 + 512 else {
             throw .codeTooLong(characters: trimmed.utf8.count, maximum: InviteLimits.maxCodeCharacters)
         }
         if let schemeEnd = trimmed.range(of: "://") {
@@ -56,6 +62,18 @@ public struct InviteLink: Sendable, Hashable {
         "kith://invite/\(code)"
     }
 
+    /// Kith's QR form of a code: `KITH://QR/` and the code's bytes as uppercase base32 (RFC 4648, no padding). Every
+    /// character is in the QR alphanumeric set (5.5 bits a character against 8 in byte mode), so the same invite
+    /// needs a smaller symbol than its `kith://invite/` link; it reads back as the same code.
+    ///
+    /// - Throws: ``InviteError`` when `code` is not base64url.
+    public static func kithQRText(code: String) throws(InviteError) -> String {
+        let compact = String(code.unicodeScalars.filter { $0 != "*" })
+        let bytes: [UInt8]
+        do throws(Base64URLError) { bytes = try Base64URL.decode(compact) } catch { throw .invalidBase64URL }
+        return "KITH://QR/" + Base32.encode(bytes)
+    }
+
     private static func parseURL(scheme: String, rest: String, original: String) throws(InviteError) -> (String, Form) {
         let (beforeQuery, query) = split(rest, at: "?")
         let pathParts = beforeQuery.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -66,8 +84,15 @@ public struct InviteLink: Sendable, Hashable {
             }
             return (percentDecoded(pathParts[1]), .convosScheme(scheme))
         case "kith":
-            guard pathParts.count == 2, pathParts[0].lowercased() == "invite" else { throw .unrecognizedInput(original) }
-            return (percentDecoded(pathParts[1]), .kithScheme)
+            guard pathParts.count == 2 else { throw .unrecognizedInput(original) }
+            switch pathParts[0].lowercased() {
+            case "invite": return (percentDecoded(pathParts[1]), .kithScheme)
+            case "qr":
+                // Base32 reads canonical uppercase only; a scanner or a user may have lowered the case.
+                guard let bytes = try? Base32.decode(pathParts[1].uppercased()) else { throw .unrecognizedInput(original) }
+                return (Base64URL.encode(bytes), .kithQR)
+            default: throw .unrecognizedInput(original)
+            }
         case "https":
             let host = pathParts.first?.lowercased() ?? ""
             guard !host.isEmpty else { throw .unrecognizedInput(original) }

@@ -35,6 +35,24 @@ struct InviteLinkTests {
         #expect(InviteLink.kithURL(code: "abc") == "kith://invite/abc")
     }
 
+    @Test func theQRFormReadsBackAsTheSameCode() throws {
+        // 60 characters of base64url = 45 bytes, so the code survives a round trip exactly.
+        let text = try InviteLink.kithQRText(code: Self.code)
+        #expect(text.hasPrefix("KITH://QR/"))
+        // Every character is in the QR alphanumeric set (digits, A-Z, space, $%*+-./:).
+        #expect(text.unicodeScalars.allSatisfy { "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:".unicodeScalars.contains($0) })
+        let link = try InviteLink(parsing: text)
+        #expect(link.code == Self.code && link.form == .kithQR)
+        // A scanner or a user that lowered the case still reads it; `*` separators of a long code are dropped.
+        #expect(try InviteLink(parsing: text.lowercased()).code == Self.code)
+        #expect(try InviteLink.kithQRText(code: Self.code + "*" + Self.code) == InviteLink.kithQRText(code: Self.code + Self.code))
+        // Not base32, or too short once decoded: refused with a reason, like any other form.
+        #expect(throws: InviteError.self) { try InviteLink(parsing: "KITH://QR/0189") }
+        #expect(throws: InviteError.self) { try InviteLink(parsing: "KITH://QR/MFRGG") }
+        #expect(throws: InviteError.self) { try InviteLink(parsing: "KITH://QR/" + String(repeating: "A", count: InviteLimits.maxCodeCharacters * 2)) }
+        #expect(throws: InviteError.invalidBase64URL) { try InviteLink.kithQRText(code: "not base64url!") }
+    }
+
     @Test func refusals() {
         #expect(throws: InviteError.codeTooShort(characters: 10, minimum: 50)) { try InviteLink(parsing: "abcdefghij") }
         #expect(throws: InviteError.self) { try InviteLink(parsing: "http://popup.convos.org/v2?i=\(Self.code)") }

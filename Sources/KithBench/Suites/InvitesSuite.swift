@@ -33,6 +33,7 @@ enum InvitesSuite: BenchSuite {
         report(BenchFigure(name: "invites.typical_url_chars", value: Double(url.count), unit: "chars"))
         report(BenchFigure(name: "invites.typical_url_qr_version_M", value: Double(qrVersion(url)), unit: "version"))
         report(BenchFigure(name: "invites.typical_convos_url_qr_version_M", value: Double(qrVersion(InviteLink.convosURL(code: code))), unit: "version"))
+        report(BenchFigure(name: "invites.typical_qr_text_qr_version_M", value: Double(segmentedQRVersion(try InviteLink.kithQRText(code: code))), unit: "version"))
         let card = try ContactCard.create(
             identity: try Identity(seed: seed), displayName: "Alice", createdAt: 1_790_000_000, extensions: [.inviteKey(key.publicKey)])
         report(BenchFigure(name: "invites.full_card_chars", value: Double(card.text.count), unit: "chars"))
@@ -46,6 +47,17 @@ enum InvitesSuite: BenchSuite {
         let strangerURL = InviteLink.kithURL(code: strangerCode)
         report(BenchFigure(name: "invites.strangers_code_chars", value: Double(strangerCode.count), unit: "chars"))
         report(BenchFigure(name: "invites.strangers_url_qr_version_M", value: Double(qrVersion(strangerURL)), unit: "version"))
+        report(BenchFigure(
+            name: "invites.strangers_qr_text_qr_version_M", value: Double(segmentedQRVersion(try InviteLink.kithQRText(code: strangerCode))),
+            unit: "version"))
+    }
+
+    /// The QR version libqrencode picks for `text` at level M with its optimal segmentation (alphanumeric runs in
+    /// alphanumeric mode), as `kith invite create` draws it (0 when it does not fit).
+    static func segmentedQRVersion(_ text: String) -> Int {
+        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return 0 }
+        defer { QRcode_free(code) }
+        return Int(code.pointee.version)
     }
 
     /// The QR version libqrencode picks for `text` at level M (0 when it does not fit).
