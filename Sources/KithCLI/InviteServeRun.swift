@@ -72,7 +72,9 @@ enum InviteServeRun {
                 object["tag"] = .string(tag)
                 Output.json(.object(object))
             } else {
-                Output.line("Joined the group \(group.string) (tag \(TerminalText.escaped(tag))). Its messages reach you with the members' feeds: a sync with a contact who follows them, or `kith feed import`.")
+                Output.line("Joined the group \(group.string) (tag \(TerminalText.escaped(tag))). Its messages reach you with the members' feeds. "
+                    + "The creator is now a group peer: not a contact, but you may sync with each other while you share the group "
+                    + "(`kith pair create` on one side, `kith pair join CODE` on the other); a sync with any contact who follows the group works too.")
             }
         case let .refused(error, reason):
             if json {
