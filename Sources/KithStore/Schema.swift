@@ -57,7 +57,7 @@ enum Schema {
         migrator.registerMigration("v14-otk-confirm-intent") { db in
             try db.execute(sql: oneTimeConfirmIntent)
         }
-        migrator.registerMigration("v15-group-peers") { db in
+        migrator.registerMigration("v16-group-peers") { db in
             try db.execute(sql: groupPeerTables)
         }
         return migrator
