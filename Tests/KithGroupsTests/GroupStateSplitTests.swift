@@ -67,7 +67,8 @@ import Testing
         #expect(throws: GroupError.self) { _ = try GroupMembership(serialized: epochPart, ratchets: nil, now: Fixture.now) }
         #expect(throws: GroupError.self) { _ = try GroupMembership(serialized: try bob.serialized(), ratchets: ratchets, now: Fixture.now) }
         // Ratchets of another group, of another epoch, damaged, or a whole state passed as ratchets.
-        let other = try GroupMembership.create(id: .random(), owner: bob.ownFeed, identityKey: GroupMembershipTests.Person().key, now: Fixture.now)
+        let stranger = GroupMembershipTests.Person()
+        let other = try GroupMembership.create(id: .random(), owner: stranger.feed, identityKey: stranger.key, now: Fixture.now)
         #expect(throws: GroupError.self) {
             _ = try GroupMembership(serialized: epochPart, ratchets: try other.serializedRatchets(), now: Fixture.now)
         }
