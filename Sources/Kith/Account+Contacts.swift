@@ -310,7 +310,8 @@ extension Account {
         let key: IdentityPublicKey?
         do throws(StoreError) { key = try store.identityKey(of: feed) } catch { throw .store(error) }
         guard let key else { throw .input(.invalid("feed \(feed) is not a contact or followed feed here; add their card or pass --key")) }
-        return try importFeedBlocking(lines: lines, identityKey: key, progress: progress)
+        // The key came from the followed feeds: no need to look it up again.
+        return try importFeedBlocking(lines: lines, identityKey: key, followed: true, progress: progress)
     }
 
     /// Every encrypted blob held here, for handing to a peer with the feed (they are useless

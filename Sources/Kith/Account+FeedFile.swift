@@ -42,10 +42,13 @@ extension Account {
         var result = FeedFileImport(feed: feed)
         do throws(StoreError) { try store.follow(identityKey: key) } catch { throw .store(error) }
         let report = try announcingIngest(of: feed) { () throws(KithError) in
-            do throws(StoreError) { return try store.ingest(streaming: input, decryptor: decryptor, onlyFeed: feed, progress: progress) } catch { throw .store(error) }
+            do throws(StoreError) {
+                return try store.ingest(streaming: input, decryptor: deferredDecryptor, onlyFeed: feed, progress: progress)
+            } catch {
+                throw .store(error)
+            }
         }
-        try processDirectMessagesBlocking()
-        try processOneTimeMessagesBlocking()
+        try processAfterImportBlocking()
         if let error = input.reader.readError { throw .input(.file(path: "the feed file", reason: "reading failed: \(error)")) }
         result.lines = input.linesRead
         result.rejections = input.rejections

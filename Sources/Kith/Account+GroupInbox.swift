@@ -18,41 +18,48 @@ extension Account {
         try await BlockingWork.run { () throws(KithError) in try self.processGroupMessagesBlocking() }
     }
 
+    ///
+    /// `passes` (from ``FeedStore/pendingPasses(local:now:)``) skips the steps that have nothing to do; the default runs
+    /// every step.
     @discardableResult
-    func processGroupMessagesBlocking() throws(KithError) -> GroupProcessReport {
+    func processGroupMessagesBlocking(passes: PendingPasses = .all) throws(KithError) -> GroupProcessReport {
         var report = GroupProcessReport()
         var touched: [GroupID: GroupMembership] = [:]
         var advanced: Set<GroupID> = []
         var profiles: [GroupID: [FeedID: String?]] = [:]
-        try explodeDueGroupsBlocking(report: &report)
-        try withGroupStore { access throws(KithError) in
-            for (id, membership) in try self.joinFromWelcomes(access, report: &report) {
-                touched[id] = membership
-                advanced.insert(id)
-            }
-            for text in try self.groupStoreCall({ try access.groupsWithInbox() }) {
-                guard let id = try? GroupID(text), let drained = try self.drainInbox(id, access, report: &report) else { continue }
-                touched[id] = drained.membership
-                if drained.advanced { advanced.insert(id) }
-                if !drained.profiles.isEmpty { profiles[id] = drained.profiles }
+        if passes.groupsDueToExplode { try explodeDueGroupsBlocking(report: &report) }
+        if passes.welcomes || passes.groupInboxes {
+            try withGroupStore { access throws(KithError) in
+                for (id, membership) in try self.joinFromWelcomes(access, report: &report) {
+                    touched[id] = membership
+                    advanced.insert(id)
+                }
+                for text in try self.groupStoreCall({ try access.groupsWithInbox() }) {
+                    guard let id = try? GroupID(text), let drained = try self.drainInbox(id, access, report: &report) else { continue }
+                    touched[id] = drained.membership
+                    if drained.advanced { advanced.insert(id) }
+                    if !drained.profiles.isEmpty { profiles[id] = drained.profiles }
+                }
             }
         }
         for (id, membership) in touched where advanced.contains(id) { try follow(membersOf: membership) }
+        var committed = false
         for (id, membership) in touched {
             // One group's follow-up failing (its commit would not fit, its state is damaged) must not stop the others,
             // nor the import that ran this pass: it is reported and tried again on the next pass.
             do throws(KithError) {
-                try followUp(id, membership, advanced: advanced.contains(id), profiles: profiles[id] ?? [:])
+                if try followUp(id, membership, advanced: advanced.contains(id), profiles: profiles[id] ?? [:]) { committed = true }
             } catch {
                 report.followUpFailures.append((id, error.description))
             }
         }
-        try flushWelcomes()
+        // Follow-up commits and explosions may have queued Welcomes.
+        if passes.queuedWelcomes || committed || !report.ended.isEmpty || !report.followUpFailures.isEmpty { try flushWelcomes() }
         // A commit may have set an explosion time that has passed.
         if !advanced.isEmpty { try explodeDueGroupsBlocking(report: &report) }
         if !report.opened.isEmpty { hub.emit(.groupMessagesOpened(report.opened)) }
         // Join requests and errors arrive as direct messages; a Welcome may settle a request sent.
-        try processInviteMessagesBlocking()
+        if passes.inviteMessages { try processInviteMessagesBlocking() }
         return report
     }
 
@@ -256,6 +263,10 @@ extension Account {
         var progressed = true
         var waiting: [InboxItem] = []
         var profiles: [FeedID: String?] = [:]
+        // What the pass changed in the state: application messages advance only the ratchets; proposals and commits
+        // the rest.
+        var receivedContent = false
+        var receivedHandshake = false
         while progressed {
             progressed = false
             if membership.epoch > queriedAt {
@@ -293,13 +304,16 @@ extension Account {
                 }
                 switch receipt {
                 case .content(let plaintext, _):
+                    receivedContent = true
                     if let content = try storeGroupContent(plaintext, item, access, &report), case .profileUpdate(let update) = content {
                         profiles[item.author] = update.displayName
                     }
                 case .proposal:
+                    receivedHandshake = true
                     let removal = membership.state.pendingProposals.last.map { $0.proposal.type == .remove } ?? false
                     try storeEvent(item, kind: removal ? .removeMember : .updateKey, id, access)
                 case .newEpoch(let change):
+                    receivedHandshake = true
                     try storeEvent(item, kind: change.kind, id, access)
                     report.commits += 1
                     progressed = true
@@ -320,7 +334,15 @@ extension Account {
             try groupStoreCall { try access.hold(item.entry.messageID, group: id.string, epoch: item.wire.epoch) }
         }
         let advanced = membership.epoch != startEpoch
-        try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: advanced, in: access)
+        if receivedHandshake || advanced {
+            try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: advanced, in: access)
+        } else if receivedContent {
+            try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: false, ratchetsOnly: true,
+                     in: access)
+        } else {
+            // Nothing was received (held, refused, waiting): the state is the stored one.
+            cacheAfterCommit(membership, version: record.version, in: access)
+        }
         return (membership, advanced, profiles)
     }
 
@@ -398,6 +420,7 @@ extension Account {
     func endGroup(_ id: GroupID, record: GroupRecord, status: GroupRecord.Status, _ access: GroupStoreAccess) throws(KithError) {
         var ended = record
         ended.state = []
+        ended.ratchets = []
         ended.status = status
         try groupStoreCall { try access.save(ended, members: []) }
         if status == .exploded { try groupStoreCall { try access.clearContent(of: id.string) } }
@@ -420,8 +443,9 @@ extension Account {
     }
 
     /// After a pass, for a group it touched: the committer commits pending proposals; a member re-proposes the intents
-    /// a new epoch left unapplied.
-    private func followUp(_ id: GroupID, _ membership: GroupMembership, advanced: Bool, profiles: [FeedID: String?]) throws(KithError) {
+    /// a new epoch left unapplied. Returns whether it appended a handshake.
+    @discardableResult
+    private func followUp(_ id: GroupID, _ membership: GroupMembership, advanced: Bool, profiles: [FeedID: String?]) throws(KithError) -> Bool {
         if membership.isCommitter, !profiles.isEmpty {
             // Members' profile updates: each changes that member's own entry of the metadata, nothing else.
             let members = membership.memberFeeds
@@ -433,7 +457,7 @@ extension Account {
                 return next
             }
             // That commit included the pending proposals too.
-            if committed { return }
+            if committed { return true }
         }
         if membership.isCommitter, !membership.state.pendingProposals.isEmpty {
             try commitToGroup(id) { membership, _ throws(KithError) in
@@ -444,6 +468,7 @@ extension Account {
                     throw .group(error)
                 }
             }
+            return true
         } else if !membership.isCommitter, advanced, membership.intents.update || membership.intents.leave {
             try commitToGroup(id) { membership, _ throws(KithError) in
                 do throws(GroupError) {
@@ -453,6 +478,8 @@ extension Account {
                     throw .group(error)
                 }
             }
+            return true
         }
+        return false
     }
 }

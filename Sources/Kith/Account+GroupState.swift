@@ -44,26 +44,50 @@ extension Account {
 
     /// Saves a membership (state sealed, members listed) in `access`'s transaction.
     ///
+    /// The state is stored in two parts (docs/GROUPS.md, "Storage"): ``GroupMembership/serializedWithoutRatchets()``
+    /// and the message-key ratchets. `ratchetsOnly: true` — after application messages alone, which advance nothing
+    /// else — rewrites only the ratchets (a whole state stored before the split is then written in two parts).
     /// `membersChanged: false` skips rewriting the member list (no commit since the last save).
     func save(_ membership: GroupMembership, name: String?, explodeAt: Int64?, status: GroupRecord.Status = .active, createdAt: Int64? = nil,
-              membersChanged: Bool = true, in access: GroupStoreAccess) throws(KithError) {
+              membersChanged: Bool = true, ratchetsOnly: Bool = false, in access: GroupStoreAccess) throws(KithError) {
+        let id = membership.id.string
+        if ratchetsOnly, status == .active {
+            let ratchets: [UInt8]
+            do throws(GroupError) { ratchets = try membership.serializedRatchets() } catch { throw .group(error) }
+            if let version = try groupStoreCall({ try access.saveRatchets(ratchets, of: id) }) {
+                cacheAfterCommit(membership, version: version, in: access)
+                return
+            }
+        }
         let state: [UInt8]
-        do throws(GroupError) { state = status == .active ? try membership.serialized() : [] } catch { throw .group(error) }
+        let ratchets: [UInt8]
+        do throws(GroupError) {
+            state = status == .active ? try membership.serializedWithoutRatchets() : []
+            ratchets = status == .active ? try membership.serializedRatchets() : []
+        } catch {
+            throw .group(error)
+        }
         // A group with conversation metadata takes its name and explosion time from it (the committer's word).
         let shared = membership.metadata != nil
-        let record = GroupRecord(
-            groupID: membership.id.string, name: membership.groupName ?? name, epoch: membership.epoch, state: state, status: status,
+        var record = GroupRecord(
+            groupID: id, name: membership.groupName ?? name, epoch: membership.epoch, state: state, status: status,
             committer: (try? membership.policy.committer)?.string, explodeAt: shared ? membership.explodeAt : explodeAt,
             createdAt: createdAt ?? clock() * 1000
         )
+        record.ratchets = ratchets
         let members: [String]? = status != .active ? [] : membersChanged ? membership.members.map(\.feed.string) : nil
         let version = try groupStoreCall { try access.save(record, members: members) }
-        let id = membership.id.string
-        access.afterCommit { [self] in
-            groupStates.withLock { cache in
-                if status == .active { cache[id] = (version, membership) } else { cache[id] = nil }
-            }
+        if status == .active {
+            cacheAfterCommit(membership, version: version, in: access)
+        } else {
+            access.afterCommit { [self] in groupStates.withLock { $0[id] = nil } }
         }
+    }
+
+    /// Keeps `membership` as the restored state of `version` once `access`'s transaction commits.
+    func cacheAfterCommit(_ membership: GroupMembership, version: Int64, in access: GroupStoreAccess) {
+        let id = membership.id.string
+        access.afterCommit { [self] in groupStates.withLock { $0[id] = (version, membership) } }
     }
 
     /// A group's record and restored membership in `access`'s transaction; the restored state kept from an earlier
@@ -73,7 +97,16 @@ extension Account {
         guard header.status == .active else { return (header, nil) }
         if let cached = groupStates.withLock({ $0[id.string] }), cached.version == header.version { return (header, cached.membership) }
         guard let record = try groupStoreCall({ try access.group(id.string) }) else { return nil }
-        do throws(GroupError) { return (record, try GroupMembership(serialized: record.state, now: groupClock)) } catch { throw .group(error) }
+        return (record, try restoredMembership(record))
+    }
+
+    /// The membership a record holds: a whole state, or the per-epoch part with its ratchets.
+    func restoredMembership(_ record: GroupRecord) throws(KithError) -> GroupMembership {
+        do throws(GroupError) {
+            return try GroupMembership(serialized: record.state, ratchets: record.ratchets.isEmpty ? nil : record.ratchets, now: groupClock)
+        } catch {
+            throw .group(error)
+        }
     }
 
     /// The active membership of `id` in `access`'s transaction, with its record.
@@ -136,7 +169,9 @@ extension Account {
             if let explodeAt = record.explodeAt, explodeAt <= self.clock() { throw .group(.ended("exploded")) }
             var work = membership
             let content = try encrypt(&work)
-            try self.save(work, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: false, in: access)
+            // Encrypting advances this member's application ratchet and nothing else.
+            try self.save(work, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: false, ratchetsOnly: true,
+                          in: access)
             return (content, plaintext)
         }
     }
@@ -164,7 +199,7 @@ extension Account {
         let committer = record.committer.flatMap { try? FeedID($0) }
         let members = try readGroupStore { access in try access.members(of: record.groupID) }.compactMap { try? FeedID($0.feedID) }
         var metadata: ConversationMetadata?
-        if withMetadata, record.status == .active { metadata = (try? GroupMembership(serialized: record.state, now: groupClock))?.metadata }
+        if withMetadata, record.status == .active { metadata = (try? restoredMembership(record))?.metadata }
         return GroupSummary(
             id: id, name: record.name, epoch: record.epoch, status: record.status,
             members: members, committer: committer, explodeAt: record.explodeAt, isCommitter: committer == feedID, metadata: metadata

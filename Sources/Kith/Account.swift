@@ -362,37 +362,62 @@ public final class Account: Sendable {
         try await BlockingWork.run { () throws(KithError) in try self.importFeedBlocking(lines: lines, identityKey: identityKey, progress: progress) }
     }
 
-    func importFeedBlocking(lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, progress: (IngestProgress) -> Void) throws(KithError) -> IngestReport {
-        do {
-            try store.follow(identityKey: identityKey)
-        } catch {
-            throw .store(error)
+    func importFeedBlocking(
+        lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, followed: Bool = false, progress: (IngestProgress) -> Void
+    ) throws(KithError) -> IngestReport {
+        if !followed {
+            do {
+                try store.follow(identityKey: identityKey)
+            } catch {
+                throw .store(error)
+            }
         }
+        let decryptor = deferredDecryptor
         let report = try announcingIngest(of: FeedID(identityKey: identityKey)) { () throws(KithError) in
             do throws(StoreError) { return try store.ingest(streaming: lines, decryptor: decryptor, progress: progress) } catch { throw .store(error) }
         }
-        try processDirectMessagesBlocking()
-        try processOneTimeMessagesBlocking()
+        try processAfterImportBlocking()
         return report
+    }
+
+    /// The passes every import runs after its ingest — direct messages (then groups), one-time messages — each only
+    /// when one read (``FeedStore/pendingPasses(local:now:)``) finds work for it: a pass with nothing to do would open
+    /// its transaction, find nothing and change nothing.
+    func processAfterImportBlocking() throws(KithError) {
+        let passes: PendingPasses
+        do throws(StoreError) { passes = try store.pendingPasses(local: feedID, now: clock()) } catch { throw .store(error) }
+        if passes.directMessages {
+            // Opening direct messages may bring Welcomes and invite messages: the group pass then runs in full.
+            try processDirectMessagesBlocking()
+        } else if passes.anyGroupWork {
+            try processGroupMessagesBlocking(passes: passes)
+        }
+        if passes.oneTimeMessages { try processOneTimeMessagesBlocking() }
     }
 
     /// Runs an ingest into `feed` and emits what it stored: ``AccountEvent/messagesStored(feed:messages:)``
     /// with the new messages, and ``AccountEvent/keysRotated(_:)`` when a verified key rotation
     /// arrived with them.
     func announcingIngest(of feed: FeedID, _ ingest: () throws(KithError) -> IngestReport) throws(KithError) -> IngestReport {
-        let rotationsBefore = try verifiedRotationCount(feed)
         let report = try ingest()
         var stored: [MessageID] = []
         for outcome in report.outcomes { if case .stored(let id, _) = outcome { stored.append(id) } }
         stored += report.promoted
         guard !stored.isEmpty else { return report }
         hub.emit(.messagesStored(feed: feed, messages: stored))
-        if try verifiedRotationCount(feed) > rotationsBefore { hub.emit(.keysRotated(feed)) }
+        if try verifiedRotationLinked(report, of: feed) { hub.emit(.keysRotated(feed)) }
         return report
     }
 
-    private func verifiedRotationCount(_ feed: FeedID) throws(KithError) -> Int {
-        do throws(StoreError) { return try store.keyRotations(feed: feed).count(where: \.verified) } catch { throw .store(error) }
+    /// Whether this ingest linked a key rotation of `feed` that verified. Rotations are recorded (verified or not)
+    /// only when their message is linked, so a verified record at a sequence this ingest linked is a new one; an
+    /// ingest that linked no `key_rotation` reads nothing.
+    private func verifiedRotationLinked(_ report: IngestReport, of feed: FeedID) throws(KithError) -> Bool {
+        let sequences = Set(report.linked.filter { $0.feedID == feed && $0.type == ChainRules.keyRotationType }.map(\.sequence))
+        guard !sequences.isEmpty else { return false }
+        let rotations: [KeyRotationRecord]
+        do throws(StoreError) { rotations = try store.keyRotations(feed: feed) } catch { throw .store(error) }
+        return rotations.contains { $0.verified && sequences.contains($0.sequence) }
     }
 
     /// Signs the stubs that replicate in place of this account's self messages, for any that lack
@@ -423,4 +448,8 @@ public final class Account: Sendable {
     }
 
     var decryptor: AccountDecryptor { AccountDecryptor(identity: identity, store: store, cache: contactsKeyCache) }
+
+    /// A decryptor for an import: it reads the contacts' keys only for a batch that holds a `contacts` message of
+    /// another feed (the ingest prepares it before each batch's transaction; see ``AccountDecryptor/prepare(for:)``).
+    var deferredDecryptor: AccountDecryptor { AccountDecryptor(identity: identity, deferredStore: store, cache: contactsKeyCache) }
 }

@@ -25,6 +25,8 @@ final class AccountDecryptor: ContentDecryptor {
     let selfSlotKey: SymmetricKey
     private let state: Mutex<State>
     private let cache: ContactsKeyCache
+    /// For a deferred decryptor: the store whose contacts' keys ``prepare(for:)`` reads, until it has.
+    private let deferredStore: Mutex<FeedStore?>
 
     /// A decryptor without contacts (own messages only).
     convenience init(identity: Identity) {
@@ -38,11 +40,33 @@ final class AccountDecryptor: ContentDecryptor {
         )
     }
 
+    /// A decryptor that reads the store's contacts only when an ingest batch needs them (``prepare(for:)``): most
+    /// imports (a group message, a direct message, the author's own feed) hold no `contacts` message of another feed.
+    init(identity: Identity, deferredStore store: FeedStore, cache: ContactsKeyCache = ContactsKeyCache()) {
+        self.identity = identity
+        selfSlotKey = ContactsKey.selfSlotKey(journalKey: identity.journalKey)
+        state = Mutex(State(dhKeys: [:], identityKeys: [:]))
+        self.cache = cache
+        deferredStore = Mutex(store)
+    }
+
     init(identity: Identity, dhKeys: [FeedID: [String]], identityKeys: [FeedID: String], cache: ContactsKeyCache = ContactsKeyCache()) {
         self.identity = identity
         selfSlotKey = ContactsKey.selfSlotKey(journalKey: identity.journalKey)
         state = Mutex(State(dhKeys: dhKeys, identityKeys: identityKeys))
         self.cache = cache
+        deferredStore = Mutex(nil)
+    }
+
+    /// A deferred decryptor reads the contacts' keys before the first batch that holds a `contacts` message of
+    /// another feed (or whose envelopes are not known); once read, they are kept, and learn rotations as before.
+    func prepare(for envelopes: [Envelope]?) {
+        let own = identity.feedID
+        if let envelopes, !envelopes.contains(where: { $0.audience == .contacts && $0.feedID != own }) { return }
+        guard let store = deferredStore.withLock({ slot in defer { slot = nil }; return slot }) else { return }
+        let dhKeys = (try? store.contactDHKeys()) ?? [:]
+        let identityKeys = (try? store.contactIdentityKeys()) ?? [:]
+        state.withLock { $0 = State(dhKeys: dhKeys, identityKeys: identityKeys) }
     }
 
     func decrypt(_ envelope: Envelope) throws(FeedError) -> [UInt8]? {

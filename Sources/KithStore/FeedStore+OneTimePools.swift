@@ -31,13 +31,13 @@ extension FeedStore {
     /// The pools shared with every peer (a read, no lock held for writing).
     public func oneTimePoolStatuses() throws(OneTimePoolError) -> [OneTimePoolStatus] {
         do {
-            return try database.read { db in
+            return try database.inDatabase { db in try Self.readSnapshot(db) { db in
                 do throws(OneTimePoolError) {
                     return try OneTimePoolAccess(db: db, sealer: sealer, now: Self.nowMillis()).statuses()
                 } catch {
                     throw error
                 }
-            }
+            } }
         } catch let error as OneTimePoolError {
             throw error
         } catch {

@@ -44,9 +44,13 @@ extension FeedStore {
         var inFlight: BatchCommit?
 
         func collect(_ commit: BatchCommit) throws(StoreError) {
-            let batch = try commit.wait()
+            record(try commit.wait())
+        }
+
+        func record(_ batch: IngestReport) {
             report.outcomes.append(contentsOf: batch.outcomes)
             report.promoted.append(contentsOf: batch.promoted)
+            report.linked.append(contentsOf: batch.linked)
             done.batches += 1
             done.committed += batch.outcomes.count
             let accepted = batch.acceptedCount
@@ -72,7 +76,22 @@ extension FeedStore {
                 feeds[feedID.string] = state
                 return state
             }
+            if let decryptor {
+                decryptor.prepare(for: prepared.compactMap { line in
+                    if case .success(.envelope(let envelope)) = line.parsed { envelope } else { nil }
+                })
+            }
             if let inFlight { try collect(inFlight) }
+            inFlight = nil
+            if batch.count < size {
+                // The input is exhausted: nothing left to check while this batch commits, so it commits here (no
+                // hand-over to the writer queue and back, which a one-entry import would mostly consist of).
+                let lines = prepared
+                record(try write { db in
+                    try IngestSession.run(in: db, store: self, decryptor: decryptor, expecting: lines.count) { try $0.ingest(contentsOf: lines) }
+                })
+                break
+            }
             inFlight = BatchCommit(store: self, lines: prepared, decryptor: decryptor)
         }
         if let inFlight { try collect(inFlight) }

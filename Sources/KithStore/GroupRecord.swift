@@ -22,6 +22,9 @@ public struct GroupRecord: Sendable, Equatable {
     public var epoch: UInt64
     /// The serialized member state (plaintext here; sealed in SQLite). Empty once the group is no longer active.
     public var state: [UInt8]
+    /// The state's message-key ratchets when they are stored apart from ``state`` (sealed in SQLite, table
+    /// `mls_group_ratchets`); empty when ``state`` is whole (written before they were split, or no longer active).
+    public var ratchets: [UInt8] = []
     /// Where the membership stands.
     public var status: Status
     /// The feed id of the committer.
@@ -30,7 +33,7 @@ public struct GroupRecord: Sendable, Equatable {
     public var explodeAt: Int64?
     /// When this device created or joined the group (Unix milliseconds).
     public var createdAt: Int64
-    /// Grows with every save of the record (0 before the first).
+    /// Grows with every save of the record or of its ratchets alone (0 before the first).
     public var version: Int64 = 0
 
     /// Creates a record.

@@ -20,10 +20,18 @@ public struct GroupStoreAccess {
     /// The group, or nil when this store does not know it. With `loadingState: false` the sealed state is not opened
     /// (``GroupRecord/state`` is empty): for a caller that holds the state of this ``GroupRecord/version``.
     public func group(_ groupID: String, loadingState: Bool = true) throws -> GroupRecord? {
-        let columns = loadingState ? "*" : "group_id, group_name, epoch, status, committer, explode_at, created_at, state_version"
-        guard let row = try Row.fetchOne(db, cached: "SELECT \(columns) FROM mls_groups WHERE group_id = ?", arguments: [groupID]) else { return nil }
+        let columns = loadingState
+            ? Self.recordColumns
+            : "g.group_id, g.group_name, g.epoch, g.status, g.committer, g.explode_at, g.created_at, COALESCE(r.version, g.state_version) AS record_version"
+        guard let row = try Row.fetchOne(
+            db, cached: "SELECT \(columns) FROM mls_groups g LEFT JOIN mls_group_ratchets r USING (group_id) WHERE g.group_id = ?", arguments: [groupID]
+        ) else { return nil }
         return try record(row, loadingState: loadingState)
     }
+
+    /// A group row with its ratchets (when stored apart) and its version: the ratchets' when they are, the row's
+    /// otherwise (a whole state written before the split).
+    static let recordColumns = "g.*, r.ratchets_blob, COALESCE(r.version, g.state_version) AS record_version"
 
     /// Runs `action` once the current transaction commits (never if it rolls back): for caches of what it wrote.
     public func afterCommit(_ action: @escaping @Sendable () -> Void) {
@@ -33,22 +41,30 @@ public struct GroupStoreAccess {
     /// Active groups whose explosion time (Unix seconds) is at or before `now`.
     public func groupsDue(toExplodeAt now: Int64) throws -> [GroupRecord] {
         try Row.fetchAll(
-            db, cached: "SELECT * FROM mls_groups WHERE status = 'active' AND explode_at IS NOT NULL AND explode_at <= ?", arguments: [now]
+            db,
+            cached: """
+                SELECT \(Self.recordColumns) FROM mls_groups g LEFT JOIN mls_group_ratchets r USING (group_id)
+                WHERE g.status = 'active' AND g.explode_at IS NOT NULL AND g.explode_at <= ?
+                """,
+            arguments: [now]
         ).map { try record($0) }
     }
 
     /// Every group, newest first.
     public func groups() throws -> [GroupRecord] {
-        try Row.fetchAll(db, cached: "SELECT * FROM mls_groups ORDER BY created_at DESC, group_id").map { try record($0) }
+        try Row.fetchAll(
+            db, cached: "SELECT \(Self.recordColumns) FROM mls_groups g LEFT JOIN mls_group_ratchets r USING (group_id) ORDER BY g.created_at DESC, g.group_id"
+        ).map { try record($0) }
     }
 
     /// Inserts or replaces a group and, when `members` is given, its member list (the epoch each joined at is kept for
-    /// members already listed). Returns the record's new version.
+    /// members already listed). Its ratchets are replaced by ``GroupRecord/ratchets`` (deleted when empty). Returns the
+    /// record's new version.
     @discardableResult
     public func save(_ group: GroupRecord, members: [String]?) throws -> Int64 {
         let blob: [UInt8] = group.state.isEmpty ? [] : sealer.sealBinary(group.state, context: "mls_state:" + group.groupID)
         let name = group.name.map { sealer.seal(Array($0.utf8), context: "group_name:" + group.groupID) }
-        let version = try Int64.fetchOne(
+        let rowVersion = try Int64.fetchOne(
             db,
             cached: """
                 INSERT INTO mls_groups(group_id, group_name, epoch, mls_state_blob, created_at, status, committer, explode_at, updated_at, state_version)
@@ -61,6 +77,27 @@ public struct GroupStoreAccess {
             arguments: [group.groupID, name, Int64(clamping: group.epoch), Data(blob), group.createdAt, group.status.rawValue, group.committer,
                         group.explodeAt, now]
         ) ?? 0
+        let version: Int64
+        if group.ratchets.isEmpty {
+            // The previous version may be the ratchets' (higher than the row's): the next one stays above both.
+            let previous = try Int64.fetchOne(db, cached: "SELECT version FROM mls_group_ratchets WHERE group_id = ?", arguments: [group.groupID])
+            try db.execute(cached: "DELETE FROM mls_group_ratchets WHERE group_id = ?", arguments: [group.groupID])
+            version = max(rowVersion, (previous ?? 0) + 1)
+            if version != rowVersion {
+                try db.execute(cached: "UPDATE mls_groups SET state_version = ? WHERE group_id = ?", arguments: [version, group.groupID])
+            }
+        } else {
+            version = try Int64.fetchOne(
+                db,
+                cached: """
+                    INSERT INTO mls_group_ratchets(group_id, ratchets_blob, version) VALUES (?1, ?2, ?3)
+                    ON CONFLICT(group_id) DO UPDATE SET ratchets_blob = excluded.ratchets_blob,
+                        version = MAX(excluded.version, mls_group_ratchets.version + 1)
+                    RETURNING version
+                    """,
+                arguments: [group.groupID, Data(sealer.sealBinary(group.ratchets, context: "mls_ratchets:" + group.groupID)), rowVersion]
+            ) ?? rowVersion
+        }
         guard let members else { return version }
         let known = Set(try String.fetchAll(db, cached: "SELECT feed_id FROM mls_group_members WHERE group_id = ?", arguments: [group.groupID]))
         let current = Set(members)
@@ -76,6 +113,17 @@ public struct GroupStoreAccess {
         return version
     }
 
+    /// Replaces only a group's message-key ratchets, leaving the rest of its state as saved. Returns the group's new
+    /// version, or nil (nothing written) when its ratchets are not stored apart (the ``GroupRecord/ratchets`` of its
+    /// last ``save(_:members:)`` were empty): the caller then saves the whole record.
+    public func saveRatchets(_ ratchets: [UInt8], of groupID: String) throws -> Int64? {
+        try Int64.fetchOne(
+            db,
+            cached: "UPDATE mls_group_ratchets SET ratchets_blob = ?, version = version + 1 WHERE group_id = ? RETURNING version",
+            arguments: [Data(sealer.sealBinary(ratchets, context: "mls_ratchets:" + groupID)), groupID]
+        )
+    }
+
     /// The member feeds of a group, with the epoch each joined at.
     public func members(of groupID: String) throws -> [(feedID: String, joinedAtEpoch: UInt64)] {
         try Row.fetchAll(
@@ -88,13 +136,16 @@ public struct GroupStoreAccess {
         let id: String = row["group_id"]
         let blob: Data = loadingState ? (row["mls_state_blob"] ?? Data()) : Data()
         let state = blob.isEmpty ? [] : try sealer.openBinary(Array(blob), context: "mls_state:" + id)
+        let sealedRatchets: Data? = loadingState ? row["ratchets_blob"] : nil
+        let ratchets = try sealedRatchets.map { try sealer.openBinary(Array($0), context: "mls_ratchets:" + id) } ?? []
         let name = try (row["group_name"] as String?).map { String(decoding: try sealer.open($0, context: "group_name:" + id), as: UTF8.self) }
         var record = GroupRecord(
             groupID: id, name: name, epoch: UInt64(clamping: row["epoch"] as Int64), state: state,
             status: GroupRecord.Status(rawValue: row["status"]) ?? .active, committer: row["committer"], explodeAt: row["explode_at"],
             createdAt: row["created_at"]
         )
-        record.version = row["state_version"] ?? 0
+        record.ratchets = ratchets
+        record.version = row["record_version"] ?? 0
         return record
     }
 

@@ -43,14 +43,21 @@ struct PreparedLine: Sendable {
     /// held already, which the transaction checks first and cheaply.
     ///
     /// - Parameter feed: the state of a followed feed, nil for one that is not followed.
+    /// The checks are independent: a large batch spreads them over the cores (``ConcurrentSignatureChecks``).
     static func checkSignatures<Failure: Error>(_ lines: inout [PreparedLine], feed: (FeedID) throws(Failure) -> FeedKeyState?) throws(Failure) {
+        var checks: [(index: Int, entry: SignedEntry, key: Curve25519.Signing.PublicKey)] = []
         for index in lines.indices {
             guard case .success(let parsed) = lines[index].parsed,
                   let entry = SignedEntry(parsed, bytes: lines[index].bytes),
                   let state = try feed(entry.feedID), !state.hasRotations,
                   entry.sequence >= state.next else { continue }
-            lines[index].signatureValid = (try? entry.verifySignature(with: state.key)) != nil
+            checks.append((index, entry, state.key))
         }
+        let pending = checks
+        let verdicts = ConcurrentSignatureChecks.run(count: pending.count) { item in
+            (try? pending[item].entry.verifySignature(with: pending[item].key)) != nil
+        }
+        for (check, valid) in zip(checks, verdicts) { lines[check.index].signatureValid = valid }
     }
 }
 

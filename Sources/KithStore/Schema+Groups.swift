@@ -77,4 +77,20 @@ extension Schema {
             PRIMARY KEY(group_id, author_feed_id)
         );
         """
+
+    /// A member's message-key ratchets, stored apart from the rest of its state (docs/GROUPS.md, "Storage"): every
+    /// application message sent or received advances them, so it rewrites this small row, not the whole state.
+    ///
+    /// `ratchets_blob` holds `GroupMembership.serializedRatchets()` sealed in binary form (context
+    /// `mls_ratchets:{group_id}`); the group's `mls_state_blob` then holds `serializedWithoutRatchets()` (its secret
+    /// trees emptied), and neither part restores without the other. `version` grows with every save of either part:
+    /// it is the version a process compares with the state it keeps in memory. A store upgraded to this migration keeps
+    /// its groups' whole states (no row here) until each group's next save writes both parts.
+    static let groupRatchetsTable = """
+        CREATE TABLE mls_group_ratchets (
+            group_id TEXT PRIMARY KEY,
+            ratchets_blob BLOB NOT NULL,
+            version INTEGER NOT NULL
+        );
+        """
 }

@@ -57,6 +57,9 @@ enum Schema {
         migrator.registerMigration("v14-otk-confirm-intent") { db in
             try db.execute(sql: oneTimeConfirmIntent)
         }
+        migrator.registerMigration("v15-group-ratchets") { db in
+            try db.execute(sql: groupRatchetsTable)
+        }
         migrator.registerMigration("v16-group-peers") { db in
             try db.execute(sql: groupPeerTables)
         }

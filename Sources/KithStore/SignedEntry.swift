@@ -5,7 +5,7 @@ import KithIdentity
 
 /// An entry whose position and link are signed by the feed's author: a v1 envelope or a signed
 /// self stub. Both are verified and linked by the same chain rules.
-enum SignedEntry {
+enum SignedEntry: Sendable {
     case envelope(Envelope)
     case stub(SelfStub, bytes: [UInt8])
 

@@ -32,6 +32,22 @@ import Testing
         #expect(progress.last?.accepted == 25 && progress.last?.refused == 0)
     }
 
+    /// A batch large enough for its signatures to be checked on every core gets the verdicts of checking them one by
+    /// one: a badly signed entry in the middle is refused, the others stored, on both ingest paths.
+    @Test func signaturesCheckedConcurrentlyGiveTheSameVerdicts() throws {
+        let count = ConcurrentSignatureChecks.minimumChecks * 3
+        let chain = S.chain(count)
+        let forged = try E.envelope(.post(Post(body: "forged")), sequence: 20, previous: chain[19].messageID, signer: S.bob).canonicalBytes
+        var input = S.lines(chain)
+        input[20] = forged
+        for report in [try S.store().ingest(streaming: input), try S.store().ingest(input)] {
+            #expect(report.outcomes.prefix(20).allSatisfy { $0.label == "stored" })
+            #expect(report.outcomes[20].label.hasPrefix("rejected"))
+            #expect(report.outcomes.suffix(from: 21).allSatisfy { $0.label == "pending" })
+        }
+        #expect(ConcurrentSignatureChecks.run(count: count) { $0 % 3 == 0 } == (0..<count).map { $0 % 3 == 0 })
+    }
+
     @Test func newestFirstAcrossBatchesIsHeldThenLinked() throws {
         let store = try S.store()
         let chain = S.chain(10)

@@ -10,8 +10,8 @@ enum GroupStateFormat {
     /// Length of the trailing checksum.
     static let checksumLength = 32
 
-    /// Wraps an encoded body with the version byte and the checksum.
-    static func seal(body: [UInt8]) throws -> [UInt8] {
+    /// Wraps an encoded body with the version byte (a whole state's unless told) and the checksum.
+    static func seal(body: [UInt8], version: UInt8 = version) throws -> [UInt8] {
         var writer = TLSWriter(reservingCapacity: body.count + checksumLength + 5)
         writer.writeUInt8(version)
         try writer.writeCheckedVector { $0.writeBytes(body) }
@@ -21,7 +21,9 @@ enum GroupStateFormat {
     }
 
     /// Checks the version, the framing and the checksum of `bytes`, and returns the body.
-    static func open(_ bytes: [UInt8]) throws -> [UInt8] {
+    ///
+    /// `version` is the format expected (a whole state's by default; the ratchets part has its own).
+    static func open(_ bytes: [UInt8], version: UInt8 = version) throws -> [UInt8] {
         var reader = TLSReader(bytes)
         let found = try reader.readUInt8()
         guard found == version else {

@@ -131,7 +131,7 @@ import Testing
     /// A commit Bob builds with the raw MLS state, bypassing the Kith rule.
     static func rawCommit(of account: Account, _ group: GroupID) async throws -> [UInt8] {
         let record = try #require(try account.readGroupStore { access in try access.group(group.string) })
-        var state = try GroupMembership(serialized: record.state, now: { UInt64(MetAccounts.now) }).state
+        var state = try GroupMembership(serialized: record.state, ratchets: record.ratchets, now: { UInt64(MetAccounts.now) }).state
         return try state.commit(wireFormat: .privateMessage).message.tlsEncoded
     }
 

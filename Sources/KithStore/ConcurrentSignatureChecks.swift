@@ -1,0 +1,48 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs independent signature checks of one ingest batch on every core: the verdicts are those of checking them one by
+/// one, in order, only computed concurrently (a sync's batch of a hundred entries spends most of its CPU time here).
+enum ConcurrentSignatureChecks {
+    /// Below this many checks they run inline (handing work to other threads costs more than it saves).
+    static let minimumChecks = 16
+
+    /// `check(i)` for every `i` in `0..<count`, spread over the cores; the verdicts in order.
+    static func run(count: Int, _ check: @Sendable (Int) -> Bool) -> [Bool] {
+        let cores = activeCores
+        guard count >= minimumChecks, cores > 1 else { return (0..<count).map(check) }
+        let verdicts = UnsafeMutableBufferPointer<Bool>.allocate(capacity: count)
+        verdicts.initialize(repeating: false)
+        defer { verdicts.deallocate() }
+        let chunks = min(count, cores * 4)
+        let chunkSize = (count + chunks - 1) / chunks
+        let shared = SharedVerdicts(base: verdicts.baseAddress)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let start = chunk * chunkSize
+            let end = min(count, start + chunkSize)
+            guard start < end else { return }
+            for index in start..<end { shared.set(index, check(index)) }
+        }
+        return Array(verdicts)
+    }
+
+    /// The verdict buffer shared with the workers: each index is written by exactly one of them and read only after
+    /// `concurrentPerform` returns.
+    private struct SharedVerdicts: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Bool>?
+        func set(_ index: Int, _ value: Bool) { base?[index] = value }
+    }
+
+    /// Active processors, at least 1.
+    static var activeCores: Int {
+        #if canImport(Glibc) || canImport(Darwin)
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #else
+        1
+        #endif
+    }
+}
