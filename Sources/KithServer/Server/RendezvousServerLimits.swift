@@ -47,6 +47,10 @@ public struct RendezvousServerLimits: Sendable {
     public var maximumConnections = 20_000
     /// Bounds of the blind relay (binary frames between the two members of a room).
     public var relay = RelayLimits()
+    /// Serve upgraded signaling WebSockets with NIO channel handlers (``SignalingChannelHandler``:
+    /// no task per connection, about a third of the memory) instead of Hummingbird's task per
+    /// WebSocket. Same protocol, limits and close codes either way.
+    public var signalingOnChannelHandlers = false
 
     // MARK: Housekeeping
 
