@@ -74,6 +74,16 @@ final class SignalingConnection: Sendable {
             relayFrames: TokenBucket(rule: relayLimits.framesPerConnection, now: now)))
     }
 
+    /// A connection whose frames go to a writer task's stream.
+    convenience init(
+        address: MemberAddress, outbox: AsyncStream<SignalingOutbound>.Continuation, rule: RateLimitRule, now: Int64, bufferLimit: Int,
+        relayLimits: RelayLimits, statistics: RelayStatistics
+    ) {
+        self.init(
+            address: address, outbox: StreamSignalingOutbox(continuation: outbox), rule: rule, now: now, bufferLimit: bufferLimit,
+            relayLimits: relayLimits, statistics: statistics)
+    }
+
     // MARK: Outgoing
 
     /// Queues a message for the client.
