@@ -7,22 +7,22 @@ import Testing
 
 @testable import KithServer
 
-/// Signaling served by NIO channel handlers (`signalingOnChannelHandlers`): the same protocol as
-/// the task-per-WebSocket path. The whole suite runs on this engine with
-/// `KITH_TEST_SIGNALING_HANDLERS=1`; these tests pin it in CI either way.
+/// Signaling served by NIO channel handlers (`signalingOnChannelHandlers`, the default): the same
+/// protocol as the task-per-WebSocket path. The whole suite runs on the task-per-WebSocket engine
+/// with `KITH_TEST_SIGNALING_HANDLERS=0`; the flows below run on both engines in CI either way.
 @Suite("Signaling on channel handlers")
 struct SignalingChannelHandlerTests {
-    static func limits() -> RendezvousServerLimits {
+    static func limits(handlers: Bool = true) -> RendezvousServerLimits {
         var limits = TestServer.limits()
-        limits.signalingOnChannelHandlers = true
+        limits.signalingOnChannelHandlers = handlers
         return limits
     }
 
     static func url(_ client: some TestClientProtocol) throws -> String { "ws://localhost:\(try #require(client.port))/" }
 
-    @Test("join, room_ready, signals relayed both ways, leave, disconnect; REST on the same port")
-    func twoPeers() async throws {
-        let (server, _, _) = try TestServer.make(limits: Self.limits())
+    @Test("join, room_ready, signals relayed both ways, leave, disconnect; REST on the same port", arguments: [true, false])
+    func twoPeers(handlers: Bool) async throws {
+        let (server, _, _) = try TestServer.make(limits: Self.limits(handlers: handlers))
         try await server.makeApplication().test(.live) { client in
             let roomText = try await client.pairedRoom()
             let room = try #require(RoomID(roomText))
@@ -57,9 +57,9 @@ struct SignalingChannelHandlerTests {
         }
     }
 
-    @Test("limits: oversize 1009, a full node 1013, persistent excess 1008")
-    func limitsAndRefusals() async throws {
-        var limits = Self.limits()
+    @Test("limits: oversize 1009, a full node 1013, persistent excess 1008", arguments: [true, false])
+    func limitsAndRefusals(handlers: Bool) async throws {
+        var limits = Self.limits(handlers: handlers)
         limits.maximumMessageBytes = 256
         limits.maximumConnections = 1
         limits.messagesPerConnection = RateLimitRule(burst: 2, perSecond: 0.001)
@@ -82,9 +82,9 @@ struct SignalingChannelHandlerTests {
         }
     }
 
-    @Test("RFC 6455: a ping frame is answered with its data; a fragmented message is assembled; the close is answered")
-    func frames() async throws {
-        let (server, _, _) = try TestServer.make(limits: Self.limits())
+    @Test("RFC 6455: a ping frame is answered with its data; a fragmented message is assembled; the close is answered", arguments: [true, false])
+    func frames(handlers: Bool) async throws {
+        let (server, _, _) = try TestServer.make(limits: Self.limits(handlers: handlers))
         try await server.serving { url in
             let port = try #require(Int(url.split(separator: ":").last ?? ""))
             let raw = try await RawWebSocket.open(port: port)
