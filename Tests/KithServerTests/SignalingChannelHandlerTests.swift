@@ -57,6 +57,30 @@ struct SignalingChannelHandlerTests {
         }
     }
 
+    @Test("messages sent right behind a join_room wait for it and keep their order", arguments: [true, false])
+    func messagesBehindAJoin(handlers: Bool) async throws {
+        let (server, _, _) = try TestServer.make(limits: Self.limits(handlers: handlers))
+        try await server.makeApplication().test(.live) { client in
+            let room = try #require(RoomID(try await client.pairedRoom()))
+            let (alice, aliceID) = try await TestPeer.connect(try Self.url(client))
+            let (bob, _) = try await TestPeer.connect(try Self.url(client))
+            try await bob.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-b")))
+            _ = try await bob.next()
+            try await alice.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-a")))
+            for index in 0..<3 { try await alice.send(.signal(.offer(sdp: "offer \(index)"))) }
+            try await alice.send(.ping)
+            guard case .roomJoined = try await alice.next() else { throw TestPeer.Timeout(waitingFor: "room_joined") }
+            guard case .roomReady = try await alice.next() else { throw TestPeer.Timeout(waitingFor: "room_ready") }
+            #expect(try await alice.next() == .pong)
+            guard case .roomReady = try await bob.next() else { throw TestPeer.Timeout(waitingFor: "room_ready") }
+            for index in 0..<3 {
+                #expect(try await bob.next() == .relayed(RelayedSignal(from: aliceID, roomID: room, payload: .offer(sdp: "offer \(index)"))))
+            }
+            await alice.close()
+            await bob.close()
+        }
+    }
+
     @Test("limits: oversize 1009, a full node 1013, persistent excess 1008", arguments: [true, false])
     func limitsAndRefusals(handlers: Bool) async throws {
         var limits = Self.limits(handlers: handlers)
