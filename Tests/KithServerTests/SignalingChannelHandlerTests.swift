@@ -106,6 +106,38 @@ struct SignalingChannelHandlerTests {
         }
     }
 
+    /// Handlers only: on the task-per-WebSocket engine the writer task waits in its blocked write,
+    /// so such a member is only cut off by the ping timeout (up to two ping intervals).
+    @Test("a member that stops reading is cut off as a slow consumer within the close grace, not buffered without bound")
+    func slowConsumer() async throws {
+        var limits = Self.limits()
+        limits.outboxCapacity = 8
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let roomText = try await client.pairedRoom()
+            let room = try #require(RoomID(roomText))
+            let (alice, _) = try await TestPeer.connect(try Self.url(client))
+            try await alice.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-a")))
+            _ = try await alice.next()
+            // Bob joins by hand and then never reads again.
+            let bob = try await RawWebSocket.open(port: try #require(client.port))
+            try await bob.channel.executeThenClose { _, outbound in
+                try await outbound.write(ByteBuffer(string: RawWebSocket.handshake))
+                try await outbound.write(RawWebSocket.frame(opcode: 0x1, payload: Array(#"{"type":"join_room","roomId":"\#(roomText)"}"#.utf8)))
+                guard case .roomReady = try await alice.next() else { throw TestPeer.Timeout(waitingFor: "room_ready") }
+                let offer = ClientMessage.signal(.offer(sdp: String(repeating: "s", count: 30_000)))
+                for _ in 0..<2_000 {
+                    try await alice.send(offer)
+                    if server.connectionCount < 2 { break }
+                }
+                // The server closes Bob once his queue overflows (after the close grace, since he never answers).
+                for _ in 0..<2_000 where server.connectionCount > 1 { try await Task.sleep(for: .milliseconds(10)) }
+                #expect(server.connectionCount == 1)
+            }
+            await alice.close()
+        }
+    }
+
     @Test("RFC 6455: a ping frame is answered with its data; a fragmented message is assembled; the close is answered", arguments: [true, false])
     func frames(handlers: Bool) async throws {
         let (server, _, _) = try TestServer.make(limits: Self.limits(handlers: handlers))
