@@ -335,6 +335,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // NIO's WebSocket upgrader and frame codec for signaling on channel handlers.
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 // NIOThreadPool for the gateway's password hashing.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -18,6 +18,9 @@ enum ServerChild {
         limits.messagesPerConnection = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
         limits.maximumConnections = 30_000
         limits.idleTimeout = .seconds(3_600)
+        if let engine = ProcessInfo.processInfo.environment["KITH_BENCH_SIGNALING_HANDLERS"] {
+            limits.signalingOnChannelHandlers = engine == "1"
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-bench-serve-\(ProcessInfo.processInfo.processIdentifier)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

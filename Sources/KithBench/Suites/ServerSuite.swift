@@ -11,6 +11,9 @@ import Foundation
 ///   relayed among connected pairs (offer/answer, a window of 4 in flight per pair), one-way latency.
 ///
 /// `KITH_BENCH_SERVER_SCALE=quick` runs a smaller load (see ``ServerBenchScale``).
+/// `KITH_BENCH_SIGNALING_HANDLERS=0` serves the signaling sockets of the server child with a task
+/// per WebSocket instead of channel handlers (`RendezvousServerLimits.signalingOnChannelHandlers`),
+/// to compare the two engines.
 enum ServerSuite: BenchSuite {
     static let name = "server"
 

@@ -93,7 +93,8 @@ public struct RendezvousServer: Sendable {
                     configuration: .init(
                         http1: .init(idleTimeout: .seconds(60)),
                         ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval)))),
-                requestHeadTimeout: TimeAmount(limits.requestHeadTimeout))
+                requestHeadTimeout: TimeAmount(limits.requestHeadTimeout),
+                signalingHub: limits.signalingOnChannelHandlers ? hub : nil)
         }
         let host = configuration.host
         var services: [any Service] = [

@@ -47,6 +47,10 @@ public struct RendezvousServerLimits: Sendable {
     public var maximumConnections = 20_000
     /// Bounds of the blind relay (binary frames between the two members of a room).
     public var relay = RelayLimits()
+    /// Serve upgraded signaling WebSockets with NIO channel handlers (``SignalingChannelHandler``:
+    /// no task per connection, about 8 KiB per idle connection instead of 41 KiB) rather than
+    /// Hummingbird's task per WebSocket (false). Same protocol, limits and close codes either way.
+    public var signalingOnChannelHandlers = true
 
     // MARK: Housekeeping
 

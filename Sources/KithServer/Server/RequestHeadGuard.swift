@@ -68,28 +68,13 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
-    /// Whether the upgrade negotiation is still waiting for a request head.
+    /// Whether the connection still waits for a request head: the route sniffer or an upgrade
+    /// negotiation (Hummingbird's or the signaling one) is still in the pipeline.
     private static func negotiating(_ context: ChannelHandlerContext) -> Bool {
-        (try? context.pipeline.syncOperations.handler(
-            type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)) != nil
+        let pipeline = context.pipeline.syncOperations
+        return (try? pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)) != nil
+            || (try? pipeline.handler(type: SignalingRouteSniffer.self)) != nil
+            || (try? pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<GuardedUpgradeChannel.SignalingUpgrade>.self)) != nil
     }
 }
 
-/// The HTTP/1 server with WebSocket upgrade, each connection guarded by a ``RequestHeadGuard``.
-struct GuardedUpgradeChannel: ServerChildChannel {
-    typealias Value = HTTP1WebSocketUpgradeChannel.Value
-
-    let base: HTTP1WebSocketUpgradeChannel
-    let requestHeadTimeout: TimeAmount
-
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let guarded = channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(timeout: requestHeadTimeout), position: .first)
-        }
-        return guarded.flatMap { base.setup(channel: channel, logger: logger) }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
-    }
-}

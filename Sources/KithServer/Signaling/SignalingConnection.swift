@@ -5,12 +5,13 @@ import Synchronization
 /// The server's side of one signaling connection: its room, its peer, its rate limit and the
 /// queue of messages waiting to be written.
 ///
-/// The connection's own task calls the `begin`/`finish`/``admit(rule:now:)`` methods; a
-/// ``SignalBus`` calls ``receive(_:)`` from other connections' tasks. Messages are queued in
-/// order under the lock; a queue that overflows closes the connection.
+/// The connection's own task (or its ``SignalingChannelHandler``) calls the
+/// `begin`/`finish`/``admit(rule:strikeLimit:now:)`` methods; a ``SignalBus`` calls
+/// ``receive(_:)`` from other connections. Messages are queued in order under the lock into the
+/// connection's ``SignalingOutbox``; a queue that overflows closes the connection.
 final class SignalingConnection: Sendable {
     let address: MemberAddress
-    private let outbox: AsyncStream<SignalingOutbound>.Continuation
+    private let outbox: any SignalingOutbox
     private let state: Mutex<State>
     private let bufferLimit: Int
     private let relayLimits: RelayLimits
@@ -59,7 +60,7 @@ final class SignalingConnection: Sendable {
     }
 
     init(
-        address: MemberAddress, outbox: AsyncStream<SignalingOutbound>.Continuation, rule: RateLimitRule, now: Int64, bufferLimit: Int,
+        address: MemberAddress, outbox: any SignalingOutbox, rule: RateLimitRule, now: Int64, bufferLimit: Int,
         relayLimits: RelayLimits, statistics: RelayStatistics
     ) {
         self.address = address
@@ -73,6 +74,16 @@ final class SignalingConnection: Sendable {
             relayFrames: TokenBucket(rule: relayLimits.framesPerConnection, now: now)))
     }
 
+    /// A connection whose frames go to a writer task's stream.
+    convenience init(
+        address: MemberAddress, outbox: AsyncStream<SignalingOutbound>.Continuation, rule: RateLimitRule, now: Int64, bufferLimit: Int,
+        relayLimits: RelayLimits, statistics: RelayStatistics
+    ) {
+        self.init(
+            address: address, outbox: StreamSignalingOutbox(continuation: outbox), rule: rule, now: now, bufferLimit: bufferLimit,
+            relayLimits: relayLimits, statistics: statistics)
+    }
+
     // MARK: Outgoing
 
     /// Queues a message for the client.
@@ -84,7 +95,7 @@ final class SignalingConnection: Sendable {
         guard state.closeReason == nil else { return }
         state.queuedMessages += 1
         guard state.queuedMessages <= bufferLimit else { return close(.slowConsumer, &state) }
-        if case .dropped = outbox.yield(.message(message)) { close(.slowConsumer, &state) }
+        if !outbox.push(.message(message)) { close(.slowConsumer, &state) }
     }
 
     private func enqueueRelay(_ bytes: ByteBuffer, _ state: inout State) {
@@ -94,7 +105,7 @@ final class SignalingConnection: Sendable {
         guard state.queuedRelayBytes <= relayLimits.outboxBytes, state.queuedRelayFrames <= relayLimits.outboxFrames else {
             return close(.slowConsumer, &state)
         }
-        if case .dropped = outbox.yield(.relay(bytes)) { close(.slowConsumer, &state) }
+        if !outbox.push(.relay(bytes)) { close(.slowConsumer, &state) }
     }
 
     /// The writer wrote `frame`: it no longer counts against the queue's bounds.
@@ -106,6 +117,16 @@ final class SignalingConnection: Sendable {
                 state.queuedRelayBytes -= bytes.readableBytes
                 state.queuedRelayFrames -= 1
             }
+        }
+    }
+
+    /// The channel wrote `messages` signaling messages and `relayFrames` relay frames of
+    /// `relayBytes` bytes in all: they no longer count against the queue's bounds.
+    func written(messages: Int, relayFrames: Int, relayBytes: Int) {
+        state.withLock { state in
+            state.queuedMessages -= messages
+            state.queuedRelayFrames -= relayFrames
+            state.queuedRelayBytes -= relayBytes
         }
     }
 

@@ -17,16 +17,7 @@ extension SignalingHub {
     /// or while the relay is not active (`Relay not active`); held while the connection is over
     /// its byte or frame rate (the socket is not read meanwhile, so TCP slows the sender).
     func forward(_ frame: ByteBuffer, from connection: SignalingConnection) async throws {
-        guard frame.readableBytes <= limits.relay.maximumFrameBytes else {
-            relayStatistics.recordRefusal()
-            metrics.signalingRejected(.frameRejected)
-            return connection.requestClose(.relayFrameTooLarge)
-        }
-        guard connection.relayTarget != nil else {
-            relayStatistics.recordRefusal()
-            metrics.signalingRejected(.badMessage)
-            return connection.send(.error(SignalingText.relayNotReady))
-        }
+        guard admitRelayFrame(frame, from: connection) else { return }
         var delayed = false
         while true {
             let wait = connection.takeRelayBudget(bytes: frame.readableBytes, now: clock.nowMilliseconds())
@@ -35,7 +26,29 @@ extension SignalingHub {
             delayed = true
             try await Task.sleep(for: .milliseconds(min(wait, 50)))
         }
-        // The peer may have gone while this frame waited.
+        deliverRelayFrame(frame, from: connection)
+    }
+
+    /// Checks one relay frame before it waits for budget: refused above the frame limit (close
+    /// 1009) or while the relay is not active (`Relay not active`); false when refused.
+    func admitRelayFrame(_ frame: ByteBuffer, from connection: SignalingConnection) -> Bool {
+        guard frame.readableBytes <= limits.relay.maximumFrameBytes else {
+            relayStatistics.recordRefusal()
+            metrics.signalingRejected(.frameRejected)
+            connection.requestClose(.relayFrameTooLarge)
+            return false
+        }
+        guard connection.relayTarget != nil else {
+            relayStatistics.recordRefusal()
+            metrics.signalingRejected(.badMessage)
+            connection.send(.error(SignalingText.relayNotReady))
+            return false
+        }
+        return true
+    }
+
+    /// Hands a relay frame that got its budget to the peer (dropped when the peer went while it waited).
+    func deliverRelayFrame(_ frame: ByteBuffer, from connection: SignalingConnection) {
         guard let (room, peer) = connection.relayTarget else { return }
         relayStatistics.recordForwarded(bytes: frame.readableBytes)
         metrics.recordRelayedBytes(frame.readableBytes)

@@ -43,25 +43,16 @@ final class SignalingHub: Sendable {
 
     /// Serves one connection until it closes.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
-        let address = MemberAddress(node: bus.nodeID, client: .random())
         let (stream, continuation) = AsyncStream.makeStream(
             of: SignalingOutbound.self, bufferingPolicy: .bufferingOldest(limits.outboxCapacity + limits.relay.outboxFrames))
-        let connection = SignalingConnection(
-            address: address, outbox: continuation, rule: limits.messagesPerConnection,
-            now: clock.nowMilliseconds(), bufferLimit: limits.outboxCapacity,
-            relayLimits: limits.relay, statistics: relayStatistics)
-        if goingAway.load(ordering: .sequentiallyConsistent) {
-            try await outbound.refuse(SignalingCloseReason.shutdown.code, reason: SignalingCloseReason.shutdown.text)
+        let connection: SignalingConnection
+        switch admitConnection(outbox: StreamSignalingOutbox(continuation: continuation), logger: logger) {
+        case .refused(let reason):
+            try await outbound.refuse(reason.code, reason: reason.text)
             return
+        case .accepted(let accepted):
+            connection = accepted
         }
-        guard bus.register(connection, limit: limits.maximumConnections) else {
-            logger.notice("signaling connection refused: node full")
-            metrics.signalingRejected(.serverFull)
-            try await outbound.refuse(SignalingCloseReason.overloaded.code, reason: SignalingCloseReason.overloaded.text)
-            return
-        }
-        metrics.connectionAccepted()
-        connection.send(.connected(clientID: address.client, server: SignalingText.serverName))
         var failure: (any Error)?
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -75,11 +66,39 @@ final class SignalingHub: Sendable {
         } catch {
             failure = error
         }
-        bus.unregister(address.client)
+        bus.unregister(connection.address.client)
         if connection.closeReason == .slowConsumer { metrics.signalingRejected(.slowConsumer) }
         if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { metrics.signalingRejected(.frameRejected) }
         await disconnect(connection, logger: logger)
         if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { throw failure }
+    }
+
+    /// What ``admitConnection(outbox:logger:)`` decided.
+    enum ConnectionAdmission {
+        /// Registered on the bus and greeted with `connected`.
+        case accepted(SignalingConnection)
+        /// Turned away: close with the reason's code once the client had time to see the upgrade.
+        case refused(SignalingCloseReason)
+    }
+
+    /// Admits a new connection whose frames go to `outbox`: refused while the server shuts down
+    /// or when the node holds its maximum of connections; otherwise registered on the bus and sent
+    /// `connected`.
+    func admitConnection(outbox: any SignalingOutbox, logger: Logger) -> ConnectionAdmission {
+        let address = MemberAddress(node: bus.nodeID, client: .random())
+        let connection = SignalingConnection(
+            address: address, outbox: outbox, rule: limits.messagesPerConnection,
+            now: clock.nowMilliseconds(), bufferLimit: limits.outboxCapacity,
+            relayLimits: limits.relay, statistics: relayStatistics)
+        if goingAway.load(ordering: .sequentiallyConsistent) { return .refused(.shutdown) }
+        guard bus.register(connection, limit: limits.maximumConnections) else {
+            logger.notice("signaling connection refused: node full")
+            metrics.signalingRejected(.serverFull)
+            return .refused(.overloaded)
+        }
+        metrics.connectionAccepted()
+        connection.send(.connected(clientID: address.client, server: SignalingText.serverName))
+        return .accepted(connection)
     }
 
     /// Writes queued messages; when the queue ends because the server closes the connection,
@@ -129,34 +148,52 @@ final class SignalingHub: Sendable {
                 try await forward(frame, from: connection)
                 continue
             }
-            switch connection.admit(rule: limits.messagesPerConnection, strikeLimit: limits.rateLimitStrikes, now: clock.nowMilliseconds()) {
-            case .allowed: break
-            case .limited:
-                metrics.signalingRejected(.rateLimit)
-                connection.send(.error(SignalingText.rateLimited))
-                continue
-            case .strikeOut:
-                metrics.signalingRejected(.rateLimit)
-                connection.requestClose(.rateLimit)
-                continue
-            }
             let bytes: [UInt8] = switch message {
             case .text(let text): Array(text.utf8)
             case .binary(let buffer): Array(buffer.readableBytesView)
             }
-            let decoded: ClientMessage
-            do throws(RendezvousCodecError) {
-                decoded = try ClientMessage(bytes: bytes)
-            } catch {
-                metrics.signalingRejected(.badMessage)
-                connection.send(.error(SignalingText.error(for: error)))
-                continue
-            }
+            guard let decoded = admitMessage(bytes, on: connection) else { continue }
             await handle(decoded, on: connection)
         }
     }
 
-    private func handle(_ message: ClientMessage, on connection: SignalingConnection) async {
+    /// Counts one signaling message (not a relay frame) against the connection's rate limit and
+    /// decodes it; nil when it was dropped (over the rate, or malformed: the client was told, or
+    /// the connection is being closed for persistent excess).
+    func admitMessage(_ bytes: [UInt8], on connection: SignalingConnection) -> ClientMessage? {
+        switch connection.admit(rule: limits.messagesPerConnection, strikeLimit: limits.rateLimitStrikes, now: clock.nowMilliseconds()) {
+        case .allowed: break
+        case .limited:
+            metrics.signalingRejected(.rateLimit)
+            connection.send(.error(SignalingText.rateLimited))
+            return nil
+        case .strikeOut:
+            metrics.signalingRejected(.rateLimit)
+            connection.requestClose(.rateLimit)
+            return nil
+        }
+        do throws(RendezvousCodecError) {
+            return try ClientMessage(bytes: bytes)
+        } catch {
+            metrics.signalingRejected(.badMessage)
+            connection.send(.error(SignalingText.error(for: error)))
+            return nil
+        }
+    }
+
+    /// Handles the messages that need no store (`ping`, signals, `relay_start`) at once; false
+    /// for the others (`join_room`, `leave_room`), which ``handle(_:on:)`` runs.
+    func handleAtOnce(_ message: ClientMessage, on connection: SignalingConnection) -> Bool {
+        switch message {
+        case .ping: connection.send(.pong)
+        case .signal(let payload): relay(payload, from: connection)
+        case .relayStart: startRelay(on: connection)
+        case .joinRoom, .leaveRoom: return false
+        }
+        return true
+    }
+
+    func handle(_ message: ClientMessage, on connection: SignalingConnection) async {
         do throws(RendezvousStoreError) {
             switch message {
             case .ping: connection.send(.pong)

@@ -1,0 +1,111 @@
+import NIOCore
+
+/// Decides, from a connection's first request head, whether it is a signaling WebSocket upgrade
+/// (served by NIO channel handlers, ``SignalingChannelHandler``) or anything else (Hummingbird's
+/// HTTP/1 and WebSocket pipeline), then installs that pipeline behind itself, passes the bytes it
+/// held on and leaves.
+///
+/// It holds at most ``maximumHeadBytes``: a longer head goes to Hummingbird, whose own limits
+/// answer it. The ``RequestHeadGuard`` in front bounds the time.
+final class SignalingRouteSniffer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    /// Which pipeline serves the connection.
+    enum Route: Equatable {
+        /// `GET` of the signaling path asking for `Upgrade: websocket`.
+        case signaling
+        /// Everything else.
+        case hummingbird
+    }
+
+    /// Bytes held at most while looking for the end of the head.
+    static let maximumHeadBytes = 16 * 1_024
+
+    private let install: (ChannelHandlerContext, Route) -> Void
+    private var held: ByteBuffer?
+    private var decided = false
+
+    /// `install` sets up the chosen pipeline after this handler (synchronously, on the event loop).
+    init(install: @escaping (ChannelHandlerContext, Route) -> Void) {
+        self.install = install
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !decided else { return context.fireChannelRead(data) }
+        var bytes = unwrapInboundIn(data)
+        if held == nil {
+            held = bytes
+        } else {
+            held?.writeBuffer(&bytes)
+        }
+        guard let head = held else { return }
+        let view = head.readableBytesView
+        if let end = Self.endOfHead(view) {
+            decide(Self.route(ofHead: view[view.startIndex..<end]), context: context)
+        } else if head.readableBytes > Self.maximumHeadBytes {
+            decide(.hummingbird, context: context)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if decided { context.fireChannelReadComplete() }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Input ended, or the request-head guard gives up: Hummingbird's negotiation ends it quietly.
+        if !decided { decide(.hummingbird, context: context) }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !decided { decide(.hummingbird, context: context) }
+        context.fireChannelInactive()
+    }
+
+    private func decide(_ route: Route, context: ChannelHandlerContext) {
+        decided = true
+        install(context, route)
+        if let held {
+            self.held = nil
+            context.fireChannelRead(wrapInboundOut(held))
+            context.fireChannelReadComplete()
+        }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    /// The index just past the blank line ending a request head, if it arrived.
+    static func endOfHead(_ bytes: ByteBufferView) -> ByteBufferView.Index? {
+        guard bytes.count >= 4 else { return nil }
+        var index = bytes.startIndex
+        let last = bytes.endIndex - 4
+        while index <= last {
+            if bytes[index] == 0x0D, bytes[index + 1] == 0x0A, bytes[index + 2] == 0x0D, bytes[index + 3] == 0x0A {
+                return index + 4
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Signaling when the head is `GET / HTTP/1.1` (a query allowed) with an `Upgrade` header
+    /// naming `websocket`; NIO's upgrader then checks the rest of the handshake.
+    static func route(ofHead head: ByteBufferView.SubSequence) -> Route {
+        let text = String(decoding: head, as: UTF8.self)
+        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: true).makeIterator()
+        guard let requestLine = lines.next() else { return .hummingbird }
+        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "GET", parts[2] == "HTTP/1.1" else { return .hummingbird }
+        let path = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard path == "/" else { return .hummingbird }
+        while let line = lines.next() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            guard line[..<colon].lowercased() == "upgrade" else { continue }
+            let value = line[line.index(after: colon)...].lowercased()
+            if value.split(separator: ",").contains(where: { $0.filter { !$0.isWhitespace } == "websocket" }) {
+                return .signaling
+            }
+        }
+        return .hummingbird
+    }
+}
