@@ -120,15 +120,19 @@ struct SignalingChannelHandlerTests {
             try await alice.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-a")))
             _ = try await alice.next()
             // Bob joins by hand and then never reads again.
-            let bob = try await RawWebSocket.open(port: try #require(client.port))
+            let bob = try await RawWebSocket.open(port: try #require(client.port), receiveBuffer: 4_096)
             try await bob.channel.executeThenClose { _, outbound in
                 try await outbound.write(ByteBuffer(string: RawWebSocket.handshake))
                 try await outbound.write(RawWebSocket.frame(opcode: 0x1, payload: Array(#"{"type":"join_room","roomId":"\#(roomText)"}"#.utf8)))
                 guard case .roomReady = try await alice.next() else { throw TestPeer.Timeout(waitingFor: "room_ready") }
                 let offer = ClientMessage.signal(.offer(sdp: String(repeating: "s", count: 30_000)))
-                for _ in 0..<2_000 {
+                // Enough to fill Bob's small receive buffer, the server's send buffer and his queue many times over,
+                // yet bounded (a few MB, paced): megabytes pushed as fast as possible starved the other tests' sockets
+                // on the shared event loops.
+                for index in 0..<200 {
                     try await alice.send(offer)
                     if server.connectionCount < 2 { break }
+                    if index % 20 == 19 { try await Task.sleep(for: .milliseconds(20)) }
                 }
                 // The server closes Bob once his queue overflows (after the close grace, since he never answers).
                 for _ in 0..<2_000 where server.connectionCount > 1 { try await Task.sleep(for: .milliseconds(10)) }
@@ -209,8 +213,12 @@ struct RawWebSocket {
 
         """
 
-    static func open(port: Int) async throws -> RawWebSocket {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    /// Connects; `receiveBuffer` sets the socket's SO_RCVBUF (small, it stops the kernel from absorbing megabytes
+    /// for a client that does not read).
+    static func open(port: Int, receiveBuffer: Int? = nil) async throws -> RawWebSocket {
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let receiveBuffer { bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: receiveBuffer) }
+        let channel = try await bootstrap
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)

@@ -45,6 +45,9 @@ final class TestPeer: Sendable {
         throw Timeout(waitingFor: "a message")
     }
 
+    /// True when a message is waiting (without taking it).
+    var hasMessage: Bool { inbox.withLock { !$0.isEmpty } }
+
     /// Asserts nothing arrives for `seconds`.
     func nothing(seconds: Double = 0.3) async throws -> ServerMessage? {
         try await Task.sleep(for: .milliseconds(Int(seconds * 1_000)))
