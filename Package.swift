@@ -157,6 +157,7 @@ let package = Package(
         .target(
             name: "KithMLS",
             dependencies: [
+                "KithCanonical",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],

@@ -1,3 +1,4 @@
+import KithCanonical
 import Crypto
 import KithFeed
 import KithIdentity
@@ -43,7 +44,7 @@ struct PreparedLine: Sendable {
     /// held already, which the transaction checks first and cheaply.
     ///
     /// - Parameter feed: the state of a followed feed, nil for one that is not followed.
-    /// The checks are independent: a large batch spreads them over the cores (``ConcurrentSignatureChecks``).
+    /// The checks are independent: a large batch spreads them over the cores (`ConcurrentChecks`).
     static func checkSignatures<Failure: Error>(_ lines: inout [PreparedLine], feed: (FeedID) throws(Failure) -> FeedKeyState?) throws(Failure) {
         var checks: [(index: Int, entry: SignedEntry, key: Curve25519.Signing.PublicKey)] = []
         for index in lines.indices {
@@ -54,7 +55,7 @@ struct PreparedLine: Sendable {
             checks.append((index, entry, state.key))
         }
         let pending = checks
-        let verdicts = ConcurrentSignatureChecks.run(count: pending.count) { item in
+        let verdicts = ConcurrentChecks.run(count: pending.count) { item in
             (try? pending[item].entry.verifySignature(with: pending[item].key)) != nil
         }
         for (check, valid) in zip(checks, verdicts) { lines[check.index].signatureValid = valid }

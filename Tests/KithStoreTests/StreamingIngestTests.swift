@@ -1,3 +1,4 @@
+import KithCanonical
 import Crypto
 import Foundation
 import GRDB
@@ -35,7 +36,7 @@ import Testing
     /// A batch large enough for its signatures to be checked on every core gets the verdicts of checking them one by
     /// one: a badly signed entry in the middle is refused, the others stored, on both ingest paths.
     @Test func signaturesCheckedConcurrentlyGiveTheSameVerdicts() throws {
-        let count = ConcurrentSignatureChecks.minimumChecks * 3
+        let count = ConcurrentChecks.minimumChecks * 3
         let chain = S.chain(count)
         let forged = try E.envelope(.post(Post(body: "forged")), sequence: 20, previous: chain[19].messageID, signer: S.bob).canonicalBytes
         var input = S.lines(chain)
@@ -45,7 +46,7 @@ import Testing
             #expect(report.outcomes[20].label.hasPrefix("rejected"))
             #expect(report.outcomes.suffix(from: 21).allSatisfy { $0.label == "pending" })
         }
-        #expect(ConcurrentSignatureChecks.run(count: count) { $0 % 3 == 0 } == (0..<count).map { $0 % 3 == 0 })
+        #expect(ConcurrentChecks.run(count: count) { $0 % 3 == 0 } == (0..<count).map { $0 % 3 == 0 })
     }
 
     @Test func newestFirstAcrossBatchesIsHeldThenLinked() throws {

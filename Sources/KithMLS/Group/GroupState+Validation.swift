@@ -1,3 +1,5 @@
+import KithCanonical
+
 /// Validation of KeyPackages and leaf nodes arriving in proposals (RFC 9420 §7.3, §10.1).
 extension GroupState {
     /// Checks an Add proposal's KeyPackage: suite, version, signatures, leaf source, lifetime and key uniqueness.
@@ -24,7 +26,7 @@ extension GroupState {
         // checked on every core first, then used in order below (same errors, same order).
         let suite = suite
         let groupID = context.groupID
-        let signaturesValid = ParallelSignatureChecks.run(count: keyPackages.count) { index in
+        let signaturesValid = ConcurrentChecks.run(count: keyPackages.count) { index in
             keyPackages[index].verifySignature(suite: suite)
                 && keyPackages[index].leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: LeafIndex(0))
         }

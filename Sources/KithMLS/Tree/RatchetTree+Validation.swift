@@ -1,15 +1,17 @@
+import KithCanonical
+
 /// Structural validation of a received ratchet tree (RFC 9420 §7.9.2, §12.4.3.1).
 extension RatchetTree {
     /// Throws unless every leaf signature verifies, every parent node is parent-hash valid, unmerged leaves are consistent
     /// and no HPKE or signature key is used twice.
     ///
-    /// The leaf signatures are independent of each other: they are checked on every core first (``ParallelSignatureChecks``)
+    /// The leaf signatures are independent of each other: they are checked on every core first (`ConcurrentChecks`)
     /// and their verdicts used in leaf order below, so the error reported is the one a leaf-by-leaf check would report.
     public func validate(suite: CipherSuite, groupID: [UInt8]) throws {
         var collected: [(index: LeafIndex, leaf: LeafNode)] = []
         forEachMember { collected.append(($0, $1)) }
         let members = collected
-        let signaturesValid = ParallelSignatureChecks.run(count: members.count) { position in
+        let signaturesValid = ConcurrentChecks.run(count: members.count) { position in
             members[position].leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: members[position].index)
         }
         var encryptionKeys: Set<[UInt8]> = []

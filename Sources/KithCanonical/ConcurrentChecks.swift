@@ -5,14 +5,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs independent signature checks of one ingest batch on every core: the verdicts are those of checking them one by
-/// one, in order, only computed concurrently (a sync's batch of a hundred entries spends most of its CPU time here).
-enum ConcurrentSignatureChecks {
+/// Runs independent checks (signatures of one batch, of a commit's KeyPackages, of a tree's leaves) on every core: the
+/// verdicts are those of checking them one by one, in order, only computed concurrently.
+public enum ConcurrentChecks {
     /// Below this many checks they run inline (handing work to other threads costs more than it saves).
-    static let minimumChecks = 16
+    public static let minimumChecks = 16
 
     /// `check(i)` for every `i` in `0..<count`, spread over the cores; the verdicts in order.
-    static func run(count: Int, _ check: @Sendable (Int) -> Bool) -> [Bool] {
+    public static func run(count: Int, _ check: @Sendable (Int) -> Bool) -> [Bool] {
         let cores = activeCores
         guard count >= minimumChecks, cores > 1 else { return (0..<count).map(check) }
         let verdicts = UnsafeMutableBufferPointer<Bool>.allocate(capacity: count)
@@ -38,9 +38,11 @@ enum ConcurrentSignatureChecks {
     }
 
     /// Active processors, at least 1.
-    static var activeCores: Int {
-        #if canImport(Glibc) || canImport(Darwin)
+    public static var activeCores: Int {
+        #if canImport(Glibc)
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #elseif canImport(Darwin)
+        max(1, Int(sysconf(_SC_NPROCESSORS_ONLN)))
         #else
         1
         #endif
