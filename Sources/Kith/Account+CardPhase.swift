@@ -11,8 +11,7 @@ extension Account {
     }
 
     func pendingContactBlocking(dhKey staticKey: [UInt8]) -> PendingContactRecord? {
-        guard staticKey.count == 32, let pending = try? store.pendingContacts() else { return nil }
-        return pending.first { ConstantTime.equals(Array($0.compactCard.dhKey.rawRepresentation), staticKey) }
+        (try? store.pendingContact(dhKey: staticKey)) ?? nil
     }
 
     /// The answer to a peer asking for the full card a compact card of this identity commits to: the card kept under

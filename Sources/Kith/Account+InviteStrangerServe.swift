@@ -126,6 +126,9 @@ extension Account {
                 },
                 readmitsMembers: true)
             let (welcome, tree) = try admitStranger(card, keyPackage: keyPackage, admission: admission)
+            // Each readmission is a commit in this identity's feed and a new epoch for every member: it spends the
+            // requester's budget like a refusal, so a member asking again and again is held to 5 an hour.
+            if admission.readmission { inviteJoinBudget.withLock { $0.recordRefusal(of: requester, now: now) } }
             guard let group = try? GroupID(admission.groupID) else { throw .groupNotFound }
             // The new member's group messages are entries of its feed: follow it (members need not be contacts). A
             // failure here does not undo the admission; the next commit's processing follows every member anyway.

@@ -72,6 +72,8 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         let contact: ContactRecord?
         /// For a group peer, the only feeds it may exchange; nil for a contact (every followed feed).
         let shared: Set<FeedID>?
+        /// For a group peer, its card as stored (decoded only to name it).
+        var card: [UInt8]? = nil
 
         /// True when `feed` may be exchanged with this peer.
         func admits(_ feed: FeedID) -> Bool { shared?.contains(feed) ?? true }
@@ -117,7 +119,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
         guard staticKey.count == 32 else { return nil }
         return try storeCall(operation) { () throws(StoreError) -> PeerView? in
             guard let peer = try store.groupPeer(dhKey: Base64URL.encode(staticKey)) else { return nil }
-            return PeerView(feedID: peer.feedID, contact: nil, shared: try store.feedsSharingGroups(with: peer.feedID))
+            return PeerView(feedID: peer.feedID, contact: nil, shared: try store.feedsSharingGroups(with: peer.feedID), card: peer.card)
         }
     }
 
@@ -150,8 +152,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     public func isSyncPeer(staticKey: [UInt8]) async -> Bool {
         await BlockingWork.run { [store] () throws(Never) in
             if (try? Self.lookUpPeer(staticKey: staticKey, in: store, during: .followedFeeds)) != nil { return true }
-            guard staticKey.count == 32, let pending = try? store.pendingContacts() else { return false }
-            return pending.contains { ConstantTime.equals(Array($0.compactCard.dhKey.rawRepresentation), staticKey) }
+            return (try? store.pendingContact(dhKey: staticKey)) != nil
         }
     }
 
@@ -161,8 +162,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
             guard let found = try? Self.lookUpPeer(staticKey: staticKey, in: store, during: .followedFeeds) else { return nil }
             if let contact = found.contact { return contact.shownName }
             var name = String(found.feedID.string.prefix(8)) + "…"
-            if let peer = try? store.groupPeer(dhKey: Base64URL.encode(staticKey)), let card = try? ContactCard.decode(peer.card),
-               !card.displayName.isEmpty {
+            if let bytes = found.card, let card = try? ContactCard.decode(bytes), !card.displayName.isEmpty {
                 name = card.displayName
             }
             return name + " (group member)"

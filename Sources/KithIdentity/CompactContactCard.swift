@@ -106,6 +106,18 @@ public struct CompactContactCard: Sendable, Hashable {
         self = try Self.decode(bytes)
     }
 
+    /// The `dh_key` field of an encoded compact card, read through the structure only, **without** verifying anything:
+    /// for finding, among stored cards, the one a link key names before verifying that one alone. Nil when the bytes
+    /// are too short or not version 1.
+    public static func unverifiedDHKey(of bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count <= maxBytes else { return nil }
+        var reader = ByteReader(bytes)
+        guard (try? reader.readUInt8()) == currentVersion, (try? reader.readUInt8()) != nil, (try? reader.readBytes(32)) != nil else {
+            return nil
+        }
+        return try? reader.readBytes(32)
+    }
+
     /// Decodes and verifies the binary form (structure, keys, signature).
     public static func decode(_ bytes: [UInt8]) throws(CompactContactCardError) -> CompactContactCard {
         guard bytes.count <= maxBytes else { throw .tooLarge(bytes.count) }

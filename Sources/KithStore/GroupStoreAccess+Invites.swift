@@ -87,8 +87,10 @@ extension GroupStoreAccess {
         return db.changesCount > 0
     }
 
-    /// The most own committed cards kept (``saveInviteCard(_:commitment:)`` prunes the oldest beyond it).
-    public static let maxInviteCards = 16
+    /// The most own committed cards kept (``saveInviteCard(_:commitment:)`` prunes the oldest beyond it). Every
+    /// compact card drawn as a QR code adds one, so the bound is high enough that drawing cards does not evict the card
+    /// an outstanding invite for strangers commits to (invites reuse one card for days); about 1.5 KB each.
+    public static let maxInviteCards = 256
 
     /// Keeps an own full card that a compact card commits to (an invite's, or one drawn as a QR code for the card phase
     /// of a first sync link), pruning the oldest beyond ``maxInviteCards``.

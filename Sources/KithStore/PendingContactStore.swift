@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import KithCanonical
 import KithIdentity
 
 /// A scanned compact card whose full card has not arrived yet (docs/FEED-FORMAT.md 11.9).
@@ -50,6 +51,22 @@ extension FeedStore {
     public func pendingContact(_ feedID: FeedID) throws(StoreError) -> PendingContactRecord? {
         let row = try read { db in
             try Row.fetchOne(db, sql: "SELECT compact_card, local_name, scanned_at FROM pending_contacts WHERE feed_id = ?", arguments: [feedID.string])
+        }
+        return try row.map { row throws(StoreError) in try Self.pendingRecord(row) }
+    }
+
+    /// The pending contact whose compact card names `dhKey` (32 bytes), if any. Rows are matched on the stored bytes
+    /// (constant time) and only a match is verified, so a lookup for a stranger's link key costs no signature check
+    /// at all, whatever the number of pending contacts.
+    public func pendingContact(dhKey: [UInt8]) throws(StoreError) -> PendingContactRecord? {
+        guard dhKey.count == 32 else { return nil }
+        let row = try read { db -> Row? in
+            let rows = try Row.fetchCursor(db, sql: "SELECT compact_card, local_name, scanned_at FROM pending_contacts ORDER BY scanned_at DESC, feed_id")
+            while let row = try rows.next() {
+                let bytes: [UInt8] = Array((row["compact_card"] as Data?) ?? Data())
+                if let key = CompactContactCard.unverifiedDHKey(of: bytes), ConstantTime.equals(key, dhKey) { return row.copy() }
+            }
+            return nil
         }
         return try row.map { row throws(StoreError) in try Self.pendingRecord(row) }
     }

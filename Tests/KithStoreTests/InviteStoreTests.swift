@@ -37,3 +37,21 @@ import Testing
         }
     }
 }
+
+/// Own committed cards (`invite_cards`) and pending contacts found by a link key.
+@Suite struct CommittedCardStoreTests {
+    @Test func drawingCompactCardsDoesNotEvictAnInvitesCard() throws {
+        let store = try FeedStore(path: nil, storageKey: SymmetricKey(size: .bits256))
+        try store.withGroupState { access in try access.saveInviteCard([1, 2, 3], commitment: "invite-card") }
+        // A user draws the QR code many times (each a new card, a new commitment).
+        for index in 0..<100 {
+            try store.withGroupState { access in try access.saveInviteCard([UInt8(index)], commitment: "qr-\(index)") }
+        }
+        #expect(try store.readGroupState { try $0.inviteCard(commitment: "invite-card") } == [1, 2, 3])
+        // Still bounded.
+        for index in 0..<GroupStoreAccess.maxInviteCards {
+            try store.withGroupState { access in try access.saveInviteCard([0], commitment: "more-\(index)") }
+        }
+        #expect(try store.readGroupState { try $0.inviteCard(commitment: "invite-card") } == nil)
+    }
+}

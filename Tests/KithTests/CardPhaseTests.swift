@@ -114,6 +114,20 @@ import Testing
         #expect(try await bob.pendingContacts().count == 1)
     }
 
+    @Test func aPendingContactIsFoundByItsLinkKeyAlone() async throws {
+        let (alice, bob) = try await Self.scanned()
+        let carol = try MetAccounts.account(0xC0)
+        _ = try await bob.addPendingContact(compactText: try await carol.compactContactCard(for: try await carol.contactCard(displayName: "Carol")).text)
+        #expect(try bob.store.pendingContact(dhKey: Self.key(alice))?.feedID == alice.feedID)
+        #expect(try bob.store.pendingContact(dhKey: Self.key(carol))?.feedID == carol.feedID)
+        #expect(try bob.store.pendingContact(dhKey: Self.key(try MetAccounts.account(0xE0))) == nil)
+        #expect(try bob.store.pendingContact(dhKey: [1, 2, 3]) == nil)
+        // The key is read from the stored bytes without verifying: garbage has none.
+        let compact = try #require(try await bob.pendingContacts().first).compactCard
+        #expect(CompactContactCard.unverifiedDHKey(of: compact.encoded) == Array(compact.dhKey.rawRepresentation))
+        #expect(CompactContactCard.unverifiedDHKey(of: [1, 0, 0]) == nil && CompactContactCard.unverifiedDHKey(of: [9] + compact.encoded.dropFirst()) == nil)
+    }
+
     @Test func aStrangerIsStillRefusedAtTheHandshake() async throws {
         let alice = try MetAccounts.account(0xA1)
         let bob = try MetAccounts.account(0xB0)

@@ -123,6 +123,25 @@ import Testing
         #expect(try await alice.group(group.id).members.count == 2)
     }
 
+    @Test func readmissionsSpendTheRequestersBudget() async throws {
+        let (alice, dana, _) = try Self.strangers()
+        let group = try await alice.createGroup(name: "g")
+        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
+        let danaCard = try await dana.contactCard(displayName: "Dana")
+        let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
+        func ask() throws -> StrangerServeOutcome {
+            try alice.answerStrangerBlocking(
+                code: made.code, card: danaCard.encoded, keyPackage: try dana.makeKeyPackageBlocking(recipient: alice.feedID), linkKey: danaKey
+            ).0
+        }
+        #expect(try ask() == .admitted(group: group.id, member: dana.feedID))
+        // Asking again readmits (a lost Welcome), but each readmission is a commit: five an hour, then dropped.
+        for _ in 0..<5 { #expect(try ask() == .admitted(group: group.id, member: dana.feedID)) }
+        let epoch = try await alice.group(group.id).epoch
+        #expect(try ask() == .refused(.rateLimited))
+        #expect(try await alice.group(group.id).epoch == epoch)
+    }
+
     @Test func theCreatorMayBeTheLinkInitiator() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
