@@ -26,23 +26,28 @@ extension Account {
         var report = GroupProcessReport()
         var touched: [GroupID: GroupMembership] = [:]
         var advanced: Set<GroupID> = []
+        // Groups whose member feeds changed (joined here, or a commit added or removed members): their feeds are followed.
+        var membersChanged: Set<GroupID> = []
         var profiles: [GroupID: [FeedID: String?]] = [:]
         if passes.groupsDueToExplode { try explodeDueGroupsBlocking(report: &report) }
         if passes.welcomes || passes.groupInboxes {
             try withGroupStore { access throws(KithError) in
-                for (id, membership) in try self.joinFromWelcomes(access, report: &report) {
+                // Only when the probe found an unprocessed Welcome: its query reads every group_event of the inbox.
+                for (id, membership) in passes.welcomes ? try self.joinFromWelcomes(access, report: &report) : [] {
                     touched[id] = membership
                     advanced.insert(id)
+                    membersChanged.insert(id)
                 }
                 for text in try self.groupStoreCall({ try access.groupsWithInbox() }) {
                     guard let id = try? GroupID(text), let drained = try self.drainInbox(id, access, report: &report) else { continue }
                     touched[id] = drained.membership
                     if drained.advanced { advanced.insert(id) }
+                    if drained.membersChanged { membersChanged.insert(id) }
                     if !drained.profiles.isEmpty { profiles[id] = drained.profiles }
                 }
             }
         }
-        for (id, membership) in touched where advanced.contains(id) { try follow(membersOf: membership) }
+        for (id, membership) in touched where membersChanged.contains(id) { try follow(membersOf: membership) }
         var committed = false
         for (id, membership) in touched {
             // One group's follow-up failing (its commit would not fit, its state is damaged) must not stop the others,
@@ -244,7 +249,7 @@ extension Account {
     /// crash keeps both or neither.
     private func drainInbox(
         _ id: GroupID, _ access: GroupStoreAccess, report: inout GroupProcessReport
-    ) throws(KithError) -> (membership: GroupMembership, advanced: Bool, profiles: [FeedID: String?])? {
+    ) throws(KithError) -> (membership: GroupMembership, advanced: Bool, membersChanged: Bool, profiles: [FeedID: String?])? {
         guard let (record, loaded) = try loadMembership(id, in: access) else {
             report.held += try groupStoreCall { try access.inbox(of: id.string) }.count  // not joined (yet): a Welcome may still come
             return nil
@@ -267,6 +272,9 @@ extension Account {
         // the rest.
         var receivedContent = false
         var receivedHandshake = false
+        // Whether a commit added or removed member feeds (a key update or a readmission changes none): only then is the
+        // member list rewritten.
+        var membersChanged = false
         while progressed {
             progressed = false
             if membership.epoch > queriedAt {
@@ -314,6 +322,7 @@ extension Account {
                     try storeEvent(item, kind: removal ? .removeMember : .updateKey, id, access)
                 case .newEpoch(let change):
                     receivedHandshake = true
+                    if !change.added.isEmpty || !change.removed.isEmpty { membersChanged = true }
                     try storeEvent(item, kind: change.kind, id, access)
                     report.commits += 1
                     progressed = true
@@ -335,7 +344,7 @@ extension Account {
         }
         let advanced = membership.epoch != startEpoch
         if receivedHandshake || advanced {
-            try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: advanced, in: access)
+            try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: membersChanged, in: access)
         } else if receivedContent {
             try save(membership, name: record.name, explodeAt: record.explodeAt, createdAt: record.createdAt, membersChanged: false, ratchetsOnly: true,
                      in: access)
@@ -343,7 +352,7 @@ extension Account {
             // Nothing was received (held, refused, waiting): the state is the stored one.
             cacheAfterCommit(membership, version: record.version, in: access)
         }
-        return (membership, advanced, profiles)
+        return (membership, advanced, membersChanged, profiles)
     }
 
     /// Parses inbox entries; a malformed one is refused (recorded, never read again).

@@ -47,7 +47,7 @@ extension Account {
     /// The state is stored in two parts (docs/GROUPS.md, "Storage"): ``GroupMembership/serializedWithoutRatchets()``
     /// and the message-key ratchets. `ratchetsOnly: true` — after application messages alone, which advance nothing
     /// else — rewrites only the ratchets (a whole state stored before the split is then written in two parts).
-    /// `membersChanged: false` skips rewriting the member list (no commit since the last save).
+    /// `membersChanged: false` skips rewriting the member list (no commit since the last save added or removed a member feed).
     func save(_ membership: GroupMembership, name: String?, explodeAt: Int64?, status: GroupRecord.Status = .active, createdAt: Int64? = nil,
               membersChanged: Bool = true, ratchetsOnly: Bool = false, in access: GroupStoreAccess) throws(KithError) {
         let id = membership.id.string

@@ -13,8 +13,11 @@ public enum ConcurrentChecks {
 
     /// `check(i)` for every `i` in `0..<count`, spread over the cores; the verdicts in order.
     public static func run(count: Int, _ check: @Sendable (Int) -> Bool) -> [Bool] {
+        // The core count is read only for a batch large enough to spread: it is a sysfs read on Linux, which cost a
+        // one-entry import more than its own bookkeeping.
+        guard count >= minimumChecks else { return (0..<count).map(check) }
         let cores = activeCores
-        guard count >= minimumChecks, cores > 1 else { return (0..<count).map(check) }
+        guard cores > 1 else { return (0..<count).map(check) }
         let verdicts = UnsafeMutableBufferPointer<Bool>.allocate(capacity: count)
         verdicts.initialize(repeating: false)
         defer { verdicts.deallocate() }

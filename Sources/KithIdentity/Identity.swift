@@ -34,8 +34,9 @@ public struct Identity: Sendable {
     /// The dh key of the previous generation, after a rotation.
     public var previousDHKey: Curve25519.KeyAgreement.PrivateKey? { previousGeneration?.dhKey }
 
-    /// The feed id (base64url of SHA-256 of the original identity public key).
-    public var feedID: FeedID { FeedID(identityKey: originalIdentityKey) }
+    /// The feed id (base64url of SHA-256 of the original identity public key), computed once: it is read on every
+    /// comparison with another feed.
+    public let feedID: FeedID
 
     /// True once the keys rotated away from the device seed's.
     public var isRotated: Bool { publicKeys.identityKey.rawRepresentation != originalIdentityKey.rawRepresentation }
@@ -58,6 +59,7 @@ public struct Identity: Sendable {
         dhKey = current.dhKey
         pqKey = current.pqKey
         originalIdentityKey = original.signingKey.publicKey
+        feedID = FeedID(identityKey: original.signingKey.publicKey)
         if keySeed != nil {
             previousGeneration = try previousKeySeed.map { seed throws(IdentityError) in try KeyGeneration(seed: seed) } ?? original
         } else {

@@ -11,6 +11,8 @@ public struct DirectSessionAccess {
     let db: Database
     let sealer: ContentSealer
     let now: Int64
+    /// What runs once the transaction commits (group caches kept through ``groups``).
+    let commitActions: CommitActions
 
     /// KithRatchet's `SessionStore`, `PrekeyStore` and `PeerPrekeyStore` on this transaction.
     public var ratchet: StoreRatchetState { StoreRatchetState(db: db, sealer: sealer, now: now) }

@@ -52,6 +52,7 @@ extension FeedStore {
     ) throws(OwnAppendError<Failure>) -> IngestReport {
         // What `make` threw, kept typed: GRDB's transaction closures rethrow untyped.
         var failure: Failure?
+        let actions = CommitActions()
         let written: IngestReport
         do {
             written = try database.writeWithoutTransaction { db in
@@ -60,7 +61,7 @@ extension FeedStore {
                     let head = try Self.head(db, feed.string)
                     let slot = OwnAppendSlot(
                         sequence: head.map { $0.sequence + 1 } ?? 0, previous: head?.messageID,
-                        directState: DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis()),
+                        directState: DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: actions),
                         oneTimePools: OneTimePoolAccess(db: db, sealer: sealer, now: Self.nowMillis())
                     )
                     let made: OwnAppendEntry
@@ -91,6 +92,7 @@ extension FeedStore {
             throw .store(.database("\(error)"))
         }
         if let failure { throw .entry(failure) }
+        actions.run()
         return written
     }
 }

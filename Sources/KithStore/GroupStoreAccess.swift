@@ -11,6 +11,8 @@ public struct GroupStoreAccess {
     let db: Database
     let sealer: ContentSealer
     let now: Int64
+    /// What runs once the transaction commits (``afterCommit(_:)``).
+    let commitActions: CommitActions
 
     /// Largest number of a contact's KeyPackages kept here; older ones are dropped first.
     public static let maxPeerKeyPackages = 8
@@ -35,7 +37,7 @@ public struct GroupStoreAccess {
 
     /// Runs `action` once the current transaction commits (never if it rolls back): for caches of what it wrote.
     public func afterCommit(_ action: @escaping @Sendable () -> Void) {
-        db.afterNextTransaction(onCommit: { _ in action() })
+        commitActions.add(action)
     }
 
     /// Active groups whose explosion time (Unix seconds) is at or before `now`.
@@ -394,12 +396,16 @@ public struct GroupStoreAccess {
 extension FeedStore {
     /// Runs `body` in one write transaction with access to the group state.
     public func withGroupState<T>(_ body: (GroupStoreAccess) throws -> T) throws(StoreError) -> T {
-        try write { db in try body(GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis())) }
+        let actions = CommitActions()
+        let result = try write { db in try body(GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: actions)) }
+        actions.run()
+        return result
     }
 
     /// Reads group state (no writes).
     public func readGroupState<T>(_ body: (GroupStoreAccess) throws -> T) throws(StoreError) -> T {
-        try read { db in try body(GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis())) }
+        // A read commits nothing: what it asks to run after a commit never runs.
+        try read { db in try body(GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: CommitActions())) }
     }
 
     /// A group's messages (of its audience), oldest first, decrypted where this identity read them.
@@ -422,10 +428,10 @@ extension FeedStore {
 
 extension OwnAppendSlot {
     /// Group state in the append's transaction.
-    public var groups: GroupStoreAccess { GroupStoreAccess(db: directState.db, sealer: directState.sealer, now: directState.now) }
+    public var groups: GroupStoreAccess { directState.groups }
 }
 
 extension DirectSessionAccess {
     /// Group state in the same transaction (a KeyPackage handed over in a direct message is kept with it).
-    public var groups: GroupStoreAccess { GroupStoreAccess(db: db, sealer: sealer, now: now) }
+    public var groups: GroupStoreAccess { GroupStoreAccess(db: db, sealer: sealer, now: now, commitActions: commitActions) }
 }

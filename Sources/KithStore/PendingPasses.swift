@@ -77,7 +77,7 @@ extension FeedStore {
                     """,
                 arguments: [direct]
             ) ?? false
-            passes.groupInboxes = try !GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis()).groupsWithInbox().isEmpty
+            passes.groupInboxes = try !GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: CommitActions()).groupsWithInbox().isEmpty
             passes.queuedWelcomes = try Bool.fetchOne(db, cached: "SELECT EXISTS(SELECT 1 FROM mls_outbox)") ?? false
             return passes
         }

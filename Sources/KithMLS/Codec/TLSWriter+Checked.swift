@@ -3,9 +3,15 @@ extension TLSWriter {
     /// Appends a vector whose body is produced by `body`, throwing ``MLSCodecError/varIntTooLarge(value:)`` instead of
     /// writing a wrong header when the body exceeds 2^30 - 1 bytes.
     mutating func writeCheckedVector(_ body: (inout TLSWriter) throws -> Void) throws {
-        var inner = TLSWriter()
-        try body(&inner)
-        _ = try TLSWriter.checkedVarInt(inner.bytes.count)
-        writeOpaque(inner.bytes)
+        let start = bytes.count
+        do {
+            try body(&self)
+            _ = try TLSWriter.checkedVarInt(bytes.count - start)
+        } catch {
+            // Nothing of a vector that failed stays written.
+            discard(from: start)
+            throw error
+        }
+        insertVarIntPrefix(at: start)
     }
 }

@@ -58,10 +58,30 @@ public struct TLSWriter: Sendable {
     }
 
     /// Appends a vector whose body is produced by `body` (the length prefix is computed afterwards).
+    ///
+    /// The body is written in place and its prefix inserted before it: a nested vector costs a move of its bytes, not
+    /// a buffer of its own (a group state's tree is vectors within vectors).
     public mutating func writeVector(_ body: (inout TLSWriter) -> Void) {
-        var inner = TLSWriter()
-        body(&inner)
-        writeOpaque(inner.bytes)
+        let start = bytes.count
+        body(&self)
+        insertVarIntPrefix(at: start)
+    }
+
+    /// Drops what was written from `start` on (a vector whose body failed).
+    mutating func discard(from start: Int) { bytes.removeSubrange(start...) }
+
+    /// Inserts at `start` the variable-length integer of the count of bytes written since `start`.
+    mutating func insertVarIntPrefix(at start: Int) {
+        let length = bytes.count - start
+        if length < 64 {
+            bytes.insert(UInt8(length), at: start)
+        } else if length < 16384 {
+            let prefix = (UInt8(0x40 | (length >> 8)), UInt8(truncatingIfNeeded: length))
+            withUnsafeBytes(of: prefix) { bytes.insert(contentsOf: $0, at: start) }
+        } else {
+            let value = (UInt32(clamping: length) & MLSLimits.maxVarIntValue) | 0x8000_0000
+            withUnsafeBytes(of: value.bigEndian) { bytes.insert(contentsOf: $0, at: start) }
+        }
     }
 
     /// Appends a vector of ``TLSEncodable`` elements.

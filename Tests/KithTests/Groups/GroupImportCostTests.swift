@@ -48,6 +48,23 @@ import Testing
         #expect(try await GroupHistoryTests.view(bob, group).2 == ["counted"])
     }
 
+    @Test func aGroupPassKeepsTheConnectionsPreparedStatements() async throws {
+        // The restored state used to be kept through GRDB's `afterNextTransaction`, a transaction observer: adding one
+        // drops every cached statement that deletes rows, so each pass prepared its DELETEs again.
+        let (alice, others, group) = try await GroupHistoryTests.crowd()
+        let bob = others[0]
+        await GroupHistoryTests.deliver(alice, to: bob)
+        let sql = "DELETE FROM mls_held WHERE message_id = ?"
+        _ = try await bob.importKnownFeed(lines: [try await alice.sendToGroup(group, text: "one").canonicalBytes])
+        let prepared = try bob.store.database.inDatabase { db in ObjectIdentifier(try db.cachedStatement(sql: sql)) }
+        _ = try await bob.importKnownFeed(lines: [try await alice.sendToGroup(group, text: "two").canonicalBytes])
+        try await alice.updateGroupKeys(group)
+        await GroupHistoryTests.deliver(alice, to: bob)
+        let after = try bob.store.database.inDatabase { db in ObjectIdentifier(try db.cachedStatement(sql: sql)) }
+        #expect(prepared == after)
+        #expect(try await GroupHistoryTests.view(bob, group).2.isSuperset(of: ["one", "two"]))
+    }
+
     @Test func anEntryWithNothingToProcessCostsOnlyItsIngest() async throws {
         let (alice, others, _) = try await GroupHistoryTests.crowd()
         let bob = others[0]
