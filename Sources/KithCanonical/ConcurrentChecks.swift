@@ -15,8 +15,7 @@ public enum ConcurrentChecks {
     public static func run(count: Int, _ check: @Sendable (Int) -> Bool) -> [Bool] {
         // The core count is read only for a batch large enough to spread: it is a sysfs read on Linux, which cost a
         // one-entry import more than its own bookkeeping.
-        guard count >= minimumChecks else { return (0..<count).map(check) }
-        let cores = activeCores
+        let cores = count >= minimumChecks ? activeCores : 1
         guard cores > 1 else { return (0..<count).map(check) }
         let verdicts = UnsafeMutableBufferPointer<Bool>.allocate(capacity: count)
         verdicts.initialize(repeating: false)

@@ -42,10 +42,7 @@ public struct PrekeyPoolRecord: Sendable, Equatable {
 extension FeedStore {
     /// Runs `body` in one write transaction with access to the direct-message state.
     public func withDirectState<T>(_ body: (DirectSessionAccess) throws -> T) throws(StoreError) -> T {
-        let actions = CommitActions()
-        let result = try write { db in try body(DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: actions)) }
-        actions.run()
-        return result
+        try write(withCommitActions: { db, actions in try body(DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: actions)) })
     }
 
     /// Decrypts the linked direct messages addressed to `local` that are still opaque, in feed
@@ -60,13 +57,10 @@ extension FeedStore {
     public func openDirectMessages(
         to local: FeedID, _ open: (Envelope, DirectSessionAccess) throws -> [UInt8]?
     ) throws(StoreError) -> DirectOpenReport {
-        let actions = CommitActions()
-        let report = try write { db in
+        try write(withCommitActions: { db, actions in
             let access = DirectSessionAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: actions)
             return try openAddressed(.direct, to: local, in: db, now: access.now) { envelope in try open(envelope, access) }
-        }
-        actions.run()
-        return report
+        })
     }
 
     /// The audiences addressed to one feed whose messages are opened after they are stored; the

@@ -287,6 +287,15 @@ public final class FeedStore: Sendable {
         }
     }
 
+    /// ``write(_:)`` whose body may add ``CommitActions``: they run once the transaction has committed, never when it
+    /// threw or rolled back.
+    func write<T>(withCommitActions body: (Database, CommitActions) throws -> T) throws(StoreError) -> T {
+        let actions = CommitActions()
+        let result = try write { db in try body(db, actions) }
+        actions.run()
+        return result
+    }
+
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try database.inDatabase { db in try Self.readSnapshot(db, body) }

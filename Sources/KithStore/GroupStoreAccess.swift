@@ -396,10 +396,7 @@ public struct GroupStoreAccess {
 extension FeedStore {
     /// Runs `body` in one write transaction with access to the group state.
     public func withGroupState<T>(_ body: (GroupStoreAccess) throws -> T) throws(StoreError) -> T {
-        let actions = CommitActions()
-        let result = try write { db in try body(GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: actions)) }
-        actions.run()
-        return result
+        try write(withCommitActions: { db, actions in try body(GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: actions)) })
     }
 
     /// Reads group state (no writes).

@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
 import Kith
+import KithEd25519
 import KithFeed
 import KithGroups
 import KithIdentity
-import KithEd25519
 import KithMLS
 
 /// Suite `groups`: a 100-member group. For one member, the time to ingest and decrypt one application message and to
