@@ -41,6 +41,7 @@ let package = Package(
         .executable(name: "kith-bench", targets: ["KithBench"]),
         .executable(name: "kith-vectors", targets: ["KithVectors"]),
         .executable(name: "kith-example", targets: ["KithExample"]),
+        .executable(name: "kith-fuzz", targets: ["KithFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
@@ -381,6 +382,22 @@ let package = Package(
             path: "Examples/GettingStarted",
             swiftSettings: swiftSettings
         ),
+        // Fuzz targets over every decoder that sees outside bytes (Fuzz/README.md); `kith-fuzz` runs them under
+        // libFuzzer when built by scripts/fuzz.sh, and replays corpora otherwise.
+        .target(
+            name: "KithFuzzTargets",
+            dependencies: [
+                "Kith", "KithCanonical", "KithFeed", "KithIdentity", "KithSync", "KithRatchet", "KithMLS", "KithGroups", "KithInvites", "KithTDF",
+                "KithPush", "KithRendezvous",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "KithFuzz",
+            dependencies: ["KithFuzzTargets"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "KithVectors",
             dependencies: ["KithMLS", "KithMLSConformance"],
@@ -476,6 +493,11 @@ let package = Package(
                 "KithSync",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KithFuzzTargetsTests",
+            dependencies: ["KithFuzzTargets", "KithTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

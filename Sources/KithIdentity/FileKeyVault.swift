@@ -14,10 +14,6 @@ import KithCanonical
 /// The first 28 bytes (magic to salt) are the AEAD's associated data, so no parameter can be
 /// altered without the open failing. A wrong passphrase fails authentication and changes nothing.
 public struct FileKeyVault: KeyVault {
-    static let magic: [UInt8] = Array("KITHVLT1".utf8)
-    static let scryptID: UInt8 = 0x01
-    static let headerLength = 28
-    static let fileLength = 88
 
     /// The vault file.
     public let url: URL
@@ -42,9 +38,9 @@ public struct FileKeyVault: KeyVault {
                 + "cost more than \(ScryptParameters.maximumCostBytes >> 20) MiB; readers would refuse the vault")
         }
         let secret = try checkedPassphrase()
-        var writer = ByteWriter(capacity: Self.fileLength)
-        writer.write(bytes: Self.magic)
-        writer.write(Self.scryptID)
+        var writer = ByteWriter(capacity: KeyVaultFile.fileLength)
+        writer.write(bytes: KeyVaultFile.magic)
+        writer.write(KeyVaultFile.scryptID)
         writer.write(parameters.log2N)
         writer.write(parameters.blockSize)
         writer.write(parameters.parallelism)
@@ -74,42 +70,16 @@ public struct FileKeyVault: KeyVault {
             if !containsSeed { throw .vaultMissing(path: url.path) }
             throw .vaultIO(path: url.path, reason: error.localizedDescription)
         }
-        let (parameters, salt, sealedBytes, header) = try parse(Array(data))
-        let key = try Self.deriveKey(try checkedPassphrase(), salt: salt, parameters: parameters, path: url.path)
+        let file = try KeyVaultFile(parsing: Array(data), path: url.path)
+        let key = try Self.deriveKey(try checkedPassphrase(), salt: file.salt, parameters: file.parameters, path: url.path)
         do {
-            let box = try ChaChaPoly.SealedBox(combined: sealedBytes)
-            let plain = try ChaChaPoly.open(box, using: key, authenticating: header)
+            let box = try ChaChaPoly.SealedBox(combined: file.sealed)
+            let plain = try ChaChaPoly.open(box, using: key, authenticating: file.header)
             return try Seed(bytes: plain)
         } catch let error as IdentityError {
             throw error
         } catch {
             throw .wrongPassphrase
-        }
-    }
-
-    private func parse(_ bytes: [UInt8]) throws(IdentityError) -> (ScryptParameters, [UInt8], [UInt8], [UInt8]) {
-        guard bytes.count == Self.fileLength else {
-            throw .vaultCorrupt(path: url.path, reason: "expected \(Self.fileLength) bytes, found \(bytes.count)")
-        }
-        var reader = ByteReader(bytes)
-        do {
-            guard try reader.readBytes(8) == Self.magic else {
-                throw IdentityError.vaultCorrupt(path: url.path, reason: "not a Kith key vault (bad magic)")
-            }
-            guard try reader.readUInt8() == Self.scryptID else {
-                throw IdentityError.vaultCorrupt(path: url.path, reason: "unknown key derivation function")
-            }
-            let parameters = ScryptParameters(log2N: try reader.readUInt8(), blockSize: try reader.readUInt8(), parallelism: try reader.readUInt8())
-            guard parameters.isWithinBounds else {
-                throw IdentityError.vaultCorrupt(path: url.path, reason: "scrypt parameters log2N \(parameters.log2N), r \(parameters.blockSize), p \(parameters.parallelism) are outside the accepted bounds (cost at most \(ScryptParameters.maximumCostBytes >> 20) MiB, Kith's default)")
-            }
-            let salt = try reader.readBytes(16)
-            let sealed = reader.readRemaining()
-            return (parameters, salt, sealed, Array(bytes[0..<Self.headerLength]))
-        } catch let error as IdentityError {
-            throw error
-        } catch {
-            throw .vaultCorrupt(path: url.path, reason: "\(error)")
         }
     }
 

@@ -22,7 +22,7 @@ import Testing
         try vault.storeSeed(seed)
         let file = try Data(contentsOf: vault.url)
         let raw = seed.withUnsafeBytes { Data($0) }
-        #expect(file.count == FileKeyVault.fileLength)
+        #expect(file.count == KeyVaultFile.fileLength)
         #expect(file.range(of: raw) == nil)
         let attributes = try FileManager.default.attributesOfItem(atPath: vault.url.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)

@@ -1,0 +1,21 @@
+/// Every fuzz target, by name.
+public enum FuzzTargets {
+    /// The targets in the order `kith-fuzz list` prints them.
+    public static let all: [FuzzTarget] = [
+        .canonicalJSON, .textEncodings,
+        .feedEnvelope, .feedChain, .feedContent, .contactsRecipientMap,
+        .contactCard, .compactCard, .cardPhase, .vaultFile,
+        .syncRecords, .syncReassembly, .noiseHandshake,
+        .directMessage, .prekeys,
+        .mlsMessage, .mlsWelcome, .mlsRatchetTree,
+        .invite, .conversationMetadata, .inviteExchange,
+        .nanoTDF, .poolExchange,
+        .webPushMessage, .vapidAndKnocks,
+        .signaling, .restBodies, .relayMessage,
+    ]
+
+    /// The target named `name`, if any.
+    public static func named(_ name: String) -> FuzzTarget? {
+        all.first { $0.name == name }
+    }
+}
