@@ -15,6 +15,14 @@ func runFuzzerDriver(
 
 nonisolated(unsafe) var selectedTarget: FuzzTarget?
 
+/// libFuzzer's archive brings its own `main`, which needs this symbol to link; the driver above is what runs.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    selectedTarget?.run(input)
+    return 0
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let target = FuzzTargets.named(arguments[1]) else {
     FileHandle.standardError.write(Data("usage: kith-fuzz TARGET [libFuzzer options] [CORPUS…]; targets: \(FuzzTargets.all.map(\.name).joined(separator: " "))\n".utf8))
@@ -26,11 +34,7 @@ var driverArguments: [UnsafeMutablePointer<CChar>?] = [strdup(arguments[0])] + a
 var driverCount = CInt(driverArguments.count - 1)
 let status = driverArguments.withUnsafeMutableBufferPointer { buffer -> CInt in
     var pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = buffer.baseAddress
-    return runFuzzerDriver(&driverCount, &pointer) { data, size in
-        let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-        selectedTarget?.run(input)
-        return 0
-    }
+    return runFuzzerDriver(&driverCount, &pointer, fuzzOneInput)
 }
 exit(status)
 #else
