@@ -75,7 +75,7 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
 
-        // DEFLATE for the Convos appData frame (KithGroups).
+        // DEFLATE for the Convos appData and invite frames (KithConvos).
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
@@ -175,11 +175,17 @@ let package = Package(
             dependencies: ["KithMLS"],
             swiftSettings: swiftSettings
         ),
+        // What Convos groups and Convos invites share, without MLS: the bounded DEFLATE codec and the conversation tag rule.
+        .target(
+            name: "KithConvos",
+            dependencies: ["CZlib"],
+            swiftSettings: swiftSettings
+        ),
         // Group conversations on MLS carried by feeds: pure logic and codecs; persistence lives in KithStore.
         .target(
             name: "KithGroups",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS", "CZlib",
+                "KithCanonical", "KithConvos", "KithIdentity", "KithFeed", "KithMLS",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -190,7 +196,7 @@ let package = Package(
         .target(
             name: "KithInvites",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithGroups", "CSecp256k1",
+                "KithCanonical", "KithConvos", "KithIdentity", "CSecp256k1",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -212,7 +218,7 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS", "KithInvites",
+                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithConvos", "KithGroups", "KithMLS", "KithInvites",
                 "KithTDF",
                 "KithPush",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -364,7 +370,7 @@ let package = Package(
         .executableTarget(
             name: "KithBench",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithEd25519", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups", "KithTDF",
+                "Kith", "KithCanonical", "KithIdentity", "KithEd25519", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithConvos", "KithGroups", "KithTDF",
                 "KithInvites", "KithTerminal", "CQREncode", "KithServer", "KithRendezvous", "KithPush", "KithPushDelivery",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -461,7 +467,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithGroupsTests",
-            dependencies: ["KithTestSupport", "KithGroups", "KithMLS", "KithFeed", "KithIdentity"],
+            dependencies: ["KithTestSupport", "KithConvos", "KithGroups", "KithMLS", "KithFeed", "KithIdentity"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
