@@ -34,12 +34,10 @@ extension Account {
         do throws(StoreError) { return try store.readGroupState(body) } catch { throw .store(error) }
     }
 
-    /// Runs one store call inside a group transaction, turning SQLite errors into ``KithError/store(_:)``.
+    /// Runs store calls inside a group transaction, reporting their ``StoreError`` as ``KithError/store(_:)``.
     @discardableResult
-    func groupStoreCall<T>(_ body: () throws -> T) throws(KithError) -> T {
-        do { return try body() } catch let error as KithError { throw error } catch let error as StoreError { throw .store(error) } catch {
-            throw .store(.database("\(error)"))
-        }
+    func groupStoreCall<T>(_ body: () throws(StoreError) -> T) throws(KithError) -> T {
+        do throws(StoreError) { return try body() } catch { throw .store(error) }
     }
 
     /// Saves a membership (state sealed, members listed) in `access`'s transaction.
