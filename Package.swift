@@ -135,6 +135,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Folders by concern: Database (connection, errors, sealing at rest), Schema (migrations), Feed (ingest, appends,
+        // content), Sync, Contacts, Direct (ratchet sessions), Groups, OneTimePools, Push, Blobs; KithStoreTests mirrors them.
         .target(
             name: "KithStore",
             dependencies: [
