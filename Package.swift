@@ -3,28 +3,34 @@ import PackageDescription
 
 /// Kith: a privacy-first, physical-first messaging engine.
 ///
-/// Module layering (lower modules never import higher ones):
+/// Modules, lowest first (a module imports only modules above it in this list):
 ///
-///     KithCanonical            strict JSON (RFC 8785 subset), base64url, bounded byte cursor
+///     KithCanonical            strict JSON (RFC 8785 subset), base64url, bounded byte cursor, constant-time comparison
 ///     KithEd25519              strict RFC 8032 Ed25519 rules (keys, signature encodings)
-///     KithIdentity             seed, derived keys, key vault
-///     KithFeed                 envelopes, content types, validation
+///     KithConvos               what Convos groups and invites share without MLS: bounded DEFLATE (zlib), the conversation tag
+///     KithTerminal             terminal output: escaping untrusted text, QR codes (libqrencode); never linked by an app
+///     KithIdentity             seed, derived keys, key vault, contact cards
+///     KithFeed                 envelopes, content types, audiences, validation
 ///     KithRatchet              hybrid X3DH + ML-KEM-768 + Double Ratchet (store protocols, DirectSessions); keyed by KithIdentity's FeedID
-///     KithStore                SQLite (GRDB): messages, chains, pending, forks; implements KithRatchet's stores
-///     KithMLS                  RFC 9420 core (depends on swift-crypto only)
+///     KithStore                SQLite (GRDB): messages, chains, pending, forks, groups, pools; implements KithRatchet's stores
+///     KithMLS                  RFC 9420 core (swift-crypto and KithCanonical only)
 ///     KithMLSConformance       RFC 9420 vector runners (tests and kith-vectors only)
-///     KithTDF                  NanoTDF containers (one-time TDF): bounded codec, ECDH + HKDF, AES-256-GCM; swift-crypto only
+///     KithTDF                  NanoTDF containers (one-time TDF): bounded codec, ECDH + HKDF, AES-256-GCM
 ///     KithGroups               groups on MLS through feeds: ids, conversation metadata, the one-history rule (no SQLite)
-///     KithInvites              Convos-compatible signed invites: codec, secp256k1 signatures, token, codes and URLs
-///     KithSync                 Noise secure link, BLE wire structures, transports
+///     KithInvites              Convos-compatible signed invites: codec, secp256k1 signatures, token, codes and URLs (no MLS)
+///     KithSync                 Noise secure link, BLE wire structures, transports, zstd
+///     KithPush                 Web Push crypto (RFC 8291 aes128gcm, RFC 8292 VAPID), the ES256 compact JWS, push token values
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
 ///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling), its client and the relay transport (on KithSync)
-///     KithPush                 Web Push crypto (RFC 8291 aes128gcm, RFC 8292 VAPID), push token values
+///     KithPushClient           the app's push client: gateway calls, push service subscription and listener
 ///     KithPushDelivery         PushProvider protocol, Web Push / APNs / FCM providers (server-only)
 ///     KithServer               `kith serve`: rendezvous server (Hummingbird); its own product, never linked by an app
+///     KithDemo                 `kith demo`, the guided tour on throwaway identities
+///     KithTestSupport          test helpers on KithCanonical; KithAccountFixtures: accounts that met (tests only)
 ///     KithCLI (kith)           command-line client
 ///     KithBench (kith-bench)   benchmark runner
+///     KithVectors (kith-vectors), KithExample (kith-example)   MLS vector runner; the getting-started program
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
@@ -76,7 +82,7 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
 
-        // DEFLATE for the Convos appData frame (KithGroups).
+        // DEFLATE for the Convos appData and invite frames (KithConvos).
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
@@ -130,6 +136,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Folders by concern: Database (connection, errors, sealing at rest), Schema (migrations), Feed (ingest, appends,
+        // content), Sync, Contacts, Direct (ratchet sessions), Groups, OneTimePools, Push, Blobs; KithStoreTests mirrors them.
         .target(
             name: "KithStore",
             dependencies: [
@@ -160,7 +168,6 @@ let package = Package(
             dependencies: [
                 "KithCanonical",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -176,11 +183,17 @@ let package = Package(
             dependencies: ["KithMLS"],
             swiftSettings: swiftSettings
         ),
+        // What Convos groups and Convos invites share, without MLS: the bounded DEFLATE codec and the conversation tag rule.
+        .target(
+            name: "KithConvos",
+            dependencies: ["CZlib"],
+            swiftSettings: swiftSettings
+        ),
         // Group conversations on MLS carried by feeds: pure logic and codecs; persistence lives in KithStore.
         .target(
             name: "KithGroups",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithFeed", "KithMLS", "CZlib",
+                "KithCanonical", "KithConvos", "KithIdentity", "KithMLS",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -191,7 +204,7 @@ let package = Package(
         .target(
             name: "KithInvites",
             dependencies: [
-                "KithCanonical", "KithIdentity", "KithGroups", "CSecp256k1",
+                "KithCanonical", "KithConvos", "KithIdentity", "CSecp256k1",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -213,11 +226,10 @@ let package = Package(
         .target(
             name: "Kith",
             dependencies: [
-                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithGroups", "KithMLS", "KithInvites",
+                "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithConvos", "KithGroups", "KithMLS", "KithInvites",
                 "KithTDF",
                 "KithPush",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -229,7 +241,6 @@ let package = Package(
             dependencies: [
                 "KithCanonical",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -248,7 +259,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -352,20 +362,19 @@ let package = Package(
         .executableTarget(
             name: "KithCLI",
             dependencies: [
-                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithTerminal", "KithGroups", "KithInvites",
+                "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups", "KithInvites",
                 "KithServer", "KithRendezvous", "KithTDF", "KithPush", "KithPushClient", "KithPushDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "KithBench",
             dependencies: [
-                "Kith", "KithCanonical", "KithIdentity", "KithEd25519", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithGroups", "KithTDF",
+                "Kith", "KithCanonical", "KithIdentity", "KithEd25519", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithConvos", "KithGroups", "KithTDF",
                 "KithInvites", "KithTerminal", "CQREncode", "KithServer", "KithRendezvous", "KithPush", "KithPushDelivery",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -420,13 +429,13 @@ let package = Package(
         ),
         .testTarget(
             name: "KithNearbyTests",
-            dependencies: ["KithNearby", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithIdentity", "KithTestSupport"],
+            dependencies: ["KithNearby", "KithAccountFixtures", "Kith", "KithSync"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KithDemoTests",
             dependencies: [
-                "KithDemo", "Kith", "KithTestSupport", "KithServer", "KithPush", "KithPushDelivery", "KithPushClient",
+                "KithDemo", "Kith", "KithServer", "KithPush", "KithPushDelivery", "KithPushClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -453,7 +462,7 @@ let package = Package(
         .testTarget(
             name: "KithStoreTests",
             dependencies: [
-                "KithTestSupport", "KithStore", "KithRatchet",
+                "KithStore", "KithRatchet",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -478,12 +487,12 @@ let package = Package(
         ),
         .testTarget(
             name: "KithGroupsTests",
-            dependencies: ["KithTestSupport", "KithGroups", "KithMLS", "KithFeed", "KithIdentity"],
+            dependencies: ["KithTestSupport", "KithConvos", "KithGroups", "KithMLS", "KithFeed", "KithIdentity"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KithInvitesTests",
-            dependencies: ["KithTestSupport", "KithInvites", "KithGroups", "KithIdentity", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["KithTestSupport", "KithInvites", "KithIdentity", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -513,9 +522,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -531,8 +538,7 @@ let package = Package(
         .testTarget(
             name: "KithPushClientTests",
             dependencies: [
-                "KithPushClient", "KithPush", "KithCanonical", "KithFeed", "KithTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "KithPushClient", "KithPush", "KithCanonical",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

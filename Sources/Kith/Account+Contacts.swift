@@ -434,7 +434,7 @@ extension Account {
         }
         try await BlockingWork.run { () throws(KithError) in
             try self.withGroupStore { access throws(KithError) in
-                try self.groupStoreCall { try access.saveInviteCard(card.encoded, commitment: Base64URL.encode(compact.commitment)) }
+                try self.groupStoreCall(access.saveInviteCard(card.encoded, commitment: Base64URL.encode(compact.commitment)))
             }
         }
         return compact

@@ -38,7 +38,7 @@ extension Account {
                     advanced.insert(id)
                     membersChanged.insert(id)
                 }
-                for text in try self.groupStoreCall({ try access.groupsWithInbox() }) {
+                for text in try self.groupStoreCall(access.groupsWithInbox()) {
                     guard let id = try? GroupID(text), let drained = try self.drainInbox(id, access, report: &report) else { continue }
                     touched[id] = drained.membership
                     if drained.advanced { advanced.insert(id) }
@@ -73,7 +73,7 @@ extension Account {
     /// Joins from every unprocessed Welcome; returns the memberships joined.
     private func joinFromWelcomes(_ access: GroupStoreAccess, report: inout GroupProcessReport) throws(KithError) -> [(GroupID, GroupMembership)] {
         var joined: [(GroupID, GroupMembership)] = []
-        for welcome in try groupStoreCall({ try access.welcomes(to: feedID.string) }) {
+        for welcome in try groupStoreCall(access.welcomes(to: feedID.string)) {
             let outcome: String
             do throws(GroupError) {
                 if let membership = try join(welcome, access, report: &report) {
@@ -90,7 +90,7 @@ extension Account {
                 outcome = "refused: \(error.description)"
                 if let id = try? MessageID(welcome.messageID) { report.refused.append((id, error.description)) }
             }
-            try groupStoreCall { try access.markProcessed(welcome.messageID, group: "", outcome: outcome) }
+            try groupStoreCall(access.markProcessed(welcome.messageID, group: "", outcome: outcome))
         }
         return joined
     }
@@ -134,10 +134,10 @@ extension Account {
         if let existing, existing.status == .active, existing.epoch >= membership.epoch { return nil }
         do throws(KithError) {
             try save(membership, name: existing?.name, explodeAt: existing?.explodeAt, in: access)
-            try groupStoreCall { try access.deleteOwnKeyPackage(reference: found.reference) }
+            try groupStoreCall(access.deleteOwnKeyPackage(reference: found.reference))
             // An invite join request this Welcome answers (same creator, the group's tag) is settled with it.
             if let tag = membership.metadata?.tag {
-                try groupStoreCall { try access.settleJoinRequest(creator: author.string, tag: tag, status: "joined") }
+                try groupStoreCall(access.settleJoinRequest(creator: author.string, tag: tag, status: "joined"))
             }
         } catch {
             throw .damagedState(error.description)
@@ -161,7 +161,7 @@ extension Account {
         welcome bytes: [UInt8], tree: [UInt8], creator: FeedID, tag: String, creatorCard: ContactCard? = nil
     ) throws(KithError) -> GroupID {
         let membership: GroupMembership = try withGroupStore { access throws(KithError) in
-            guard try self.groupStoreCall({ try access.joinRequestStatus(creator: creator.string, tag: tag) }) == "pending" else {
+            guard try self.groupStoreCall(access.joinRequestStatus(creator: creator.string, tag: tag)) == "pending" else {
                 throw .group(.malformedMessage("no pending join request to this creator for this invite: Welcome refused"))
             }
             guard bytes.count <= GroupWireMessage.maxBytes, let message = try? MLSMessage(tlsEncoded: bytes),
@@ -196,14 +196,12 @@ extension Account {
                 throw .group(.malformedMessage("already a member of that group"))
             }
             try self.save(membership, name: nil, explodeAt: nil, in: access)
-            try self.groupStoreCall {
-                try access.deleteOwnKeyPackage(reference: found.reference)
-                _ = try access.settleJoinRequest(creator: creator.string, tag: tag, status: "joined")
-                // The creator's checked card: a group peer this identity may sync with while they share the group.
-                if let creatorCard, creatorCard.feedID == creator {
-                    try access.saveGroupPeer(
-                        creator, dhKey: Base64URL.encode(creatorCard.publicKeys.dhKey.rawRepresentation), card: creatorCard.encoded)
-                }
+            try self.groupStoreCall(access.deleteOwnKeyPackage(reference: found.reference))
+            try self.groupStoreCall(access.settleJoinRequest(creator: creator.string, tag: tag, status: "joined"))
+            // The creator's checked card: a group peer this identity may sync with while they share the group.
+            if let creatorCard, creatorCard.feedID == creator {
+                try self.groupStoreCall(access.saveGroupPeer(
+                    creator, dhKey: Base64URL.encode(creatorCard.publicKeys.dhKey.rawRepresentation), card: creatorCard.encoded))
             }
             return membership
         }
@@ -251,17 +249,17 @@ extension Account {
         _ id: GroupID, _ access: GroupStoreAccess, report: inout GroupProcessReport
     ) throws(KithError) -> (membership: GroupMembership, advanced: Bool, membersChanged: Bool, profiles: [FeedID: String?])? {
         guard let (record, loaded) = try loadMembership(id, in: access) else {
-            report.held += try groupStoreCall { try access.inbox(of: id.string) }.count  // not joined (yet): a Welcome may still come
+            report.held += try groupStoreCall(access.inbox(of: id.string)).count  // not joined (yet): a Welcome may still come
             return nil
         }
         guard var membership = loaded else {
-            for entry in try groupStoreCall({ try access.inbox(of: id.string) }) {
-                try groupStoreCall { try access.markProcessed(entry.messageID, group: id.string, outcome: "ended: \(record.status.rawValue)") }
+            for entry in try groupStoreCall(access.inbox(of: id.string)) {
+                try groupStoreCall(access.markProcessed(entry.messageID, group: id.string, outcome: "ended: \(record.status.rawValue)"))
             }
             return nil
         }
         // Messages held for a later epoch by an earlier pass stay out until the group reaches it.
-        let entries = try groupStoreCall { try access.inbox(of: id.string, atEpoch: membership.epoch) }
+        let entries = try groupStoreCall(access.inbox(of: id.string, atEpoch: membership.epoch))
         let startEpoch = membership.epoch
         var items = try inboxItems(entries, id, access, &report)
         var queriedAt = membership.epoch
@@ -281,7 +279,7 @@ extension Account {
                 // The group moved on: messages held for the epochs it reached come back into the pass.
                 queriedAt = membership.epoch
                 let known = Set((items + waiting).map(\.entry.messageID))
-                let reached = try groupStoreCall { try access.inbox(of: id.string, atEpoch: queriedAt) }.filter { !known.contains($0.messageID) }
+                let reached = try groupStoreCall(access.inbox(of: id.string, atEpoch: queriedAt)).filter { !known.contains($0.messageID) }
                 items += try inboxItems(reached, id, access, &report)
             }
             items.sort(by: InboxItem.precedes)
@@ -294,9 +292,8 @@ extension Account {
                 }
                 items.remove(at: index)
                 if item.wire.epoch < membership.epoch, item.wire.isHandshake {
-                    try groupStoreCall {
-                        try access.markProcessed(item.entry.messageID, group: id.string, outcome: "stale: epoch \(item.wire.epoch), group at \(membership.epoch)")
-                    }
+                    try groupStoreCall(
+                        access.markProcessed(item.entry.messageID, group: id.string, outcome: "stale: epoch \(item.wire.epoch), group at \(membership.epoch)"))
                     continue
                 }
                 let receipt: GroupReceipt
@@ -340,7 +337,7 @@ extension Account {
         report.held += items.count + waiting.count
         // Read once: the next passes skip them until the group reaches their epoch.
         for item in items where item.wire.epoch > membership.epoch {
-            try groupStoreCall { try access.hold(item.entry.messageID, group: id.string, epoch: item.wire.epoch) }
+            try groupStoreCall(access.hold(item.entry.messageID, group: id.string, epoch: item.wire.epoch))
         }
         let advanced = membership.epoch != startEpoch
         if receivedHandshake || advanced {
@@ -385,10 +382,8 @@ extension Account {
             try refuse(item.entry.messageID, GroupID?.none, error.description, access, &report)
             return nil
         }
-        try groupStoreCall {
-            try access.storeContent(plaintext, of: item.entry.envelope, content: content)
-            try access.markProcessed(item.entry.messageID, group: "", outcome: "stored")
-        }
+        try groupStoreCall(access.storeContent(plaintext, of: item.entry.envelope, content: content))
+        try groupStoreCall(access.markProcessed(item.entry.messageID, group: "", outcome: "stored"))
         if groupFaultAfterContent.withLock({ armed in defer { armed = false }; return armed }) {
             throw .store(.database("injected fault after storing group content"))
         }
@@ -409,14 +404,12 @@ extension Account {
         }
         let plaintext: [UInt8]
         do throws(FeedError) { plaintext = try Content.groupEvent(event).canonicalBytes() } catch { throw .feed(error) }
-        try groupStoreCall {
-            try access.storeContent(plaintext, of: item.entry.envelope, content: nil)
-            try access.markProcessed(item.entry.messageID, group: id.string, outcome: item.wire.contentType == .commit ? "commit" : "proposal")
-        }
+        try groupStoreCall(access.storeContent(plaintext, of: item.entry.envelope, content: nil))
+        try groupStoreCall(access.markProcessed(item.entry.messageID, group: id.string, outcome: item.wire.contentType == .commit ? "commit" : "proposal"))
     }
 
     private func refuse(_ messageID: String, _ id: GroupID?, _ reason: String, _ access: GroupStoreAccess, _ report: inout GroupProcessReport) throws(KithError) {
-        try groupStoreCall { try access.markProcessed(messageID, group: id?.string ?? "", outcome: "refused: " + reason) }
+        try groupStoreCall(access.markProcessed(messageID, group: id?.string ?? "", outcome: "refused: " + reason))
         if let message = try? MessageID(messageID) { report.refused.append((message, reason)) }
     }
 
@@ -431,8 +424,8 @@ extension Account {
         ended.state = []
         ended.ratchets = []
         ended.status = status
-        try groupStoreCall { try access.save(ended, members: []) }
-        if status == .exploded { try groupStoreCall { try access.clearContent(of: id.string) } }
+        try groupStoreCall(access.save(ended, members: []))
+        if status == .exploded { try groupStoreCall(access.clearContent(of: id.string)) }
     }
 
     private static func feed(_ text: String) throws(GroupError) -> FeedID {

@@ -34,12 +34,11 @@ extension Account {
         do throws(StoreError) { return try store.readGroupState(body) } catch { throw .store(error) }
     }
 
-    /// Runs one store call inside a group transaction, turning SQLite errors into ``KithError/store(_:)``.
+    /// Runs one store call inside a group transaction (`try groupStoreCall(access.save(…))`), reporting its
+    /// ``StoreError`` as ``KithError/store(_:)``.
     @discardableResult
-    func groupStoreCall<T>(_ body: () throws -> T) throws(KithError) -> T {
-        do { return try body() } catch let error as KithError { throw error } catch let error as StoreError { throw .store(error) } catch {
-            throw .store(.database("\(error)"))
-        }
+    func groupStoreCall<T>(_ call: @autoclosure () throws(StoreError) -> T) throws(KithError) -> T {
+        do throws(StoreError) { return try call() } catch { throw .store(error) }
     }
 
     /// Saves a membership (state sealed, members listed) in `access`'s transaction.
@@ -54,7 +53,7 @@ extension Account {
         if ratchetsOnly, status == .active {
             let ratchets: [UInt8]
             do throws(GroupError) { ratchets = try membership.serializedRatchets() } catch { throw .group(error) }
-            if let version = try groupStoreCall({ try access.saveRatchets(ratchets, of: id) }) {
+            if let version = try groupStoreCall(access.saveRatchets(ratchets, of: id)) {
                 cacheAfterCommit(membership, version: version, in: access)
                 return
             }
@@ -76,7 +75,7 @@ extension Account {
         )
         record.ratchets = ratchets
         let members: [String]? = status != .active ? [] : membersChanged ? membership.members.map(\.feed.string) : nil
-        let version = try groupStoreCall { try access.save(record, members: members) }
+        let version = try groupStoreCall(access.save(record, members: members))
         if status == .active {
             cacheAfterCommit(membership, version: version, in: access)
         } else {
@@ -93,10 +92,10 @@ extension Account {
     /// A group's record and restored membership in `access`'s transaction; the restored state kept from an earlier
     /// pass is reused while the store's version matches it. Nil for an unknown group.
     func loadMembership(_ id: GroupID, in access: GroupStoreAccess) throws(KithError) -> (GroupRecord, GroupMembership?)? {
-        guard let header = try groupStoreCall({ try access.group(id.string, loadingState: false) }) else { return nil }
+        guard let header = try groupStoreCall(access.group(id.string, loadingState: false)) else { return nil }
         guard header.status == .active else { return (header, nil) }
         if let cached = groupStates.withLock({ $0[id.string] }), cached.version == header.version { return (header, cached.membership) }
-        guard let record = try groupStoreCall({ try access.group(id.string) }) else { return nil }
+        guard let record = try groupStoreCall(access.group(id.string)) else { return nil }
         return (record, try restoredMembership(record))
     }
 
@@ -144,7 +143,7 @@ extension Account {
             if let treeBytes = handshake.ratchetTree, !handshake.joiners.isEmpty {
                 let sealed: BlobCipher.Sealed
                 do throws(ContactsCipherError) { sealed = try BlobCipher.seal(treeBytes) } catch { throw .group(.mls("the group tree: \(error)")) }
-                _ = try self.groupStoreCall { try access.putBlob(sealed.blob) }
+                _ = try self.groupStoreCall(access.putBlob(sealed.blob))
                 tree = GroupTreeOffer(groupID: id.string, blob: sealed.contentHash, key: sealed.key)
             }
             for joiner in handshake.joiners {
@@ -152,7 +151,7 @@ extension Account {
                 let welcomeBytes = MLSMessage(body: .welcome(welcome)).tlsEncoded
                 guard welcomeBytes.count <= GroupWireMessage.maxHandshakeBytes else { throw .group(.handshakeTooLarge(welcomeBytes.count)) }
                 if let handOver, handOver(joiner, welcomeBytes, handshake.ratchetTree) { continue }
-                try self.groupStoreCall { try access.queueWelcome(welcomeBytes, group: id.string, recipient: joiner.string, tree: tree) }
+                try self.groupStoreCall(access.queueWelcome(welcomeBytes, group: id.string, recipient: joiner.string, tree: tree))
             }
             return (bytes, plaintext)
         }
@@ -187,7 +186,7 @@ extension Account {
                 _ = try sendDirectBlocking(.groupEvent(event), to: recipient)
             }
             try withGroupStore { access throws(KithError) in
-                try self.groupStoreCall { try access.dequeueWelcome(group: item.groupID, recipient: item.recipient) }
+                try self.groupStoreCall(access.dequeueWelcome(group: item.groupID, recipient: item.recipient))
             }
         }
     }

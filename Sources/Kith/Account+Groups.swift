@@ -167,7 +167,7 @@ extension Account {
         let bytes = made.keyPackage.tlsEncoded
         let secrets = GroupKeyPackage.encode(made.secrets)
         try withGroupStore { access throws(KithError) in
-            try self.groupStoreCall { try access.saveOwnKeyPackage(reference: Base64URL.encode(reference), recipient: recipient.string, keyPackage: bytes, secrets: secrets) }
+            try self.groupStoreCall(access.saveOwnKeyPackage(reference: Base64URL.encode(reference), recipient: recipient.string, keyPackage: bytes, secrets: secrets))
         }
         return bytes
     }
@@ -201,7 +201,7 @@ extension Account {
                 throw .group(error)
             }
             try self.withGroupStore { access throws(KithError) in
-                try self.groupStoreCall { try access.savePeerKeyPackage(reference: Base64URL.encode(reference), peer: record.feedID.string, keyPackage: bytes) }
+                try self.groupStoreCall(access.savePeerKeyPackage(reference: Base64URL.encode(reference), peer: record.feedID.string, keyPackage: bytes))
             }
         }
     }
@@ -249,7 +249,7 @@ extension Account {
         try self.commitToGroup(id) { membership, access throws(KithError) in
             var keyPackages: [KeyPackage] = []
             for record in records {
-                guard let bytes = try self.groupStoreCall({ try access.takePeerKeyPackage(of: record.feedID.string) }) else {
+                guard let bytes = try self.groupStoreCall(access.takePeerKeyPackage(of: record.feedID.string)) else {
                     throw .group(.noKeyPackage(name: record.shownName, record.feedID))
                 }
                 do throws(GroupError) {
@@ -272,7 +272,7 @@ extension Account {
         try await BlockingWork.run { () throws(KithError) in
             let record = try self.contactRecordBlocking(member)
             try self.commitToGroup(id) { membership, access throws(KithError) in
-                guard let bytes = try self.groupStoreCall({ try access.takePeerKeyPackage(of: record.feedID.string) }) else {
+                guard let bytes = try self.groupStoreCall(access.takePeerKeyPackage(of: record.feedID.string)) else {
                     throw .group(.noKeyPackage(name: record.shownName, record.feedID))
                 }
                 do throws(GroupError) {

@@ -41,9 +41,8 @@ extension Account {
             let code: String
             do throws(InviteError) { code = try InviteLink(parsing: text).code } catch { throw .invite(error) }
             try self.withGroupStore { access throws(KithError) in
-                try self.groupStoreCall {
-                    try access.recordJoinRequest(creator: creator.string, tag: payload.tag, inviteID: InviteJoinLadder.inviteID(of: inspection.invite))
-                }
+                try self.groupStoreCall(
+                    access.recordJoinRequest(creator: creator.string, tag: payload.tag, inviteID: InviteJoinLadder.inviteID(of: inspection.invite)))
             }
             _ = try self.sendDirectBlocking(.inviteJoinRequest(InviteJoinRequest(invite: code, keyPackageBytes: keyPackage)), to: creator)
             return inspection
@@ -85,15 +84,13 @@ extension Account {
             guard case .inviteJoinError(let content)? = try? Content.parse(error.plaintext, envelopeType: "invite_join_error"),
                   let creator = try? FeedID(error.author) else {
                 try withGroupStore { access throws(KithError) in
-                    try self.groupStoreCall { try access.markProcessed(error.messageID, group: "", outcome: "refused: not an invite_join_error") }
+                    try self.groupStoreCall(access.markProcessed(error.messageID, group: "", outcome: "refused: not an invite_join_error"))
                 }
                 continue
             }
             try withGroupStore { access throws(KithError) in
-                try self.groupStoreCall {
-                    try access.settleJoinRequest(creator: creator.string, tag: content.tag, status: "refused")
-                    try access.markProcessed(error.messageID, group: "", outcome: "join error: \(content.error)")
-                }
+                try self.groupStoreCall(access.settleJoinRequest(creator: creator.string, tag: content.tag, status: "refused"))
+                try self.groupStoreCall(access.markProcessed(error.messageID, group: "", outcome: "join error: \(content.error)"))
             }
             report.joinErrors.append((creator, content.tag, content.error))
         }
@@ -126,7 +123,7 @@ extension Account {
         switch outcome {
         case .success(let admission):
             try withGroupStore { access throws(KithError) in
-                try self.groupStoreCall { try access.markProcessed(request.messageID, group: admission.groupID, outcome: "admitted") }
+                try self.groupStoreCall(access.markProcessed(request.messageID, group: admission.groupID, outcome: "admitted"))
             }
             if let group = try? GroupID(admission.groupID), let member = try? FeedID(requester) {
                 report.admitted.append(.init(group: group, member: member))
@@ -134,7 +131,7 @@ extension Account {
         case .failure(let refusal):
             inviteJoinBudget.withLock { $0.recordRefusal(of: requester, now: now) }
             try withGroupStore { access throws(KithError) in
-                try self.groupStoreCall { try access.markProcessed(request.messageID, group: "", outcome: "refused: \(refusal.description)") }
+                try self.groupStoreCall(access.markProcessed(request.messageID, group: "", outcome: "refused: \(refusal.description)"))
             }
             report.refused.append((request.messageID, requester, refusal))
             if let kind = refusal.replyKind, let peer = try? FeedID(requester),
@@ -171,7 +168,7 @@ extension Account {
         do throws(KithError) {
             try commitToGroup(id) { membership, access throws(KithError) in
                 if admission.singleUse {
-                    try self.groupStoreCall { try access.consumeInvite(admission.inviteID, group: admission.groupID, requester: requester) }
+                    try self.groupStoreCall(access.consumeInvite(admission.inviteID, group: admission.groupID, requester: requester))
                 }
                 do throws(GroupError) { return try membership.commit(adding: [keyPackage]) } catch { throw .group(error) }
             }

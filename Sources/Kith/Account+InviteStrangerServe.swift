@@ -166,11 +166,9 @@ extension Account {
                 return true
             }) { membership, access throws(KithError) in
                 if admission.singleUse, !admission.readmission {
-                    try self.groupStoreCall { try access.consumeInvite(admission.inviteID, group: admission.groupID, requester: owner.string) }
+                    try self.groupStoreCall(access.consumeInvite(admission.inviteID, group: admission.groupID, requester: owner.string))
                 }
-                try self.groupStoreCall {
-                    try access.saveGroupPeer(owner, dhKey: Base64URL.encode(card.publicKeys.dhKey.rawRepresentation), card: card.encoded)
-                }
+                try self.groupStoreCall(access.saveGroupPeer(owner, dhKey: Base64URL.encode(card.publicKeys.dhKey.rawRepresentation), card: card.encoded))
                 do throws(GroupError) {
                     return try membership.commit(adding: [keyPackage], removing: admission.readmission ? [owner] : [])
                 } catch {
@@ -210,9 +208,7 @@ extension Account {
         }
         let card = try contactCardBlocking(displayName: nil)
         try withGroupStore { access throws(KithError) in
-            try self.groupStoreCall {
-                try access.saveInviteCard(card.encoded, commitment: Base64URL.encode(CompactContactCard.commitment(to: card)))
-            }
+            try self.groupStoreCall(access.saveInviteCard(card.encoded, commitment: Base64URL.encode(CompactContactCard.commitment(to: card))))
         }
         return card
     }

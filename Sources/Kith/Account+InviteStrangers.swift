@@ -94,10 +94,8 @@ extension Account {
             let card = try self.contactCardBlocking(displayName: nil)
             let keyPackage = try self.makeKeyPackageBlocking(recipient: fullCard.feedID)
             try self.withGroupStore { access throws(KithError) in
-                try self.groupStoreCall {
-                    try access.recordJoinRequest(
-                        creator: fullCard.feedID.string, tag: payload.tag, inviteID: InviteJoinLadder.inviteID(of: invite.inspection.invite))
-                }
+                try self.groupStoreCall(access.recordJoinRequest(
+                    creator: fullCard.feedID.string, tag: payload.tag, inviteID: InviteJoinLadder.inviteID(of: invite.inspection.invite)))
             }
             return (card.encoded, keyPackage)
         }
@@ -111,7 +109,7 @@ extension Account {
         case let .refusal(error, reason):
             try await BlockingWork.run { () throws(KithError) in
                 try self.withGroupStore { access throws(KithError) in
-                    try self.groupStoreCall { _ = try access.settleJoinRequest(creator: fullCard.feedID.string, tag: payload.tag, status: "refused") }
+                    try self.groupStoreCall(access.settleJoinRequest(creator: fullCard.feedID.string, tag: payload.tag, status: "refused"))
                 }
             }
             return .refused(error: error, reason: reason)

@@ -1,4 +1,5 @@
 import Foundation
+import KithConvos
 import KithGroups
 import KithIdentity
 import KithInvites

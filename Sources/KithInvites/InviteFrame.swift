@@ -1,5 +1,5 @@
 import KithCanonical
-import KithGroups
+import KithConvos
 
 /// The binary frame inside an invite code: the serialized SignedInvite, or
 /// `0x1F ‖ u32be(length) ‖ raw DEFLATE(SignedInvite)` when that is shorter.

@@ -33,7 +33,7 @@ public enum InviteLimits {
     /// The longest tag read from another client (Kith writes exactly ``conversationTagLength``).
     public static let maxTagBytes = 64
 
-    /// The length of tags Kith writes (`KithGroups.ConversationTag.length`).
+    /// The length of tags Kith writes (`KithConvos.ConversationTag.length`).
     public static let conversationTagLength = 10
 
     /// Kith's bounds on the preview fields (Convos has none): a Kith creator writes nothing longer and a Kith joiner

@@ -1,6 +1,6 @@
 import Foundation
 import KithCanonical
-import KithGroups
+import KithConvos
 import SwiftProtobuf
 
 extension InvitePayload {

@@ -34,10 +34,8 @@ public struct VAPIDSigner: Sendable {
         let sum = now.addingReportingOverflow(PushLimits.maxVAPIDLifetimeSeconds)
         let latest = sum.overflow ? Int64.max : sum.partialValue
         guard claims.expiration <= latest else { throw .expirationTooFar(expiration: claims.expiration, latest: latest) }
-        let signingInput = Base64URL.encode(Self.headerJSON) + "." + Base64URL.encode(claims.json)
-        let signature: P256.Signing.ECDSASignature
-        do { signature = try signingKey.signature(for: Array(signingInput.utf8)) } catch { throw .signingFailed }
-        let token = signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        let token: String
+        do { token = try CompactJWS.es256(header: Self.headerJSON, payload: claims.json, key: signingKey) } catch { throw .signingFailed }
         return try VAPIDAuthorization(token: token, publicKey: publicKey)
     }
 

@@ -1,4 +1,5 @@
 import Crypto
+import KithCanonical
 import KithIdentity
 
 /// One Double Ratchet session with one contact: a value type the caller persists after every
@@ -183,7 +184,7 @@ public struct RatchetSession: Sendable, Equatable {
     ) throws(RatchetError) -> (plaintext: [UInt8], session: RatchetSession) {
         let (parsed, headerBytes) = try DirectMessageWire.decode(wire)
         if let prelude = parsed.prelude {
-            guard role == .responder, ByteComparison.equal(prelude.initiatorEphemeral, baseKey) else {
+            guard role == .responder, ConstantTime.equals(prelude.initiatorEphemeral, baseKey) else {
                 throw .prekeyMessageForOtherSession
             }
         }
@@ -197,9 +198,9 @@ public struct RatchetSession: Sendable, Equatable {
             state.pendingPrelude = nil
             return (plaintext, state)
         }
-        let isCurrentChain = state.receivingRatchetPublicKey.map { ByteComparison.equal($0, header.dhPublicKey) } ?? false
+        let isCurrentChain = state.receivingRatchetPublicKey.map { ConstantTime.equals($0, header.dhPublicKey) } ?? false
         if !isCurrentChain {
-            if state.retiredReceivingRatchetKeys.contains(where: { ByteComparison.equal($0, header.dhPublicKey) }) {
+            if state.retiredReceivingRatchetKeys.contains(where: { ConstantTime.equals($0, header.dhPublicKey) }) {
                 throw .duplicateOrExpiredMessage
             }
             guard let ciphertext = header.pqCiphertext else { throw .missingPQCiphertext }

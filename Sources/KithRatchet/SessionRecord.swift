@@ -78,7 +78,7 @@ public struct SessionRecord: Sendable, Equatable {
         let (parsed, _) = try DirectMessageWire.decode(wire)
         let sessions = record.map { [$0.current] + $0.archived } ?? []
         if let prelude = parsed.prelude,
-           sessions.allSatisfy({ !($0.role == .responder && ByteComparison.equal($0.baseKey, prelude.initiatorEphemeral)) }) {
+           sessions.allSatisfy({ !($0.role == .responder && ConstantTime.equals($0.baseKey, prelude.initiatorEphemeral)) }) {
             let (session, plaintext) = try RatchetSession.respond(
                 local: local, peer: peer, prekeys: prekeys, wire: wire, context: context, now: now, entropy: entropy
             )

@@ -1,3 +1,5 @@
+import KithCanonical
+
 
 /// Message keys of skipped (not yet arrived) messages, bounded in count and age.
 ///
@@ -38,7 +40,7 @@ public struct SkippedMessageKeys: Sendable, Equatable {
     /// Removes and returns the key of (`ratchetPublicKey`, `messageNumber`), if stored.
     mutating func take(ratchetPublicKey: [UInt8], messageNumber: UInt32) -> [UInt8]? {
         guard let index = entries.firstIndex(where: {
-            $0.messageNumber == messageNumber && ByteComparison.equal($0.ratchetPublicKey, ratchetPublicKey)
+            $0.messageNumber == messageNumber && ConstantTime.equals($0.ratchetPublicKey, ratchetPublicKey)
         }) else { return nil }
         return entries.remove(at: index).messageKey
     }

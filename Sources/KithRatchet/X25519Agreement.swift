@@ -1,4 +1,5 @@
 import Crypto
+import KithCanonical
 
 /// X25519 with the checks Kith requires: exact key lengths and no all-zero output.
 public enum X25519Agreement {
@@ -16,7 +17,7 @@ public enum X25519Agreement {
             throw .allZeroSharedSecret
         }
         let bytes = shared.withUnsafeBytes { Array($0) }
-        if ByteComparison.equal(bytes, zeroSecret) { throw .allZeroSharedSecret }
+        if ConstantTime.equals(bytes, zeroSecret) { throw .allZeroSharedSecret }
         return bytes
     }
 
@@ -27,7 +28,7 @@ public enum X25519Agreement {
         }
         var masked = bytes
         masked[31] &= 0x7F
-        if EdwardsToMontgomery.lowOrderMontgomeryU.contains(where: { ByteComparison.equal($0, masked) }) {
+        if EdwardsToMontgomery.lowOrderMontgomeryU.contains(where: { ConstantTime.equals($0, masked) }) {
             throw .lowOrderPoint
         }
         do {

@@ -1,4 +1,5 @@
 import CQREncode
+import KithConvos
 import KithGroups
 import KithIdentity
 import KithInvites

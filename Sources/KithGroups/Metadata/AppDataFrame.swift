@@ -1,3 +1,5 @@
+import KithConvos
+
 /// The binary frame of Convos appData, between the protobuf and the base64url text.
 ///
 /// A frame is either the protobuf itself, or `0x1F ‖ u32be(protobuf length) ‖ DEFLATE(protobuf)`. The writer

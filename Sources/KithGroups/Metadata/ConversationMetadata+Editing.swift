@@ -1,3 +1,4 @@
+import KithConvos
 import KithIdentity
 
 extension ConversationMetadata {

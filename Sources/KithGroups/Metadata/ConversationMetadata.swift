@@ -1,3 +1,4 @@
+import KithConvos
 import KithIdentity
 
 /// The conversation metadata every Kith group carries, wire-compatible with Convos' `ConversationCustomMetadata`.

@@ -1,3 +1,5 @@
+import KithCanonical
+
 /// Creation and checking of PublicMessages (RFC 9420 §6.2).
 public enum PublicMessageProtection {
     /// Wraps signed content in a PublicMessage, adding the membership tag for member senders.
@@ -16,16 +18,8 @@ public enum PublicMessageProtection {
         if case .member = message.content.sender {
             guard let tag = message.membershipTag else { throw MLSFramingError.invalidMembershipTag }
             let expected = PublicMessage.membershipTag(suite: suite, membershipKey: membershipKey, content: content, context: context)
-            guard constantTimeEqual(tag, expected) else { throw MLSFramingError.invalidMembershipTag }
+            guard ConstantTime.equals(tag, expected) else { throw MLSFramingError.invalidMembershipTag }
         }
         return content
     }
-}
-
-/// Compares two byte strings in time independent of where they differ.
-func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    var difference: UInt8 = 0
-    for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-    return difference == 0
 }

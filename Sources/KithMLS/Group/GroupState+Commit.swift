@@ -1,3 +1,5 @@
+import KithCanonical
+
 /// Applying a received Commit (RFC 9420 §12.4.2), from a member or from an external joiner (§12.4.3.2).
 extension GroupState {
     /// The exporter label deriving an external commit's `init_secret` (RFC 9420 §8.3).
@@ -65,7 +67,7 @@ extension GroupState {
         newContext.confirmedTranscriptHash = TranscriptHashes.confirmed(suite: suite, interimBefore: interimTranscriptHash, content: content)
         let pskSecret = try PreSharedKey.pskSecret(suite: suite, psks: psks.resolve(proposals.psks))
         let newSecrets = try EpochSecrets(suite: suite, initSecret: initSecret, commitSecret: commitSecret, pskSecret: pskSecret, context: newContext)
-        guard constantTimeEqual(newSecrets.confirmationTag(confirmedTranscriptHash: newContext.confirmedTranscriptHash), confirmationTag) else {
+        guard ConstantTime.equals(newSecrets.confirmationTag(confirmedTranscriptHash: newContext.confirmedTranscriptHash), confirmationTag) else {
             throw MLSGroupError.confirmationTagMismatch
         }
         enter(context: newContext, tree: newTree, keys: newKeys, secrets: newSecrets, confirmationTag: confirmationTag)

@@ -1,3 +1,5 @@
+import KithCanonical
+
 /// The private keys belonging to a published KeyPackage.
 public struct KeyPackageSecrets: Sendable, Hashable {
     /// HPKE private key of the KeyPackage `init_key`.
@@ -55,7 +57,7 @@ extension GroupState {
         }
 
         let epochSecrets = try EpochSecrets(suite: suite, joinerSecret: groupSecrets.joinerSecret, pskSecret: pskSecret, context: context)
-        guard constantTimeEqual(epochSecrets.confirmationTag(confirmedTranscriptHash: context.confirmedTranscriptHash), groupInfo.confirmationTag) else {
+        guard ConstantTime.equals(epochSecrets.confirmationTag(confirmedTranscriptHash: context.confirmedTranscriptHash), groupInfo.confirmationTag) else {
             throw MLSGroupError.confirmationTagMismatch
         }
         self.suite = suite

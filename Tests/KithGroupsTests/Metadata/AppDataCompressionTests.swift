@@ -1,4 +1,5 @@
 import KithCanonical
+import KithConvos
 import Testing
 
 @testable import KithGroups

@@ -1,3 +1,4 @@
+import KithConvos
 import Testing
 
 @testable import KithGroups

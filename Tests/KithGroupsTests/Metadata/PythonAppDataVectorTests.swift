@@ -1,4 +1,5 @@
 import Foundation
+import KithConvos
 import KithIdentity
 import KithTestSupport
 import Testing

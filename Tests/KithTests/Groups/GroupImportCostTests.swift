@@ -116,7 +116,7 @@ import Testing
         var whole = record
         whole.state = try bob.restoredMembership(record).serialized()
         whole.ratchets = []
-        _ = try bob.withGroupStore { access throws(KithError) in try bob.groupStoreCall { try access.save(whole, members: nil) } }
+        _ = try bob.withGroupStore { access throws(KithError) in try bob.groupStoreCall(access.save(whole, members: nil)) }
         #expect(try Self.versions(bob, group).ratchets == nil)
         try await alice.sendToGroup(group, text: "after")
         await GroupHistoryTests.deliver(alice, to: bob)

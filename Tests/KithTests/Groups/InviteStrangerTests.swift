@@ -387,7 +387,7 @@ import Testing
         }
         // A request for the wanted group's tag: a Welcome to the other group is still refused.
         try dana.withGroupStore { access throws(KithError) in
-            try dana.groupStoreCall { try access.recordJoinRequest(creator: alice.feedID.string, tag: wantedTag, inviteID: "x") }
+            try dana.groupStoreCall(access.recordJoinRequest(creator: alice.feedID.string, tag: wantedTag, inviteID: "x"))
         }
         #expect(throws: KithError.self) {
             try dana.joinFromInviteExchange(welcome: queued.message, tree: [], creator: alice.feedID, tag: wantedTag)

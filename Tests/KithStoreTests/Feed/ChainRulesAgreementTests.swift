@@ -39,6 +39,7 @@ import Testing
 
     static func publishedVectors() throws -> (identity: Identity, cases: [[[UInt8]]]) {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()  // Feed/, KithStoreTests/, Tests/
         let data = try Data(contentsOf: root.appendingPathComponent("TestVectors/feed/feed-v1.json"))
         let published = try #require(try CanonicalJSON.parse(Array(data)).objectValue)
         let chain = try #require(published["chain"]?.arrayValue).compactMap(\.objectValue)

@@ -5,8 +5,9 @@
 /// from the 62-character alphabet by rejection sampling, so no character is likelier than another (Convos' own
 /// generator takes a random byte modulo 62, which favours the first eight characters).
 ///
-/// Tags read from other clients are kept as ``ConversationMetadata/tag`` text whatever their form; this type is
-/// the strict rule for tags Kith writes.
+/// Tags read from other clients are kept as text whatever their form (`KithGroups.ConversationMetadata.tag`); this
+/// type is the strict rule for tags Kith writes. `KithGroups` adds the throwing `init(_:)` that reports a bad tag as
+/// a conversation metadata error; here ``init(validating:)`` answers nil for one.
 public struct ConversationTag: Sendable, Hashable, CustomStringConvertible {
     /// The number of characters in a tag.
     public static let length = 10
@@ -20,12 +21,9 @@ public struct ConversationTag: Sendable, Hashable, CustomStringConvertible {
     /// The tag's text.
     public let string: String
 
-    /// Checks a tag against the strict rule.
-    ///
-    /// - Throws: ``ConversationMetadataError/invalidTag(_:)`` unless `text` is exactly 10 characters of
-    ///   `[A-Za-z0-9]`.
-    public init(_ text: String) throws(ConversationMetadataError) {
-        guard Self.isValid(text) else { throw .invalidTag(text) }
+    /// Checks a tag against the strict rule: nil unless `text` is exactly 10 characters of `[A-Za-z0-9]`.
+    public init?(validating text: String) {
+        guard Self.isValid(text) else { return nil }
         string = text
     }
 

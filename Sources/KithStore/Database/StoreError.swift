@@ -35,3 +35,18 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension StoreError {
+    /// Runs `body` and reports what it throws as a store error: a ``StoreError`` as it is, anything else (SQLite's
+    /// errors) as ``database(_:)`` with its description. The one place where the store's untyped calls (GRDB) get the
+    /// store's typed error.
+    static func catching<T>(_ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+}

@@ -26,18 +26,20 @@ extension GroupStoreAccess {
 
     /// Keeps `feedID`'s checked card as a group peer (replacing an older one), in the transaction that made it a member
     /// of a shared group, and drops peers that share no active group with this identity any more.
-    public func saveGroupPeer(_ feedID: FeedID, dhKey: String, card: [UInt8]) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO group_peers(feed_id, dh_key, card, added_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT(feed_id) DO UPDATE SET dh_key = excluded.dh_key, card = excluded.card, added_at = excluded.added_at
-                """,
-            arguments: [feedID.string, dhKey, Data(card), now])
-        // The new peer is kept even when the commit that makes it a member has not written the member rows yet.
-        try db.execute(sql: "DELETE FROM group_peers WHERE feed_id <> ? AND NOT \(FeedStore.sharesActiveGroup)", arguments: [feedID.string])
-        try db.execute(
-            sql: "DELETE FROM group_peers WHERE feed_id NOT IN (SELECT feed_id FROM group_peers ORDER BY added_at DESC, feed_id LIMIT ?)",
-            arguments: [Self.maxGroupPeers])
+    public func saveGroupPeer(_ feedID: FeedID, dhKey: String, card: [UInt8]) throws(StoreError) {
+        try StoreError.catching {
+            try db.execute(
+                sql: """
+                    INSERT INTO group_peers(feed_id, dh_key, card, added_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(feed_id) DO UPDATE SET dh_key = excluded.dh_key, card = excluded.card, added_at = excluded.added_at
+                    """,
+                arguments: [feedID.string, dhKey, Data(card), now])
+            // The new peer is kept even when the commit that makes it a member has not written the member rows yet.
+            try db.execute(sql: "DELETE FROM group_peers WHERE feed_id <> ? AND NOT \(FeedStore.sharesActiveGroup)", arguments: [feedID.string])
+            try db.execute(
+                sql: "DELETE FROM group_peers WHERE feed_id NOT IN (SELECT feed_id FROM group_peers ORDER BY added_at DESC, feed_id LIMIT ?)",
+                arguments: [Self.maxGroupPeers])
+        }
     }
 }
 

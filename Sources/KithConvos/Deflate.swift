@@ -3,7 +3,7 @@ import CZlib
 /// DEFLATE through the system zlib: raw DEFLATE (RFC 1951) out, raw or zlib-wrapped (RFC 1950) in.
 ///
 /// Decompression is bounded: the caller states the exact output length, the output buffer is that length plus one
-/// byte, and a stream that would produce more stops there. Shared by Convos appData (here) and Convos invites
+/// byte, and a stream that would produce more stops there. Shared by Convos appData (`KithGroups`) and Convos invites
 /// (`KithInvites`), which frame DEFLATE the same way.
 public enum Deflate {
     /// The two body formats a reader accepts.

@@ -278,13 +278,7 @@ public final class FeedStore: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try database.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database("\(error)")
-        }
+        try StoreError.catching { try database.write(body) }
     }
 
     /// ``write(_:)`` whose body may add ``CommitActions``: they run once the transaction has committed, never when it
@@ -297,12 +291,6 @@ public final class FeedStore: Sendable {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try database.inDatabase { db in try Self.readSnapshot(db, body) }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .database("\(error)")
-        }
+        try StoreError.catching { try database.inDatabase { db in try Self.readSnapshot(db, body) } }
     }
 }
