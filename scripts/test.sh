@@ -62,6 +62,14 @@ if ! swift package generate-documentation --target Kith --warnings-as-errors --o
 fi
 echo "documentation built without warnings: .build/Kith.doccarchive"
 
+echo "== fuzzing (libFuzzer, a few seconds per target) =="
+# Every fuzz target (Fuzz/README.md) built with -sanitize=fuzzer,address and run briefly from its seeds; longer runs:
+# scripts/fuzz.sh TARGET SECONDS. A crash fails the suite and leaves its input in .build-fuzz/artifacts/.
+if ! scripts/fuzz.sh all "${KITH_FUZZ_SECONDS:-3}"; then
+  echo "fuzzing found a crash or a broken property (inputs in .build-fuzz/artifacts/)" >&2
+  exit 1
+fi
+
 echo "== interop and CLI checks =="
 # The PostgreSQL cluster is still up (stopped on exit): the two-node CLI check uses it.
 KITH_TEST_POSTGRES_URL="$pg_url" Interop/run.sh
