@@ -1,3 +1,4 @@
+import Foundation
 import KithServer
 import NIOCore
 import NIOPosix
@@ -46,30 +47,32 @@ struct RequestDeadlineTests {
         }
     }
 
-    @Test("a body trickled a byte at a time gets 408 and the connection closes")
-    func trickledBody() async throws {
-        let server = try Self.server(requestTimeout: .seconds(2))
-        try await server.serving { url in
-            let port = try #require(Int(url.split(separator: ":").last ?? ""))
-            // 10,000 bytes at 4 a second would take 40 minutes; the deadline is 2 s.
-            let head = "POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"
-            let received = try await Self.trickled(port: port, prefix: head, trickle: " ")
-            let answer = try #require(received, "the connection was still open after 45 s")
-            #expect(answer.hasPrefix("HTTP/1.1 408"), "answer: \(answer.prefix(200))")
-            #expect(answer.lowercased().contains("connection: close"))
-        }
+    /// What a trickling client sends: `prefix` at once, then `trickle` a byte at a time.
+    struct Trickle: Sendable, CustomStringConvertible {
+        let description: String
+        let prefix: String
+        let trickle: String
     }
 
-    @Test("a later keep-alive request whose head trickles is answered 408 and closed")
-    func trickledLaterHead() async throws {
+    static let trickles = [
+        // 10,000 bytes at 4 a second would take 40 minutes; the deadline is 2 s.
+        Trickle(
+            description: "a body", prefix: "POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{",
+            trickle: " "),
+        // The first request is served at once; the second one's head never ends.
+        Trickle(description: "a later keep-alive request's head", prefix: "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nX-Pad: ", trickle: "a"),
+    ]
+
+    @Test("a request trickled a byte at a time gets 408 and the connection closes", arguments: trickles)
+    func trickledRequest(_ trickle: Trickle) async throws {
         let server = try Self.server(requestTimeout: .seconds(2))
         try await server.serving { url in
             let port = try #require(Int(url.split(separator: ":").last ?? ""))
-            let first = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
-            let received = try await Self.trickled(port: port, prefix: first + "GET /health HTTP/1.1\r\nX-Pad: ", trickle: "a")
+            let received = try await Self.trickled(port: port, prefix: trickle.prefix, trickle: trickle.trickle)
             let answer = try #require(received, "the connection was still open after 45 s")
-            #expect(answer.hasPrefix("HTTP/1.1 200"))
-            #expect(answer.contains("HTTP/1.1 408"), "answer: \(answer.prefix(400))")
+            let answers = answer.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
+            #expect(answers == (trickle.prefix.hasPrefix("GET") ? ["200", "408"] : ["408"]), "answer: \(answer.prefix(400))")
+            #expect(answer.lowercased().contains("connection: close"))
         }
     }
 
@@ -81,17 +84,8 @@ struct RequestDeadlineTests {
             let connection = try await RawConnection.open(port: port)
             let body = #"{"roomId":"x"}"#
             let request = "POST /api/rooms/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-            let answers = try await connection.channel.executeThenClose { inbound, outbound in
-                var iterator = inbound.makeAsyncIterator()
-                var answers: [String] = []
-                for _ in 0..<2 {
-                    try await outbound.write(ByteBuffer(string: request))
-                    answers.append(try await RawConnection.response(from: &iterator) ?? "closed")
-                    // Idle between requests, longer than the deadline: idleness is the idle timeout's business.
-                    try await Task.sleep(for: .milliseconds(3_000))
-                }
-                return answers
-            }
+            // Idle between requests, longer than the deadline: idleness is the idle timeout's business.
+            let answers = try await connection.requests(request, count: 2, pausing: .milliseconds(3_000))
             #expect(answers.count == 2)
             #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 ") && !$0.hasPrefix("HTTP/1.1 408") }, "answers: \(answers)")
         }

@@ -69,13 +69,14 @@ struct ServerSettingsTests {
         let fromFlags = try ServerSettings(flags: flags, environment: environment)
         #expect(fromFlags.limits.connectionsPerSource == 200)
         #expect(fromFlags.limits.requestTimeout == .seconds(60))
-        #expect(throws: ServerSettingsError.outOfRange(source: "KITH_SERVE_REQUEST_TIMEOUT", value: "1", range: ServerSettings.requestTimeoutRange)) {
-            try ServerSettings(flags: .init(), environment: ["KITH_SERVE_REQUEST_TIMEOUT": "1"])
-        }
         var zero = ServerSettings.Flags()
         zero.connectionsPerSource = 0
-        #expect(throws: ServerSettingsError.outOfRange(source: "--max-connections-per-source", value: "0", range: ServerSettings.connectionsPerSourceRange)) {
-            try ServerSettings(flags: zero, environment: [:])
+        let refused: [(ServerSettings.Flags, [String: String], ServerSettingsError)] = [
+            (.init(), ["KITH_SERVE_REQUEST_TIMEOUT": "1"], .outOfRange(source: "KITH_SERVE_REQUEST_TIMEOUT", value: "1", range: ServerSettings.requestTimeoutRange)),
+            (zero, [:], .outOfRange(source: "--max-connections-per-source", value: "0", range: ServerSettings.connectionsPerSourceRange)),
+        ]
+        for (flags, environment, error) in refused {
+            #expect(throws: error) { try ServerSettings(flags: flags, environment: environment) }
         }
     }
 

@@ -51,6 +51,21 @@ extension RequestHeadGuardTests.RawConnection {
         }
     }
 
+    /// Sends `request` `count` times, reading each answer ("closed" when none came) and then
+    /// staying silent for `pause`; closes the connection after the last.
+    func requests(_ request: String, count: Int, pausing pause: Duration) async throws -> [String] {
+        try await channel.executeThenClose { inbound, outbound in
+            var iterator = inbound.makeAsyncIterator()
+            var answers: [String] = []
+            for _ in 0..<count {
+                try await outbound.write(ByteBuffer(string: request))
+                answers.append(try await Self.response(from: &iterator) ?? "closed")
+                try await Task.sleep(for: pause)
+            }
+            return answers
+        }
+    }
+
     /// Sends `request` and returns the answer (nil: closed without one; a refused write counts as closed).
     func exchange(_ request: String, seconds: Double = 20) async throws -> String? {
         try await channel.executeThenClose { inbound, outbound in
