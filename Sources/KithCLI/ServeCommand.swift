@@ -55,6 +55,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Signaling connections this node holds (default 20000). Also KITH_SERVE_MAX_CONNECTIONS.")
     var maxConnections: Int?
 
+    @Option(help: "TCP connections one source (an IPv4 address, an IPv6 /64) may hold open; more are closed at accept (default 64). Also KITH_SERVE_MAX_CONNECTIONS_PER_SOURCE.")
+    var maxConnectionsPerSource: Int?
+
+    @Option(help: "Seconds an HTTP request has to arrive whole, head and body; a later one gets 408 and is closed (5...3600, default 30). Also KITH_SERVE_REQUEST_TIMEOUT.")
+    var requestTimeout: Int?
+
     @Option(help: "Seconds a room lives after its last join or leave (default 604800). Also KITH_SERVE_ROOM_LIFETIME.")
     var roomLifetime: Int?
 
@@ -105,6 +111,8 @@ struct ServeCommand: AsyncParsableCommand {
         flags.databaseURL = databaseURL
         flags.turnSecretFile = turnSecretFile
         flags.maximumConnections = maxConnections
+        flags.connectionsPerSource = maxConnectionsPerSource
+        flags.requestTimeoutSeconds = requestTimeout
         flags.roomLifetimeSeconds = roomLifetime
         flags.maximumMessageBytes = maxMessageBytes
         flags.messagesPerSecond = messageRate

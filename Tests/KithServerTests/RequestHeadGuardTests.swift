@@ -104,21 +104,7 @@ struct RequestHeadGuardTests {
         try await server.serving { url in
             let port = try #require(Int(url.split(separator: ":").last ?? ""))
             let connection = try await RawConnection.open(port: port)
-            let answers = try await connection.channel.executeThenClose { inbound, outbound in
-                var iterator = inbound.makeAsyncIterator()
-                var answers: [String] = []
-                for _ in 0..<2 {
-                    try await outbound.write(ByteBuffer(string: "GET /api/v1/missing HTTP/1.1\r\nHost: x\r\n\r\n"))
-                    var text = ""
-                    while !text.contains("\r\n\r\n") {
-                        guard let buffer = try await iterator.next() else { break }
-                        text += String(buffer: buffer)
-                    }
-                    answers.append(text)
-                    try await Task.sleep(for: .milliseconds(2_500))
-                }
-                return answers
-            }
+            let answers = try await connection.requests("GET /api/v1/missing HTTP/1.1\r\nHost: x\r\n\r\n", count: 2, pausing: .milliseconds(2_500))
             #expect(answers.count == 2)
             #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 ") })
         }

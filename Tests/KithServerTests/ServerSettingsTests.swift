@@ -54,6 +54,46 @@ struct ServerSettingsTests {
         #expect(settings.databaseURL == "postgres://flag@h/db")
     }
 
+    @Test("per-source connections and the whole-request timeout: defaults 64 and 30 s, then variables, then flags")
+    func connectionBounds() throws {
+        let defaults = try ServerSettings(flags: .init(), environment: [:])
+        #expect(defaults.limits.connectionsPerSource == 64)
+        #expect(defaults.limits.requestTimeout == .seconds(30))
+        let environment = ["KITH_SERVE_MAX_CONNECTIONS_PER_SOURCE": "16", "KITH_SERVE_REQUEST_TIMEOUT": "12"]
+        let fromEnvironment = try ServerSettings(flags: .init(), environment: environment)
+        #expect(fromEnvironment.limits.connectionsPerSource == 16)
+        #expect(fromEnvironment.limits.requestTimeout == .seconds(12))
+        var flags = ServerSettings.Flags()
+        flags.connectionsPerSource = 200
+        flags.requestTimeoutSeconds = 60
+        let fromFlags = try ServerSettings(flags: flags, environment: environment)
+        #expect(fromFlags.limits.connectionsPerSource == 200)
+        #expect(fromFlags.limits.requestTimeout == .seconds(60))
+        var zero = ServerSettings.Flags()
+        zero.connectionsPerSource = 0
+        let refused: [(ServerSettings.Flags, [String: String], ServerSettingsError)] = [
+            (.init(), ["KITH_SERVE_REQUEST_TIMEOUT": "1"], .outOfRange(source: "KITH_SERVE_REQUEST_TIMEOUT", value: "1", range: ServerSettings.requestTimeoutRange)),
+            (zero, [:], .outOfRange(source: "--max-connections-per-source", value: "0", range: ServerSettings.connectionsPerSourceRange)),
+        ]
+        for (flags, environment, error) in refused {
+            #expect(throws: error) { try ServerSettings(flags: flags, environment: environment) }
+        }
+    }
+
+    @Test("the slots kept for new sources: an eighth of the node's, none below 8, never all of them")
+    func reservedConnections() {
+        var limits = RendezvousServerLimits()
+        #expect(limits.reservedConnections == 2_500)
+        limits.maximumConnections = 7
+        #expect(limits.reservedConnections == 0)
+        limits.maximumConnections = 8
+        #expect(limits.reservedConnections == 1)
+        limits.reservedConnectionShare = 1
+        #expect(limits.reservedConnections == 7)
+        limits.reservedConnectionShare = .nan
+        #expect(limits.reservedConnections == 0)
+    }
+
     @Test("out-of-range or non-numeric values are refused, naming the flag or the variable")
     func rejections() throws {
         #expect(throws: ServerSettingsError.outOfRange(source: "KITH_SERVE_PORT", value: "70000", range: ServerSettings.portRange)) {

@@ -24,6 +24,9 @@ enum PushServerChild {
         var limits = RendezvousServerLimits()
         limits.requestsPerSource = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
         limits.maximumConnections = 30_000
+        // The load generator is one source: neither the per-source cap nor the reserve for other sources applies.
+        limits.connectionsPerSource = 1_000_000
+        limits.reservedConnectionShare = 0
         var push = PushServerLimits()
         let loose = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
         push.gatewayRequestsPerSource = loose

@@ -17,6 +17,9 @@ enum ServerChild {
         limits.guessesPerSource = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
         limits.messagesPerConnection = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
         limits.maximumConnections = 30_000
+        // The load generator is one source: neither the per-source cap nor the reserve for other sources applies.
+        limits.connectionsPerSource = 1_000_000
+        limits.reservedConnectionShare = 0
         limits.idleTimeout = .seconds(3_600)
         if let engine = ProcessInfo.processInfo.environment["KITH_BENCH_SIGNALING_HANDLERS"] {
             limits.signalingOnChannelHandlers = engine == "1"

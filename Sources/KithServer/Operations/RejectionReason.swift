@@ -25,6 +25,12 @@ public enum RejectionReason: String, Sendable, CaseIterable {
     case serverFull = "server_full"
     /// A connection closed because it did not read its messages (1008).
     case slowConsumer = "slow_consumer"
+    /// A TCP connection closed at accept because its source (an IPv4 address, an IPv6 /64) holds
+    /// its share of connections, or a signaling connection refused (1013) because its source
+    /// already holds one and the node's remaining slots are kept for other sources.
+    case sourceFull = "source_full"
+    /// An HTTP request that did not arrive whole in time (408, connection closed).
+    case requestTimeout = "request_timeout"
 
     /// The reason of a REST refusal with `status`.
     static func rest(status: Int) -> RejectionReason {

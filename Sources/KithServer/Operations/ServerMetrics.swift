@@ -11,7 +11,8 @@ import Prometheus
 /// - `kith_rooms_created_total` / `kith_rooms_accepted_total`: pairings created and accepted over REST.
 /// - `kith_signaling_messages_relayed_total`: signaling messages relayed from one member to the other.
 /// - `kith_relay_bytes_total`: bytes forwarded by the blind relay (``recordRelayedBytes(_:)``).
-/// - `kith_rejections_total{surface="rest"|"signaling", reason=…}`: refusals by ``RejectionReason``.
+/// - `kith_rejections_total{surface="rest"|"signaling"|"connection", reason=…}`: refusals by
+///   ``RejectionReason`` (`connection`: TCP connections over their source's share, late requests).
 public final class ServerMetrics: Sendable {
     /// The registry `GET /metrics` renders.
     public let registry: PrometheusCollectorRegistry
@@ -23,6 +24,7 @@ public final class ServerMetrics: Sendable {
     private let relayBytes: Metrics.Counter
     private let restRejections: [RejectionReason: Metrics.Counter]
     private let signalingRejections: [RejectionReason: Metrics.Counter]
+    private let connectionRejections: [RejectionReason: Metrics.Counter]
 
     /// Metrics in a fresh registry, every series present from the start (at zero).
     public init() {
@@ -41,7 +43,8 @@ public final class ServerMetrics: Sendable {
             })
         }
         restRejections = rejections("rest", [.rateLimit, .bodyTooLarge, .badRequest, .conflict, .notFound, .gone, .otherClientError, .storeError])
-        signalingRejections = rejections("signaling", [.rateLimit, .badMessage, .frameRejected, .serverFull, .slowConsumer, .storeError])
+        signalingRejections = rejections("signaling", [.rateLimit, .badMessage, .frameRejected, .serverFull, .sourceFull, .slowConsumer, .storeError])
+        connectionRejections = rejections("connection", [.sourceFull, .requestTimeout])
     }
 
     /// Counts `count` bytes forwarded by the blind relay (`kith_relay_bytes_total`).
@@ -70,6 +73,9 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one signaling refusal.
     func signalingRejected(_ reason: RejectionReason) { signalingRejections[reason]?.increment() }
+
+    /// Counts one refused or timed-out TCP connection.
+    func connectionRejected(_ reason: RejectionReason) { connectionRejections[reason]?.increment() }
 
     /// The Prometheus text exposition of every metric.
     func exposition() -> [UInt8] { registry.emitToBuffer() }

@@ -7,6 +7,9 @@ import NIOWebSocket
 
 /// The HTTP/1 server with WebSocket upgrade, each connection guarded by a ``RequestHeadGuard``.
 ///
+/// Before anything else, each accepted connection counts against its source's share
+/// (``SourceConnectionCounter``): one beyond it is closed at once, unread.
+///
 /// With a `signalingHub`, a ``SignalingRouteSniffer`` reads each connection's first request head:
 /// a WebSocket upgrade of the signaling path is upgraded by NIO and served by a
 /// ``SignalingChannelHandler`` (the connection's task ends after the setup); every other
@@ -19,6 +22,8 @@ struct GuardedUpgradeChannel: ServerChildChannel {
         case hummingbird(HTTP1WebSocketUpgradeChannel.Value)
         /// A signaling WebSocket on channel handlers: nothing for the connection's task to do.
         case signaling
+        /// Refused at accept (its source holds its limit) and closed: nothing to do either.
+        case refused
     }
 
     /// The result of the signaling upgrade negotiation.
@@ -37,8 +42,22 @@ struct GuardedUpgradeChannel: ServerChildChannel {
     let requestHeadTimeout: TimeAmount
     /// Serves signaling upgrades on channel handlers when set.
     let signalingHub: SignalingHub?
+    /// Open connections by source.
+    let connections: SourceConnectionCounter
+    let metrics: ServerMetrics
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let source = RendezvousRequestContext.sourceKey(of: channel.remoteAddress)
+        guard connections.admit(source) else {
+            metrics.connectionRejected(.sourceFull)
+            logger.debug("connection refused: its source holds its connection limit")
+            return channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(RefusedConnectionCloser())
+                return Value(channel: channel, route: channel.eventLoop.makeSucceededFuture(.refused))
+            }
+        }
+        let connections = connections
+        channel.closeFuture.whenComplete { _ in connections.release(source) }
         let guarded = channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(timeout: requestHeadTimeout), position: .first)
         }

@@ -27,6 +27,8 @@ public struct RendezvousServer: Sendable {
     let push: PushComponents?
     /// The Prometheus metrics `GET /metrics` renders.
     public let metrics: ServerMetrics
+    /// Open TCP connections by source, against ``RendezvousServerLimits/connectionsPerSource``.
+    let sourceConnections: SourceConnectionCounter
 
     /// A server on `store`, reading time from `clock`; with `fanout`, events for connections on
     /// other nodes sharing the database travel through PostgreSQL (its node id must be
@@ -45,6 +47,7 @@ public struct RendezvousServer: Sendable {
         self.logger = logger
         self.fanout = fanout
         self.metrics = metrics
+        sourceConnections = SourceConnectionCounter(limitPerSource: configuration.limits.connectionsPerSource)
         let bus = LocalSignalBus(nodeID: configuration.nodeID)
         if let fanout { bus.route(remote: fanout) }
         hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits, metrics: metrics)
@@ -81,20 +84,28 @@ public struct RendezvousServer: Sendable {
         let webSocketRouter = Router(context: RendezvousRequestContext.self)
         let hub = hub
         webSocketRouter.ws("/") { inbound, outbound, context in
-            try await hub.serve(inbound: inbound, outbound: outbound, logger: context.logger)
+            try await hub.serve(inbound: inbound, outbound: outbound, source: context.requestContext.sourceKey, logger: context.logger)
         }
         push?.register(on: router, webSocketRouter: webSocketRouter)
         let limits = configuration.limits
         let webSocketResponder = webSocketRouter.buildResponder()
+        let sourceConnections = sourceConnections
+        let metrics = metrics
+        let requestTimeout = TimeAmount(limits.requestTimeout)
         let server = HTTPServerBuilder { responder in
             GuardedUpgradeChannel(
                 base: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(
-                        http1: .init(idleTimeout: .seconds(60)),
+                        http1: .init(
+                            additionalChannelHandlers: [
+                                RequestDeadlineHandler(timeout: requestTimeout) { metrics.connectionRejected(.requestTimeout) }
+                            ],
+                            idleTimeout: .seconds(60)),
                         ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval)))),
                 requestHeadTimeout: TimeAmount(limits.requestHeadTimeout),
-                signalingHub: limits.signalingOnChannelHandlers ? hub : nil)
+                signalingHub: limits.signalingOnChannelHandlers ? hub : nil,
+                connections: sourceConnections, metrics: metrics)
         }
         let host = configuration.host
         var services: [any Service] = [

@@ -26,6 +26,17 @@ public struct RendezvousServerLimits: Sendable {
     /// without this a connection that never sends a byte would be held forever, and a graceful
     /// shutdown would wait on it.
     public var requestHeadTimeout: Duration = .seconds(10)
+    /// Time an HTTP request has to arrive whole, from its first bytes (for a connection's first
+    /// request: from its complete head) to the end of its body; a later one is answered 408 and
+    /// its connection closed. Hummingbird's idle timeout counts silence only, so without this a
+    /// body trickled a byte every few seconds would hold its connection forever. Responses and
+    /// upgraded WebSockets are not bounded by it.
+    public var requestTimeout: Duration = .seconds(30)
+    /// TCP connections one source (an IPv4 address, an IPv6 /64: the rate limits' key) may hold
+    /// open on this node, whatever they carry (REST, signaling, push subscribers); a further one is
+    /// closed as soon as it is accepted, before any byte is read. Sized for households and small
+    /// offices behind one NAT address, far below what starves the node.
+    public var connectionsPerSource = 64
 
     // MARK: Signaling
 
@@ -45,6 +56,16 @@ public struct RendezvousServerLimits: Sendable {
     public var outboxCapacity = 256
     /// Signaling connections one node holds; further upgrades are refused.
     public var maximumConnections = 20_000
+    /// Share of ``maximumConnections`` kept for sources holding no signaling connection yet: once
+    /// the node holds all but ``reservedConnections``, a source that already holds one is refused
+    /// (1013), so one busy source (or a few) cannot take the node's last slots from everyone else.
+    public var reservedConnectionShare = 0.125
+    /// Signaling slots only a source with no signaling connection yet may take
+    /// (``reservedConnectionShare`` of ``maximumConnections``, rounded down: none below 8).
+    public var reservedConnections: Int {
+        let share = reservedConnectionShare.isFinite ? min(1, max(0, reservedConnectionShare)) : 0
+        return max(0, min(maximumConnections - 1, Int(Double(maximumConnections) * share)))
+    }
     /// Bounds of the blind relay (binary frames between the two members of a room).
     public var relay = RelayLimits()
     /// Serve upgraded signaling WebSockets with NIO channel handlers (``SignalingChannelHandler``:

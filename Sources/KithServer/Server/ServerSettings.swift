@@ -21,6 +21,10 @@ public struct ServerSettings: Sendable {
         public var turnSecretFile: String?
         /// `--max-connections`.
         public var maximumConnections: Int?
+        /// `--max-connections-per-source`.
+        public var connectionsPerSource: Int?
+        /// `--request-timeout` (seconds).
+        public var requestTimeoutSeconds: Int?
         /// `--room-lifetime` (seconds).
         public var roomLifetimeSeconds: Int?
         /// `--max-message-bytes`.
@@ -54,6 +58,10 @@ public struct ServerSettings: Sendable {
         case turnSecretFile = "KITH_TURN_SECRET_FILE"
         /// Signaling connections one node holds.
         case maximumConnections = "KITH_SERVE_MAX_CONNECTIONS"
+        /// TCP connections one source address (an IPv6 /64) may hold open.
+        case connectionsPerSource = "KITH_SERVE_MAX_CONNECTIONS_PER_SOURCE"
+        /// Seconds an HTTP request has to arrive whole.
+        case requestTimeoutSeconds = "KITH_SERVE_REQUEST_TIMEOUT"
         /// Seconds a room lives after its last join or leave.
         case roomLifetimeSeconds = "KITH_SERVE_ROOM_LIFETIME"
         /// Largest signaling message in bytes.
@@ -91,6 +99,10 @@ public struct ServerSettings: Sendable {
     public static let portRange = 0...65_535
     /// Accepted connection maximums.
     public static let maximumConnectionsRange = 1...1_000_000
+    /// Accepted per-source connection limits.
+    public static let connectionsPerSourceRange = 1...1_000_000
+    /// Accepted request timeouts.
+    public static let requestTimeoutRange = 5...3_600
     /// Accepted room lifetimes (one minute to 90 days).
     public static let roomLifetimeRange = 60...(90 * 86_400)
     /// Accepted signaling message limits (never above the protocol's own).
@@ -131,6 +143,12 @@ public struct ServerSettings: Sendable {
         var limits = RendezvousServerLimits()
         if let value = try number(flags.maximumConnections, .maximumConnections, "--max-connections", Self.maximumConnectionsRange) {
             limits.maximumConnections = value
+        }
+        if let value = try number(flags.connectionsPerSource, .connectionsPerSource, "--max-connections-per-source", Self.connectionsPerSourceRange) {
+            limits.connectionsPerSource = value
+        }
+        if let value = try number(flags.requestTimeoutSeconds, .requestTimeoutSeconds, "--request-timeout", Self.requestTimeoutRange) {
+            limits.requestTimeout = .seconds(value)
         }
         if let value = try number(flags.roomLifetimeSeconds, .roomLifetimeSeconds, "--room-lifetime", Self.roomLifetimeRange) {
             limits.roomLifetimeSeconds = value

@@ -61,7 +61,7 @@ final class SignalingChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         self.context = context
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         outbox.attach(bound)
-        switch hub.admitConnection(outbox: outbox, logger: logger) {
+        switch hub.admitConnection(outbox: outbox, source: RendezvousRequestContext.sourceKey(of: context.channel.remoteAddress), logger: logger) {
         case .accepted(let connection):
             self.connection = connection
         case .refused(let reason):

@@ -41,12 +41,12 @@ final class SignalingHub: Sendable {
     /// When a room touched now expires.
     var roomExpiry: Int64 { clock.nowMilliseconds() + Int64(limits.roomLifetimeSeconds) * 1_000 }
 
-    /// Serves one connection until it closes.
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
+    /// Serves one connection from `source` (``RendezvousRequestContext/sourceKey``) until it closes.
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, source: String, logger: Logger) async throws {
         let (stream, continuation) = AsyncStream.makeStream(
             of: SignalingOutbound.self, bufferingPolicy: .bufferingOldest(limits.outboxCapacity + limits.relay.outboxFrames))
         let connection: SignalingConnection
-        switch admitConnection(outbox: StreamSignalingOutbox(continuation: continuation), logger: logger) {
+        switch admitConnection(outbox: StreamSignalingOutbox(continuation: continuation), source: source, logger: logger) {
         case .refused(let reason):
             try await outbound.refuse(reason.code, reason: reason.text)
             return
@@ -73,7 +73,7 @@ final class SignalingHub: Sendable {
         if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { throw failure }
     }
 
-    /// What ``admitConnection(outbox:logger:)`` decided.
+    /// What ``admitConnection(outbox:source:logger:)`` decided.
     enum ConnectionAdmission {
         /// Registered on the bus and greeted with `connected`.
         case accepted(SignalingConnection)
@@ -81,19 +81,27 @@ final class SignalingHub: Sendable {
         case refused(SignalingCloseReason)
     }
 
-    /// Admits a new connection whose frames go to `outbox`: refused while the server shuts down
-    /// or when the node holds its maximum of connections; otherwise registered on the bus and sent
-    /// `connected`.
-    func admitConnection(outbox: any SignalingOutbox, logger: Logger) -> ConnectionAdmission {
+    /// Admits a new connection from `source` whose frames go to `outbox`: refused while the server
+    /// shuts down, when the node holds its maximum of connections, or when only the reserved slots
+    /// are left (``RendezvousServerLimits/reservedConnections``) and `source` already holds one;
+    /// otherwise registered on the bus and sent `connected`.
+    func admitConnection(outbox: any SignalingOutbox, source: String, logger: Logger) -> ConnectionAdmission {
         let address = MemberAddress(node: bus.nodeID, client: .random())
         let connection = SignalingConnection(
             address: address, outbox: outbox, rule: limits.messagesPerConnection,
             now: clock.nowMilliseconds(), bufferLimit: limits.outboxCapacity,
             relayLimits: limits.relay, statistics: relayStatistics)
         if goingAway.load(ordering: .sequentiallyConsistent) { return .refused(.shutdown) }
-        guard bus.register(connection, limit: limits.maximumConnections) else {
+        switch bus.register(connection, source: source, limit: limits.maximumConnections, reserved: limits.reservedConnections) {
+        case .success:
+            break
+        case .failure(.full):
             logger.notice("signaling connection refused: node full")
             metrics.signalingRejected(.serverFull)
+            return .refused(.overloaded)
+        case .failure(.sourceHoldsOne):
+            logger.notice("signaling connection refused: the last slots are kept for other sources")
+            metrics.signalingRejected(.sourceFull)
             return .refused(.overloaded)
         }
         metrics.connectionAccepted()

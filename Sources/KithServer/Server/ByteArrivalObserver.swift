@@ -1,0 +1,21 @@
+import NIOCore
+
+/// Tells its owner (a ``RequestDeadlineHandler``) that bytes arrived, before the HTTP decoder sees
+/// them, and passes them on untouched: the start of a request's head completes no HTTP part, so
+/// only a handler in front of the decoder notices it.
+final class ByteArrivalObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let bytesArrived: () -> Void
+
+    /// An observer calling `bytesArrived` (on the event loop) for each non-empty read.
+    init(bytesArrived: @escaping () -> Void) {
+        self.bytesArrived = bytesArrived
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if unwrapInboundIn(data).readableBytes > 0 { bytesArrived() }
+        context.fireChannelRead(data)
+    }
+}
