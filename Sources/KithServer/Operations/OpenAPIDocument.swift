@@ -91,6 +91,16 @@ enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
             "headers": {
@@ -252,6 +262,16 @@ enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
             "headers": {
@@ -321,6 +341,16 @@ enum OpenAPIDocument {
           },
           "413": {
             "description": "The body is larger than 65536 bytes (`body_too_large`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
             "content": {
               "application/json": {
                 "schema": {
@@ -429,6 +459,16 @@ enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
             "headers": {
@@ -508,6 +548,16 @@ enum OpenAPIDocument {
           },
           "413": {
             "description": "The body is larger than 65536 bytes (`body_too_large`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
             "content": {
               "application/json": {
                 "schema": {
