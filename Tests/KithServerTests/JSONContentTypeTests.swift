@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -95,6 +96,28 @@ struct JSONContentTypeTests {
             var headers: HTTPFields = [.contentEncoding: "aes128gcm", .contentType: "application/octet-stream"]
             headers[HTTPField.Name("TTL")!] = "60"
             #expect(try await client.pushBytes(path, [1, 2, 3], headers: headers).status == 201)
+        }
+    }
+
+    @Test("/openapi.json declares the 415 of every operation with a JSON request body, and only of those")
+    func openAPIDeclares415() async throws {
+        let (server, _, _) = try PushTestServer.make()
+        try await server.makeApplication().test(.router) { client async throws in
+            let answer = try await client.call(.get, "/openapi.json")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any])
+            let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+            var checked = 0
+            for (path, operations) in paths {
+                for (method, operation) in operations {
+                    let bodyTypes = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?.keys.map { $0 } ?? []
+                    let declares415 = (operation["responses"] as? [String: Any])?["415"] != nil
+                    #expect(declares415 == bodyTypes.contains("application/json"), "\(method) \(path)")
+                    if declares415 { checked += 1 }
+                }
+            }
+            #expect(checked == 18)
+            let shared = (document["components"] as? [String: Any])?["responses"] as? [String: Any]
+            #expect(shared?["UnsupportedMediaType"] != nil && shared?["PushUnsupportedMediaType"] != nil)
         }
     }
 }

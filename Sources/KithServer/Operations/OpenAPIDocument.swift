@@ -7,8 +7,24 @@ enum OpenAPIDocument {
         .replacing("\n  \"paths\": {\n", with: "\n  \"paths\": {\n" + PushOpenAPIDocument.paths + ",\n", maxReplacements: 1)
         .replacing(
             "\n    \"schemas\": {\n",
-            with: "\n    \"responses\": {\n" + PushOpenAPIDocument.responses + "\n    },\n    \"schemas\": {\n" + PushOpenAPIDocument.schemas + ",\n",
+            with: "\n    \"responses\": {\n" + responses + ",\n" + PushOpenAPIDocument.responses + "\n    },\n    \"schemas\": {\n"
+                + PushOpenAPIDocument.schemas + ",\n",
             maxReplacements: 1)
+
+    /// The rendezvous server's shared responses (members of `components.responses`), referenced as
+    /// `#/components/responses/NAME`.
+    static let responses = #"""
+  "UnsupportedMediaType": {
+    "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
+    "content": {
+      "application/json": {
+        "schema": {
+          "$ref": "#/components/schemas/Error"
+        }
+      }
+    }
+  }
+"""#
 
     /// The rendezvous server's own entries.
     static let baseJSON = #"""
@@ -92,14 +108,7 @@ enum OpenAPIDocument {
             }
           },
           "415": {
-            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
@@ -263,14 +272,7 @@ enum OpenAPIDocument {
             }
           },
           "415": {
-            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
@@ -350,14 +352,7 @@ enum OpenAPIDocument {
             }
           },
           "415": {
-            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
@@ -460,14 +455,7 @@ enum OpenAPIDocument {
             }
           },
           "415": {
-            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
@@ -557,14 +545,7 @@ enum OpenAPIDocument {
             }
           },
           "415": {
-            "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
