@@ -519,6 +519,7 @@ let package = Package(
             dependencies: [
                 "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity", "KithInvites", "KithTestSupport", "KithTDF",
                 "KithPush", "KithPushDelivery",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

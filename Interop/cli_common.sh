@@ -31,8 +31,9 @@ sync_all() {
 
 # Starts `kith serve` (home $work/srv) on a free loopback port and stops it on exit; sets serve_pid, port and
 # server (http://127.0.0.1:PORT). An `answer_pid` the script sets later is stopped on exit too.
+# Extra arguments go to `kith serve` (e.g. --allow-private-push-endpoints).
 start_kith_serve() {
-  "$kith" serve --home "$work/srv" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
+  "$kith" serve --home "$work/srv" --port 0 "$@" > "$work/serve.out" 2> "$work/serve.err" &
   serve_pid=$!
   trap 'kill "$serve_pid" 2>/dev/null || true; kill "${answer_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
   for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done

@@ -9,10 +9,10 @@ extension ServeCommand {
     /// The Web Push provider the gateway of `kith serve` delivers knocks with (to its own push service or any other).
     ///
     /// The VAPID key is kept in `vapid-private.pem` beside the SQLite database (made on first start, mode 0600), so
-    /// restricted subscriptions keep working across restarts; with PostgreSQL a fresh key is made per process. Private
-    /// and loopback endpoints are allowed only when the server itself listens on loopback (its own push service is
-    /// then on loopback too); otherwise the provider's SSRF guard refuses them.
-    static func webPushProvider(host: String, databasePath: String, httpClient: HTTPClient) throws -> any PushProvider {
+    /// restricted subscriptions keep working across restarts; with PostgreSQL a fresh key is made per process.
+    /// `endpointPolicy` is the SSRF guard (``ServerSettings/webPushEndpointPolicy``): private and loopback endpoints
+    /// only with `--allow-private-push-endpoints`, whatever the bind address.
+    static func webPushProvider(endpointPolicy: WebPushEndpointPolicy, databasePath: String, httpClient: HTTPClient) throws -> any PushProvider {
         let key: P256.Signing.PrivateKey
         if databasePath.isEmpty {
             key = P256.Signing.PrivateKey()
@@ -33,23 +33,17 @@ extension ServeCommand {
         }
         do throws(PushConfigurationError) {
             let configuration = try WebPushProviderConfiguration(
-                signer: VAPIDSigner(signingKey: key), subject: nil, endpointPolicy: webPushEndpointPolicy(host: host))
+                signer: VAPIDSigner(signingKey: key), subject: nil, endpointPolicy: endpointPolicy)
             return WebPushProvider(configuration: configuration, httpClient: httpClient)
         } catch {
             throw KithError.input(.invalid("web push provider: \(error)"))
         }
     }
 
-    /// Where Web Push deliveries may go: private and loopback hosts only when the server itself listens on loopback
-    /// (its own push service is then there too).
-    static func webPushEndpointPolicy(host: String) -> WebPushEndpointPolicy {
-        WebPushEndpointPolicy(allowPrivateAddresses: ["127.0.0.1", "localhost", "::1"].contains(host))
-    }
-
     /// Every provider the options configure: Web Push always, APNs with `--apns-key` (and its ids and topic), FCM
     /// with `--fcm-service-account`. A half-configured provider is an error, not a silent skip.
-    func providers(host: String, databasePath: String, httpClient: HTTPClient) throws -> [any PushProvider] {
-        var providers = [try Self.webPushProvider(host: host, databasePath: databasePath, httpClient: httpClient)]
+    func providers(endpointPolicy: WebPushEndpointPolicy, databasePath: String, httpClient: HTTPClient) throws -> [any PushProvider] {
+        var providers = [try Self.webPushProvider(endpointPolicy: endpointPolicy, databasePath: databasePath, httpClient: httpClient)]
         let apnsParts = [apnsKeyID, apnsTeamID, apnsTopic]
         if let keyFile = apnsKey {
             guard let keyID = apnsKeyID, let teamID = apnsTeamID, let topic = apnsTopic else {

@@ -85,6 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a push whitelist token lives (3600...31536000, default 2592000 = 30 days). Also KITH_SERVE_PUSH_TOKEN_LIFETIME.")
     var pushTokenLifetime: Int?
 
+    @Flag(help: "Let devices register Web Push endpoints on private, loopback and internal hosts and deliver knocks there (off by default, whatever --host is). For tests and trusted networks only: anyone who can register a device could make the server POST into its network. Also KITH_SERVE_ALLOW_PRIVATE_PUSH_ENDPOINTS=1.")
+    var allowPrivatePushEndpoints = false
+
     @Option(help: "APNs token-auth key (.p8, PEM): knocks to Apple devices. Needs --apns-key-id, --apns-team-id and --apns-topic.")
     var apnsKey: String?
 
@@ -121,6 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags.guessesPerMinute = guessRate
         flags.publicURL = publicURL
         flags.pushTokenLifetimeSeconds = pushTokenLifetime
+        flags.allowPrivatePushEndpoints = allowPrivatePushEndpoints ? true : nil
         return flags
     }
 
@@ -172,9 +176,14 @@ struct ServeCommand: AsyncParsableCommand {
             let httpClient = PushHTTPSettings.makeHTTPClient()
             let json = global.json
             do {
-                configuration.push.providers = try providers(host: settings.host, databasePath: filePath, httpClient: httpClient)
-                // Registration refuses the Web Push endpoints the provider would refuse on every knock.
-                configuration.push.webPushEndpointPolicy = Self.webPushEndpointPolicy(host: settings.host)
+                // One SSRF policy, whatever the bind address: registration refuses the Web Push endpoints the
+                // provider would refuse on every knock.
+                let endpointPolicy = settings.webPushEndpointPolicy
+                configuration.push.providers = try providers(endpointPolicy: endpointPolicy, databasePath: filePath, httpClient: httpClient)
+                configuration.push.webPushEndpointPolicy = endpointPolicy
+                if endpointPolicy.allowPrivateAddresses {
+                    Output.error("kith serve: warning: Web Push endpoints on private and loopback addresses are allowed (tests and trusted networks only)")
+                }
                 let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout, pushStore: pushStore)
                 try await server.run { host, port in
                     Self.announce(host: host, port: port, database: path, json: json)

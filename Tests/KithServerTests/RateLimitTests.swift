@@ -1,8 +1,10 @@
 import Hummingbird
 import HummingbirdTesting
 import KithRendezvous
-import KithServer
+import NIOCore
 import Testing
+
+@testable import KithServer
 
 @Suite("Rate limits against guessing join codes")
 struct RateLimitTests {
@@ -59,5 +61,34 @@ struct RateLimitTests {
         for index in 0..<10_000 { _ = limiter.take("source-\(index)", now: Int64(index)) }
         #expect(limiter.trackedKeys <= 100)
         #expect(limiter.take("fresh", now: 20_000) == .allowed)
+    }
+}
+
+@Suite("Rate-limit source keys")
+struct RateLimitSourceKeyTests {
+    private static func key(_ address: String) throws -> String {
+        RendezvousRequestContext.sourceKey(of: try SocketAddress(ipAddress: address, port: 7460))
+    }
+
+    @Test("IPv4-mapped peers of a dual-stack listener are keyed by their IPv4 address, not by the shared all-zero /64")
+    func mappedIPv4() throws {
+        #expect(try Self.key("::ffff:192.0.2.1") != Self.key("::ffff:198.51.100.7"))
+        #expect(try Self.key("::ffff:192.0.2.1") == Self.key("192.0.2.1"))
+        #expect(try Self.key("::ffff:192.0.2.1") == "v4:192.0.2.1")
+    }
+
+    @Test("native IPv6 peers still share their /64; other prefixes do not")
+    func ipv6Prefix() throws {
+        #expect(try Self.key("2001:db8:1:2::1") == Self.key("2001:db8:1:2:ffff::9"))
+        #expect(try Self.key("2001:db8:1:2::1") != Self.key("2001:db8:1:3::1"))
+        #expect(try Self.key("::1") != Self.key("::ffff:0.0.0.1"))
+    }
+
+    @Test("two mapped IPv4 peers do not share a bucket")
+    func separateBuckets() throws {
+        let limiter = RateLimiter(rule: RateLimitRule(burst: 1, perSecond: 0.001), maximumKeys: 100)
+        #expect(limiter.take(try Self.key("::ffff:192.0.2.1"), now: 0) == .allowed)
+        #expect(limiter.take(try Self.key("::ffff:192.0.2.1"), now: 0) != .allowed)
+        #expect(limiter.take(try Self.key("::ffff:198.51.100.7"), now: 0) == .allowed)
     }
 }

@@ -1,3 +1,4 @@
+import KithPushDelivery
 import KithServer
 import Testing
 
@@ -115,5 +116,35 @@ struct ServerSettingsTests {
         #expect(throws: ServerSettingsError.invalidHost) { try ServerSettings(flags: long, environment: [:]) }
         let message = ServerSettingsError.outOfRange(source: "KITH_SERVE_PORT", value: "x", range: 0...65_535).description
         #expect(message.contains("KITH_SERVE_PORT") && message.contains("65535"))
+    }
+
+    @Test("private Web Push endpoints are refused by default whatever the bind address, including loopback (the SSRF of issue 25)")
+    func privatePushEndpointsOffByDefault() throws {
+        for host in ["127.0.0.1", "::1", "localhost", "0.0.0.0", "::"] {
+            var flags = ServerSettings.Flags()
+            flags.host = host
+            let settings = try ServerSettings(flags: flags, environment: [:])
+            #expect(settings.allowPrivatePushEndpoints == false, "host \(host)")
+            #expect(settings.webPushEndpointPolicy.allowPrivateAddresses == false, "host \(host)")
+            #expect(throws: WebPushEndpointError.privateAddress("127.0.0.1")) { try settings.webPushEndpointPolicy.check("http://127.0.0.1:7460/internal") }
+        }
+    }
+
+    @Test("--allow-private-push-endpoints or its variable turns the SSRF guard off; the flag wins; a bad value is refused")
+    func privatePushEndpointsSwitch() throws {
+        var flags = ServerSettings.Flags()
+        flags.allowPrivatePushEndpoints = true
+        #expect(try ServerSettings(flags: flags, environment: [:]).webPushEndpointPolicy.allowPrivateAddresses)
+        for on in ["1", "true", "YES"] {
+            #expect(try ServerSettings(flags: .init(), environment: ["KITH_SERVE_ALLOW_PRIVATE_PUSH_ENDPOINTS": on]).allowPrivatePushEndpoints)
+        }
+        for off in ["0", "false", "no", ""] {
+            #expect(try ServerSettings(flags: .init(), environment: ["KITH_SERVE_ALLOW_PRIVATE_PUSH_ENDPOINTS": off]).allowPrivatePushEndpoints == false)
+        }
+        flags.allowPrivatePushEndpoints = false
+        #expect(try ServerSettings(flags: flags, environment: ["KITH_SERVE_ALLOW_PRIVATE_PUSH_ENDPOINTS": "1"]).allowPrivatePushEndpoints == false)
+        #expect(throws: ServerSettingsError.invalidSwitch(source: "KITH_SERVE_ALLOW_PRIVATE_PUSH_ENDPOINTS", value: "maybe")) {
+            try ServerSettings(flags: .init(), environment: ["KITH_SERVE_ALLOW_PRIVATE_PUSH_ENDPOINTS": "maybe"])
+        }
     }
 }

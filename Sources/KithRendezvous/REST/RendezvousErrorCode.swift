@@ -15,6 +15,8 @@ public enum RendezvousErrorCode {
     public static let invalidJSON = "invalid_json"
     /// 413: the body is larger than ``RendezvousLimits/maximumRequestBodyBytes``.
     public static let bodyTooLarge = "body_too_large"
+    /// 415: a body not declared `Content-Type: application/json` (or a body without a `Content-Type`).
+    public static let unsupportedMediaType = "unsupported_media_type"
     /// 400 on purge: neither `deviceIds` nor `deviceId` given (Inviso).
     public static let missingDeviceIDs = "missing_deviceIds_or_deviceId"
     /// 400 on purge: `deviceIds` is an empty array (Inviso).

@@ -7,8 +7,24 @@ enum OpenAPIDocument {
         .replacing("\n  \"paths\": {\n", with: "\n  \"paths\": {\n" + PushOpenAPIDocument.paths + ",\n", maxReplacements: 1)
         .replacing(
             "\n    \"schemas\": {\n",
-            with: "\n    \"responses\": {\n" + PushOpenAPIDocument.responses + "\n    },\n    \"schemas\": {\n" + PushOpenAPIDocument.schemas + ",\n",
+            with: "\n    \"responses\": {\n" + responses + ",\n" + PushOpenAPIDocument.responses + "\n    },\n    \"schemas\": {\n"
+                + PushOpenAPIDocument.schemas + ",\n",
             maxReplacements: 1)
+
+    /// The rendezvous server's shared responses (members of `components.responses`), referenced as
+    /// `#/components/responses/NAME`.
+    static let responses = #"""
+  "UnsupportedMediaType": {
+    "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type` (`unsupported_media_type`).",
+    "content": {
+      "application/json": {
+        "schema": {
+          "$ref": "#/components/schemas/Error"
+        }
+      }
+    }
+  }
+"""#
 
     /// The rendezvous server's own entries.
     static let baseJSON = #"""
@@ -90,6 +106,9 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
@@ -252,6 +271,9 @@ enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
             "headers": {
@@ -328,6 +350,9 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
@@ -429,6 +454,9 @@ enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",
             "headers": {
@@ -515,6 +543,9 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "description": "Too many requests from this source (or for this join code): `rate_limited`; retry after `Retry-After` seconds.",

@@ -54,6 +54,9 @@ enum PushOpenAPIDocument {
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
         },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
+        },
         "429": {
           "$ref": "#/components/responses/PushRateLimited"
         },
@@ -263,6 +266,9 @@ enum PushOpenAPIDocument {
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
         },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
+        },
         "429": {
           "$ref": "#/components/responses/PushRateLimited"
         },
@@ -419,6 +425,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         }
       }
     },
@@ -482,6 +491,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         }
       }
     },
@@ -580,6 +592,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         },
         "429": {
           "$ref": "#/components/responses/PushRateLimited"
@@ -737,6 +752,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         }
       }
     },
@@ -800,6 +818,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         }
       }
     },
@@ -898,6 +919,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         },
         "429": {
           "$ref": "#/components/responses/PushRateLimited"
@@ -1055,6 +1079,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         }
       }
     },
@@ -1118,6 +1145,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         }
       }
     },
@@ -1213,6 +1243,9 @@ enum PushOpenAPIDocument {
         },
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         },
         "429": {
           "$ref": "#/components/responses/PushRateLimited"
@@ -1382,6 +1415,9 @@ enum PushOpenAPIDocument {
         "413": {
           "$ref": "#/components/responses/PushBodyTooLarge"
         },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
+        },
         "429": {
           "$ref": "#/components/responses/PushRateLimited"
         },
@@ -1434,6 +1470,9 @@ enum PushOpenAPIDocument {
         },
         "400": {
           "$ref": "#/components/responses/PushInvalid"
+        },
+        "415": {
+          "$ref": "#/components/responses/PushUnsupportedMediaType"
         },
         "429": {
           "$ref": "#/components/responses/PushRateLimited"
@@ -1637,6 +1676,16 @@ enum PushOpenAPIDocument {
       }
     },
     "description": "The body is larger than 8192 bytes."
+  },
+  "PushUnsupportedMediaType": {
+    "content": {
+      "application/json": {
+        "schema": {
+          "$ref": "#/components/schemas/PushError"
+        }
+      }
+    },
+    "description": "The body is not declared `Content-Type: application/json` (parameters such as `charset` allowed), or a body came without a `Content-Type`: `{\"error\": \"unsupported_media_type\"}`."
   },
   "PushRateLimited": {
     "content": {

@@ -37,7 +37,7 @@ struct PushServiceAPI: PushAPIStep, Sendable {
     /// Largest subscription request body (a VAPID key is 87 characters).
     static let maximumSubscriptionBodyBytes = 1_024
 
-    /// `POST /push/subscriptions` `{"vapid_key"?}` → 201 + `Location` + `Link` + `{endpoint, subscription}` | 400 | 429.
+    /// `POST /push/subscriptions` `{"vapid_key"?}` → 201 + `Location` + `Link` + `{endpoint, subscription}` | 400 | 413 | 415 | 429.
     func createSubscription(_ request: Request, _ context: RendezvousRequestContext) async throws(GatewayRejection) -> Response {
         try limit(requestsPerSource, context.sourceKey)
         let body = try await GatewayBody.object(request, limit: Self.maximumSubscriptionBodyBytes)

@@ -5,9 +5,15 @@ import KithRendezvous
 /// Reads gateway request bodies: bounded, strict JSON objects; an empty body reads as `{}` so
 /// its members are reported missing.
 enum GatewayBody {
-    /// The body as a JSON object of at most `limit` bytes (413 beyond; 400 for anything else than a JSON object).
+    /// The body as a JSON object of at most `limit` bytes, declared `application/json` (415 otherwise,
+    /// ``JSONContentType``; 413 beyond the limit; 400 for anything else than a JSON object).
     static func object(_ request: Request, limit: Int) async throws(GatewayRejection) -> JSONObject {
-        guard let bytes = await request.boundedBody(limit: limit) else { throw .tooLarge(limit: limit) }
+        let bytes: [UInt8]
+        switch await JSONRequestBody.read(request, limit: limit) {
+        case .bytes(let read): bytes = read
+        case .tooLarge: throw .tooLarge(limit: limit)
+        case .unsupportedMediaType: throw .unsupportedMediaType
+        }
         if bytes.isBlankJSON { return JSONObject() }
         let limits = JSONLimits(maxBytes: limit, maxDepth: 4, maxStringBytes: limit, maxContainerElements: 64, maxTotalValues: 256)
         let value: JSONValue

@@ -47,6 +47,10 @@ struct GatewayRejection: HTTPResponseError {
         GatewayRejection(.contentTooLarge, ["error": .string("request bodies are limited to \(limit) bytes")])
     }
 
+    /// 415: a body not declared `Content-Type: application/json` (``JSONContentType``).
+    static let unsupportedMediaType = GatewayRejection(
+        .unsupportedMediaType, ["error": "unsupported_media_type", "detail": "Send the body as JSON with Content-Type: application/json."])
+
     /// 500: the store failed (the detail goes to the log, not to the client).
     static let internalError = GatewayRejection(.internalServerError, ["error": "internal_error"])
 

@@ -132,7 +132,7 @@ extension PushGatewayAPI {
                 }
                 if let endpointPolicy {
                     do throws(WebPushEndpointError) { _ = try endpointPolicy.check(endpoint) } catch {
-                        throw .field("endpoint", "This push service address is not allowed here (\(error.code)).")
+                        throw .field("endpoint", Self.refusedEndpointMessage(error))
                     }
                 }
                 fields.registrationID = endpoint
@@ -153,7 +153,15 @@ extension PushGatewayAPI {
         return fields
     }
 
-    static func deviceJSON(_ device: PushDevice) -> JSONObject {
+    /// The 400 message for an endpoint the SSRF policy refuses: the reason code and what is allowed, never
+    /// whether or how the address would answer.
+    static func refusedEndpointMessage(_ error: WebPushEndpointError) -> String {
+        guard case .privateAddress = error else { return "This push service address is not allowed here (\(error.code))." }
+        return "This push service address is not allowed here (private_address): push services must be on public hosts "
+            + "unless the server's operator runs it with --allow-private-push-endpoints."
+    }
+
+        static func deviceJSON(_ device: PushDevice) -> JSONObject {
         var object: JSONObject = [
             "id": .string(device.id), "name": device.name.map(JSONValue.string) ?? .null, "active": .bool(device.active),
             "date_created": .string(GatewayTime.text(milliseconds: device.createdAt)),

@@ -4,14 +4,21 @@ import KithRendezvous
 
 /// Reads REST request bodies through the rendezvous codec.
 enum RequestBody {
-    /// The body as a JSON object: at most ``RendezvousLimits/maximumRequestBodyBytes`` (413
+    /// The body as a JSON object: declared `application/json` (415 `unsupported_media_type`
+    /// otherwise, ``JSONContentType``), at most ``RendezvousLimits/maximumRequestBodyBytes`` (413
     /// beyond), strict JSON (400 `invalid_json`); an empty body reads as `{}`, so its members are
     /// reported missing, as Inviso did.
     static func object(_ request: Request) async throws(RESTRejection) -> JSONObject {
         let limit = RendezvousLimits.maximumRequestBodyBytes
-        guard let buffer = await request.boundedBody(limit: limit) else {
+        let buffer: [UInt8]
+        switch await JSONRequestBody.read(request, limit: limit) {
+        case .bytes(let bytes): buffer = bytes
+        case .tooLarge:
             throw RESTRejection(.contentTooLarge, RendezvousErrorBody(
                 error: RendezvousErrorCode.bodyTooLarge, details: "request bodies are limited to \(limit) bytes"))
+        case .unsupportedMediaType:
+            throw RESTRejection(.unsupportedMediaType, RendezvousErrorBody(
+                error: RendezvousErrorCode.unsupportedMediaType, details: "send the body as JSON with Content-Type: application/json"))
         }
         if buffer.isBlankJSON { return JSONObject() }
         do throws(RendezvousCodecError) {

@@ -1,3 +1,4 @@
+import KithPushDelivery
 import KithRendezvous
 
 /// The settings of `kith serve` from its flags and the environment: a flag wins over its
@@ -41,6 +42,8 @@ public struct ServerSettings: Sendable {
         public var publicURL: String?
         /// `--push-token-lifetime` (seconds a whitelist token lives).
         public var pushTokenLifetimeSeconds: Int?
+        /// `--allow-private-push-endpoints` (nil: not given, the variable decides).
+        public var allowPrivatePushEndpoints: Bool?
 
         /// No flag given.
         public init() {}
@@ -78,6 +81,8 @@ public struct ServerSettings: Sendable {
         case publicURL = "KITH_SERVE_PUBLIC_URL"
         /// Seconds a push whitelist token lives.
         case pushTokenLifetimeSeconds = "KITH_SERVE_PUSH_TOKEN_LIFETIME"
+        /// Whether Web Push endpoints on private, loopback and internal hosts are allowed (`1`/`true`/`yes` or `0`/`false`/`no`).
+        case allowPrivatePushEndpoints = "KITH_SERVE_ALLOW_PRIVATE_PUSH_ENDPOINTS"
     }
 
     /// Address to bind (default 127.0.0.1).
@@ -94,6 +99,19 @@ public struct ServerSettings: Sendable {
     public var publicURL: String?
     /// Bounds and timings of the push gateway and push service.
     public var pushLimits: PushServerLimits
+    /// Whether the gateway may register and deliver to Web Push endpoints on private, loopback,
+    /// link-local and internal hosts (default `false`, whatever `host` is). Only for tests and
+    /// trusted networks: with it, anyone who can register a device makes the server POST into
+    /// its own network.
+    public var allowPrivatePushEndpoints: Bool
+
+    /// The SSRF guard of Web Push endpoints, checked at registration and again (after DNS
+    /// resolution) at every delivery: private addresses only with ``allowPrivatePushEndpoints``.
+    /// Independent of the bind address: a server on loopback behind a reverse proxy is as exposed
+    /// as one on `0.0.0.0`.
+    public var webPushEndpointPolicy: WebPushEndpointPolicy {
+        WebPushEndpointPolicy(allowPrivateAddresses: allowPrivatePushEndpoints)
+    }
 
     /// Accepted ports.
     public static let portRange = 0...65_535
@@ -174,6 +192,17 @@ public struct ServerSettings: Sendable {
             pushLimits.tokenLifetimeSeconds = value
         }
         self.pushLimits = pushLimits
+        if let flag = flags.allowPrivatePushEndpoints {
+            allowPrivatePushEndpoints = flag
+        } else if let text = variable(.allowPrivatePushEndpoints) {
+            switch text.lowercased() {
+            case "1", "true", "yes": allowPrivatePushEndpoints = true
+            case "0", "false", "no": allowPrivatePushEndpoints = false
+            default: throw .invalidSwitch(source: Variable.allowPrivatePushEndpoints.rawValue, value: String(text.prefix(32)))
+            }
+        } else {
+            allowPrivatePushEndpoints = false
+        }
         if let url = flags.publicURL ?? variable(.publicURL) {
             var trimmed = url
             while trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -195,6 +224,8 @@ public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvert
     case invalidHost
     /// A public URL that is not `http(s)://host[:port][/path]`.
     case invalidPublicURL
+    /// An on/off variable that is neither `1`/`true`/`yes` nor `0`/`false`/`no` (`source` names it).
+    case invalidSwitch(source: String, value: String)
 
     /// One sentence naming the setting and what it accepts.
     public var description: String {
@@ -205,6 +236,8 @@ public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvert
             "the bind address (--host or KITH_SERVE_HOST) must be a host name or IP address of at most 255 bytes"
         case .invalidPublicURL:
             "the public URL (--public-url or KITH_SERVE_PUBLIC_URL) must be http(s)://host[:port][/path], at most 200 bytes, without query or credentials"
+        case .invalidSwitch(let source, let value):
+            "\(source) must be 1, true or yes (on) or 0, false or no (off) (got \"\(value)\")"
         }
     }
 }

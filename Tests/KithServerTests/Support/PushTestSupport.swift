@@ -80,10 +80,15 @@ struct PushAnswer {
 }
 
 extension TestClientProtocol {
-    /// Sends `body` to `uri` with `headers`.
-    func push(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, token: String? = nil, headers: HTTPFields = [:]) async throws -> PushAnswer {
+    /// Sends `body` to `uri` with `headers`, declared as `contentType` unless `headers` name one (none when nil
+    /// or without a body).
+    func push(
+        _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, token: String? = nil, headers: HTTPFields = [:],
+        contentType: String? = "application/json"
+    ) async throws -> PushAnswer {
         var fields = headers
         if let token { fields[.authorization] = "Token \(token)" }
+        if body != nil, fields[.contentType] == nil, let contentType { fields[.contentType] = contentType }
         return try await execute(uri: uri, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) }) { response in
             PushAnswer(status: Int(response.status.code), text: String(buffer: response.body), headers: response.headers)
         }

@@ -55,9 +55,12 @@ struct RESTAnswer {
 }
 
 extension TestClientProtocol {
-    /// Sends `body` (raw text) to `uri` and returns the answer.
-    func call(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil) async throws -> RESTAnswer {
-        try await execute(uri: uri, method: method, body: body.map { ByteBuffer(string: $0) }) { response in
+    /// Sends `body` (raw text) to `uri`, declared as `contentType` (none when nil or without a body),
+    /// and returns the answer.
+    func call(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, contentType: String? = "application/json") async throws -> RESTAnswer {
+        var headers: HTTPFields = [:]
+        if body != nil, let contentType { headers[.contentType] = contentType }
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
             RESTAnswer(status: Int(response.status.code), text: String(buffer: response.body), headers: response.headers)
         }
     }
