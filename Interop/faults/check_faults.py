@@ -10,7 +10,7 @@ Uses $KITH (the `kith` executable) and $KITH_TEST_POSTGRES_URL when set (scenari
 cluster of its own, scripts/postgres-cluster.sh), else a throwaway cluster for everything. Every process it starts is
 stopped in a finally block; every wait is bounded. The last line is the summary.
 
-  check_faults.py [--duration S] [--scenario kill|postgres|flood ...] [--p99-budget S]
+  check_faults.py [--duration S] [--scenario kill|postgres|flood ...] [--p99-budget S] [--fail-on-findings]
 """
 import argparse
 import asyncio
@@ -31,8 +31,10 @@ def arguments():
     parser.add_argument("--duration", type=float, default=8.0,
                         help="seconds of each flood phase (alone, then under flood) and the scale of the relays (default 8)")
     parser.add_argument("--scenario", action="append", choices=SCENARIOS, help="run only these (repeatable)")
-    parser.add_argument("--p99-budget", type=float, default=2.0,
-                        help="the good clients' p99 under flood must stay below this many seconds (default 2, debug builds)")
+    parser.add_argument("--p99-budget", type=float, default=3.0,
+                        help="the good clients' p99 under flood must stay below this many seconds (default 3: debug builds on a loaded 2-core machine)")
+    parser.add_argument("--fail-on-findings", action="store_true",
+                        help="fail when a request gets no answer while PostgreSQL is down (reported, not failed, by default)")
     parsed = parser.parse_args()
     if not 2 <= parsed.duration <= 3600:
         parser.error("--duration must be 2 to 3600 seconds")
@@ -44,9 +46,11 @@ async def run(options, shared_url):
     parts, results = [], {}
     if "kill" in chosen:
         results["kill"] = await scenario_kill.run(shared_url, options.duration)
-        parts.append(f"B killed mid-relay, relay resumed on A after {results['kill']['resumed']:.1f} s")
+        parts.append(f"B killed mid-relay, relay resumed on A after {results['kill']['resumed']:.2f} s")
     if "postgres" in chosen:
         results["postgres"] = await scenario_postgres.run(options.duration)
+        if options.fail_on_findings and results["postgres"]["findings"]:
+            raise CheckFailed(f"{results['postgres']['findings']} requests had no answer while PostgreSQL was down (FINDING lines above)")
         parts.append(f"recovery after PostgreSQL restart {results['postgres']['recovery']:.1f} s")
     if "flood" in chosen:
         flood = results["flood"] = await scenario_flood.run(shared_url, options.duration, options.p99_budget)

@@ -75,10 +75,12 @@ async def rejoin(peer, room, timeout):
 
 
 async def run(database_url, duration):
-    a = Node("a", database_url, "--dead-node-after", str(DEAD_NODE_AFTER))
-    b = Node("b", database_url, "--dead-node-after", str(DEAD_NODE_AFTER))
-    peers = []
+    nodes, peers = [], []
     try:
+        a = Node("a", database_url, "--dead-node-after", str(DEAD_NODE_AFTER))
+        nodes.append(a)
+        b = Node("b", database_url, "--dead-node-after", str(DEAD_NODE_AFTER))
+        nodes.append(b)
         devices = {name: f"{name}-{secrets.token_hex(4)}" for name in ("a1", "b1", "a2", "b2")}
         room = await asyncio.to_thread(pair, a.port, a.port, devices["a1"], devices["b1"])
         other_room = await asyncio.to_thread(pair, a.port, a.port, devices["a2"], devices["b2"])
@@ -153,5 +155,5 @@ async def run(database_url, duration):
     finally:
         for peer in peers:
             await peer.close()
-        a.stop()
-        b.stop()
+        for node in nodes:
+            node.stop()
