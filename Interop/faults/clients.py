@@ -94,7 +94,9 @@ class Peer:
                 if isinstance(message, bytes):
                     await self.frames.put((time.perf_counter(), message))
                 else:
-                    await self.events.put(json.loads(message))
+                    event = json.loads(message)
+                    event["_received"] = time.monotonic()  # when it arrived, for the figures
+                    await self.events.put(event)
         except websockets.ConnectionClosed:
             pass
         finally:

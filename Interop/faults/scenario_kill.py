@@ -81,16 +81,20 @@ async def run(database_url, duration):
         nodes.append(a)
         b = Node("b", database_url, "--dead-node-after", str(DEAD_NODE_AFTER))
         nodes.append(b)
-        devices = {name: f"{name}-{secrets.token_hex(4)}" for name in ("a1", "b1", "a2", "b2")}
+        devices = {name: f"{name}-{secrets.token_hex(4)}" for name in ("a1", "b1", "a2", "b2", "c1", "d1")}
         room = await asyncio.to_thread(pair, a.port, a.port, devices["a1"], devices["b1"])
         other_room = await asyncio.to_thread(pair, a.port, a.port, devices["a2"], devices["b2"])
+        late_room = await asyncio.to_thread(pair, a.port, a.port, devices["c1"], devices["d1"])
         a1, b1 = Peer("a1 on A", a.ws, devices["a1"]), Peer("b1 on B", b.ws, devices["b1"])
         a2, b2 = Peer("a2 on A", a.ws, devices["a2"]), Peer("b2 on A", a.ws, devices["b2"])
-        peers += [a1, b1, a2, b2]
+        # c1/d1: split too, but d1 comes back only after A's sweep has removed it (the room must remember the roles).
+        c1, d1 = Peer("c1 on A", a.ws, devices["c1"]), Peer("d1 on B", b.ws, devices["d1"])
+        peers += [a1, b1, a2, b2, c1, d1]
         for peer in peers:
             await peer.open()
         await relay_pair(a1, b1, room)
         await relay_pair(a2, b2, other_room)
+        await relay_pair(c1, d1, late_room)
         background = Background(a, a2, b2)
         tasks = [asyncio.create_task(background.health()), asyncio.create_task(background.relay())]
 
@@ -138,9 +142,23 @@ async def run(database_url, duration):
                 expect(event.get("type") not in ("peer_disconnected", "peer_left", "left_room"),
                        f"{peer.name} got {event} after the relay resumed: the sweep of node B hit the rejoined member")
 
-        status, answer = await asyncio.to_thread(rest, a.port, "GET", f"/api/rooms?roomid={room}")
-        expect(status == 200 and answer == {"roomid": room, "client1": devices["a1"], "client2": devices["b1"]},
-               f"room state after node B died: {status} {answer}")
+        expect(d1.closed.is_set(), "d1's socket on the killed node B is still open")
+        gone = await c1.event("peer_disconnected", timeout=10 * DEAD_NODE_AFTER)
+        swept_after = gone["_received"] - killed_at
+        d1_again = Peer("d1 again on A", a.ws, devices["d1"])
+        peers.append(d1_again)
+        await d1_again.open()
+        joined = await d1_again.join(late_room)
+        expect(joined.get("isInitiator") is False, f"d1 lost its role (responder) after the sweep: {joined}")
+        c1.drain_frames()
+        await activate_relay(c1, d1_again)
+        await round_trip_frame(c1, d1_again, 0)
+        await round_trip_frame(d1_again, c1, 1)
+
+        for room_id, first, second in ((room, "a1", "b1"), (late_room, "c1", "d1")):
+            status, answer = await asyncio.to_thread(rest, a.port, "GET", f"/api/rooms?roomid={room_id}")
+            expect(status == 200 and answer == {"roomid": room_id, "client1": devices[first], "client2": devices[second]},
+                   f"room state after node B died: {status} {answer}")
         await asyncio.to_thread(pair, a.port, a.port, "late-1-" + secrets.token_hex(3), "late-2-" + secrets.token_hex(3))
 
         background.running = False
@@ -149,9 +167,10 @@ async def run(database_url, duration):
         expect(a.alive(), f"node A exited: {a.log_tail()}")
         print(f"kill: {before_kill} frames relayed across A and B; B killed; b1's socket dropped after {dropped_after:.2f} s; "
               f"b1 rejoined the same room on A as responder and the relay resumed {resumed_after:.2f} s after the kill; "
-              f"{after} frames after; GET /api/rooms intact; A answered {background.health_checks} /health polls "
+              f"{after} frames after; B's members swept {swept_after:.1f} s after the kill, d1 rejoined after that as "
+              f"responder and relayed; GET /api/rooms intact; A answered {background.health_checks} /health polls "
               f"and its other pair relayed {background.frames} frames without a loss")
-        return {"resumed": resumed_after}
+        return {"resumed": resumed_after, "swept": swept_after}
     finally:
         for peer in peers:
             await peer.close()
