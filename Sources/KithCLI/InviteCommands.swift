@@ -167,7 +167,7 @@ struct InviteCommand: AsyncParsableCommand {
         @Argument(help: "Your invite link or code (made with `kith invite create --via`).")
         var invite: String
 
-        @Option(help: "Answer this many joiners, then stop.")
+        @Option(help: "Answer this many joiners (admitted or refused), then stop; a joiner that takes the code but does not finish the exchange does not count, and the code is offered again at once.")
         var count: Int = 1
 
         @Option(help: "Seconds to wait for each joiner.")

@@ -70,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "REST requests a second per source address (default 1, after a burst of 60). Also KITH_SERVE_REQUEST_RATE.")
     var requestRate: Int?
 
-    @Option(help: "Accepts and checks a minute per source address (default 20). Also KITH_SERVE_GUESS_RATE.")
+    @Option(help: "Join-code guesses (accepts, checks, creates of a code in use) a minute per source address (default 20). Also KITH_SERVE_GUESS_RATE.")
     var guessRate: Int?
 
     @Option(help: "Wrong join-code guesses an hour for the whole node, from every source together (default 600; at once too). Also KITH_SERVE_NODE_GUESS_RATE.")

@@ -28,3 +28,11 @@ enum MemberProofChecks {
         #expect(!again.isInitiator)
     }
 }
+
+@Suite("Member proof in the SQLite store")
+struct SQLiteMemberProofTests {
+    @Test("join needs a member's device id to rejoin or replace, and a room its members joined by device id admits no anonymous joiner")
+    func memberProof() async throws {
+        try await MemberProofChecks.run(on: try SQLiteRendezvousStore.open(path: nil), code: "proof-code")
+    }
+}

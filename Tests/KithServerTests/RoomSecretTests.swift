@@ -58,14 +58,7 @@ struct RoomSecretTests {
         let (server, _, _) = try TestServer.make()
         try await server.makeApplication().test(.live) { client in
             let room = try #require(RoomID(try await client.pairedRoom("123456", client1: "dev-a", client2: "dev-b")))
-            let (alice, _) = try await TestPeer.connect(try Self.url(client))
-            let (bob, _) = try await TestPeer.connect(try Self.url(client))
-            try await alice.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-a")))
-            _ = try await alice.next()
-            try await bob.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-b")))
-            _ = try await bob.next()
-            _ = try await bob.next()
-            _ = try await alice.next()
+            let (alice, bob) = try await TestPeer.joinedPair(room, url: try Self.url(client))
 
             // Eve holds the room id only: a made-up device id replaces nobody.
             let (eve, _) = try await TestPeer.connect(try Self.url(client))
@@ -85,28 +78,5 @@ struct RoomSecretTests {
             #expect(try await bob.next() == .roomJoined(roomID: room, userCount: 2, isInitiator: false, ready: true))
             for peer in [alice, bob, eve] { await peer.close() }
         }
-    }
-
-    @Test("rooms of clients that send no device id still work as in Inviso")
-    func devicelessRoomsUnchanged() async throws {
-        let (server, _, _) = try TestServer.make()
-        try await server.makeApplication().test(.live) { client in
-            let room = try #require(RoomID(try await client.pairedRoom()))
-            let (alice, _) = try await TestPeer.connect(try Self.url(client))
-            let (bob, _) = try await TestPeer.connect(try Self.url(client))
-            try await alice.send(.joinRoom(roomID: room, deviceID: nil))
-            #expect(try await alice.next() == .roomJoined(roomID: room, userCount: 1, isInitiator: true, ready: false))
-            try await bob.send(.joinRoom(roomID: room, deviceID: nil))
-            #expect(try await bob.next() == .roomJoined(roomID: room, userCount: 2, isInitiator: false, ready: true))
-            for peer in [alice, bob] { await peer.close() }
-        }
-    }
-}
-
-@Suite("Member proof in the SQLite store")
-struct SQLiteMemberProofTests {
-    @Test("join needs a member's device id to rejoin or replace, and a room its members joined by device id admits no anonymous joiner")
-    func memberProof() async throws {
-        try await MemberProofChecks.run(on: try SQLiteRendezvousStore.open(path: nil), code: "proof-code")
     }
 }

@@ -12,7 +12,8 @@ public struct RendezvousServerLimits: Sendable {
 
     /// Every REST request, per source address (IPv6 by /64): 60 at once, 1 a second after.
     public var requestsPerSource = RateLimitRule(burst: 60, perSecond: 1)
-    /// Accepts and checks (the calls that guess codes), per source: 20 at once, then 20 a minute.
+    /// Accepts, checks and creates that collide (the calls that guess codes), per source: 20 at once, then 20 a
+    /// minute (a create needs one and gives it back when its code was free).
     public var guessesPerSource = RateLimitRule(burst: 20, perSecond: 1.0 / 3)
     /// Wrong guesses of join codes on this node, from every source together: 600 at once, then 600
     /// an hour. A wrong guess is an accept or a check answered `404`/`409`, or a create whose code is
