@@ -9,8 +9,6 @@ import Testing
 /// A party that holds only a leaked room id (from a TURN server's log, say) gains nothing.
 @Suite("Room ids are bearer secrets that leak: they grant no device id and no member's place")
 struct RoomSecretTests {
-    static func url(_ client: some TestClientProtocol) throws -> String { "ws://localhost:\(try #require(client.port))/" }
-
     @Test("GET /api/rooms names the devices only to a caller giving one of them; the room id alone says only that it lives")
     func deviceIDsOnlyToMembers() async throws {
         let (server, _, _) = try TestServer.make()
@@ -58,10 +56,10 @@ struct RoomSecretTests {
         let (server, _, _) = try TestServer.make()
         try await server.makeApplication().test(.live) { client in
             let room = try #require(RoomID(try await client.pairedRoom("123456", client1: "dev-a", client2: "dev-b")))
-            let (alice, bob) = try await TestPeer.joinedPair(room, url: try Self.url(client))
+            let (alice, bob) = try await TestPeer.joinedPair(room, url: try SignalingFlowTests.url(client))
 
             // Eve holds the room id only: a made-up device id replaces nobody.
-            let (eve, _) = try await TestPeer.connect(try Self.url(client))
+            let (eve, _) = try await TestPeer.connect(try SignalingFlowTests.url(client))
             try await eve.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-x")))
             #expect(try await eve.next() == .roomFull(roomID: room, error: SignalingText.roomFull))
             // Bob steps away: his free place is not Eve's, with or without a device id.
