@@ -87,6 +87,30 @@ answer_pid=$!
 wait_for_joiner() { for _ in $(seq 1 200); do grep -q "waiting for joiner $1" "$work/answer.err" 2>/dev/null && return 0; sleep 0.1; done; fail "invite serve is not waiting: $(cat "$work/answer.err")"; }
 wait_for_joiner 1
 
+# The invite's join code is a claimed one: reading the invite is not enough to offer it (Mallory would be paired with
+# every joiner), and a stray accept that never comes into the room costs Alice neither a slot nor a minute.
+join_code=$(echo "$shown" | python3 -c 'import json,sys; print(json.load(sys.stdin)["reach"]["join_code"])')
+[[ "$join_code" == kc1-* && ${#join_code} -eq 52 ]] || fail "the invite's join code is not a claimed one: $join_code"
+python3 - "$server" "$join_code" <<'PY' || fail "the invite's join code could be squatted or probed"
+import json, sys, urllib.request, urllib.error
+server, code = sys.argv[1], sys.argv[2]
+def post(path, body):
+    request = urllib.request.Request(server + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request) as answer: return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as error: return error.code, json.loads(error.read() or b"{}")
+status, body = post("/api/rooms", {"joinid": code, "client1": "mallory", "expiresInSeconds": 86400})
+assert status == 403 and body["error"] == "claim_required", (status, body)
+status, body = post("/api/rooms", {"joinid": code, "client1": "mallory", "expiresInSeconds": 60, "claim": "A" * 43})
+assert status == 403, (status, body)
+# A stray accept: takes the code, never joins the room.
+status, body = post("/api/rooms/accept", {"joinid": code, "client2": "stray"})
+assert status == 200 and "roomid" in body, (status, body)
+PY
+for _ in $(seq 1 400); do [ "$(grep -c "waiting for joiner 1 of 2" "$work/answer.err")" -eq 2 ] && break; sleep 0.1; done
+grep -q "did not finish the exchange" "$work/answer.err" || fail "invite serve did not drop the stray joiner: $(cat "$work/answer.err")"
+[ "$(grep -c "waiting for joiner 1 of 2" "$work/answer.err")" -eq 2 ] || fail "the stray accept used a slot: $(cat "$work/answer.err")"
+
 joined=$("$kith" invite accept --home "$work/d" "$url" --json 2> "$work/d.err") || fail "Dana's stranger join failed: $(cat "$work/d.err" "$work/answer.err")"
 group=$(echo "$joined" | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["status"]=="joined", j; print(j["group_id"])')
 [[ "$("$kith" group show --home "$work/d" "$group" --json)" == *'"status":"active"'* ]] || fail "Dana is not an active member"

@@ -52,6 +52,8 @@ def main():
             status, text = call(base, "POST", "/api/rooms/check", {"joinid": "123456", "client1": "dev-a"})
             expect(status == 200 and json.loads(text) == {"roomid": room}, f"check: {status} {text}")
             status, text = call(base, "GET", f"/api/rooms?roomid={room}")
+            expect(status == 200 and json.loads(text) == {"roomid": room}, f"get without a member's device id: {status} {text}")
+            status, text = call(base, "GET", f"/api/rooms?roomid={room}&deviceId=dev-a")
             expect(json.loads(text) == {"roomid": room, "client1": "dev-a", "client2": "dev-b"}, f"get: {status} {text}")
             status, _ = call(base, "GET", "/rooms")
             expect(status == 404, "live rooms must not be listed")

@@ -1,3 +1,4 @@
+import Crypto
 import KithIdentity
 import KithInvites
 
@@ -13,4 +14,13 @@ extension Account {
 
     /// This identity's invite public key (the one its contact card carries).
     public func invitePublicKey() throws(KithError) -> InvitePublicKey { try inviteSigningKey().publicKey }
+
+    /// The secret behind a claimed invite join code made with `nonce`: `HMAC-SHA256(K, nonce)` with K derived from the
+    /// device seed (``KeyDerivation/joinCodeClaimKey``). The code commits to it and carries only the nonce, so
+    /// `kith invite serve` proves the code is its own without any stored state; the secret never leaves this device
+    /// except as the `claim` of a create on the invite's server (docs/INVITES.md, "Claimed join codes").
+    public func joinCodeClaimSecret(nonce: [UInt8]) -> [UInt8] {
+        let key = KeyDerivation.derive(KeyDerivation.joinCodeClaimKey, from: deviceSeed)
+        return Array(HMAC<SHA256>.authenticationCode(for: nonce, using: key))
+    }
 }

@@ -52,7 +52,7 @@ struct InviteCommand: AsyncParsableCommand {
         @Option(name: .customLong("via"), help: "Let people who never met you join: answer them through this `kith serve` (its URL goes into the invite with your compact card and a join code; run `kith invite serve` to answer).")
         var via: String?
 
-        @Option(help: "With --via: the join code to offer there (default: 20 random letters and digits).")
+        @Option(help: "With --via: an ordinary join code to offer there instead of the default claimed one (anyone who reads the invite could offer an ordinary code first; see docs/INVITES.md).")
         var joinCode: String?
 
         @Flag(help: "Do not draw the QR code.")
@@ -64,7 +64,10 @@ struct InviteCommand: AsyncParsableCommand {
                 let group = try await account.resolveGroup(target.group)
                 let lifetime = try expiresIn.map(InviteDuration.parse)
                 if joinCode != nil, via == nil { throw KithError.input(.invalid("--join-code needs --via SERVER_URL")) }
-                let relay = via.map { InviteRelay(server: $0, joinCode: joinCode ?? InviteServeRun.randomJoinCode()) }
+                if let joinCode, joinCode.hasPrefix(JoinCodeClaim.prefix) {
+                    throw KithError.input(.invalid("--join-code may not start with '\(JoinCodeClaim.prefix)' (claimed codes are made by Kith; leave --join-code out to get one)"))
+                }
+                let relay = via.map { InviteRelay(server: $0, joinCode: joinCode ?? InviteServeRun.claimedJoinCode(for: account)) }
                 let made = try await account.createInvite(
                     group: group.id, expiresIn: lifetime, singleUse: singleUse, name: name, description: description,
                     imageURL: imageURL, emoji: emoji, relay: relay)
@@ -164,7 +167,7 @@ struct InviteCommand: AsyncParsableCommand {
         @Argument(help: "Your invite link or code (made with `kith invite create --via`).")
         var invite: String
 
-        @Option(help: "Answer this many joiners, then stop.")
+        @Option(help: "Answer this many joiners (admitted or refused), then stop; a joiner that takes the code but does not finish the exchange does not count, and the code is offered again at once.")
         var count: Int = 1
 
         @Option(help: "Seconds to wait for each joiner.")

@@ -9,12 +9,29 @@ import KithTerminal
 /// The relay side of `kith invite accept` (stranger joins) and `kith invite serve`: pairing by the invite's join
 /// code on the invite's server, the blind relay, then the invite exchange of the facade.
 enum InviteServeRun {
-    /// 20 random lowercase letters and digits (about 103 bits): the join code an invite made with `--via` offers.
-    static func randomJoinCode() -> String {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+    /// The join code an invite made with `--via` offers: a claimed code (``JoinCodeClaim``) with a fresh random nonce,
+    /// committing to the secret this identity derives from that nonce, so only this identity can offer it.
+    static func claimedJoinCode(for account: Account) -> String {
         var generator = SystemRandomNumberGenerator()
-        return String((0..<20).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+        let nonce = (0..<JoinCodeClaim.nonceBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        // Both sizes are right by construction, so the code always forms.
+        return JoinCodeClaim.code(nonce: nonce, secret: account.joinCodeClaimSecret(nonce: nonce))?.text ?? ""
     }
+
+    /// The `claim` proving `code` is this identity's, nil for an ordinary code (an invite made before claimed codes, or
+    /// with `--join-code`); throws for a claimed code this identity did not make.
+    static func claim(of code: JoinCode, account: Account) throws -> String? {
+        guard JoinCodeClaim.isClaimed(code) else { return nil }
+        guard let nonce = JoinCodeClaim.nonce(of: code) else { throw KithError.input(.invalid("the invite's join code is malformed")) }
+        let claim = JoinCodeClaim.claim(of: account.joinCodeClaimSecret(nonce: nonce))
+        guard JoinCodeClaim.verifies(claim: claim, for: code) else {
+            throw KithError.input(.invalid("this invite's join code was not made by this identity, so it cannot offer it"))
+        }
+        return claim
+    }
+
+    /// How long a joiner that took the code has to come into the room before the code is offered again.
+    static let joinerArrival: Duration = .seconds(15)
 
     /// The pairing and join code of an invite's reach.
     static func relay(of server: String?, joinCode: String?) throws -> (RelayPairing, JoinCode) {
@@ -41,7 +58,7 @@ enum InviteServeRun {
         let device = DeviceID.random()
         let room: RoomID
         do throws(RelayError) {
-            room = try await acceptRetrying(pairing, code: code, device: device, attempts: min(timeout, 10))
+            room = try await acceptRetrying(pairing, code: code, device: device, attempts: min(timeout, 30))
         } catch .rendezvous(.notFoundOrExpired) {
             throw PairRun.Failure(description: "the creator is not answering on its server right now (ask it to run `kith invite serve`), or the invite's code expired")
         } catch .rendezvous(.conflict) {
@@ -91,13 +108,18 @@ enum InviteServeRun {
     }
 
     /// Accepts the invite's join code, trying again once a second while the server knows no such code (a creator
-    /// answering several joiners offers the code again after each one) and after the wait a rate-limited answer asks.
+    /// answering several joiners offers the code again after each one) or another joiner holds it (the creator drops a
+    /// joiner that does not come into the room within ``joinerArrival`` and offers the code again), and after the wait
+    /// a rate-limited answer asks.
     static func acceptRetrying(_ pairing: RelayPairing, code: JoinCode, device: DeviceID, attempts: Int) async throws(RelayError) -> RoomID {
         var left = max(attempts, 1)
         while true {
             do throws(RelayError) {
                 return try await pairing.accept(code, device: device)
             } catch .rendezvous(.notFoundOrExpired) where left > 1 {
+                left -= 1
+                try? await Task.sleep(for: .seconds(1))
+            } catch .rendezvous(.conflict(_)) where left > 1 {
                 left -= 1
                 try? await Task.sleep(for: .seconds(1))
             } catch .rendezvous(.rateLimited(let seconds)) where left > 1 {
@@ -107,8 +129,12 @@ enum InviteServeRun {
         }
     }
 
-    /// `kith invite serve`: for each of `count` joiners, offers the invite's join code on its server, waits, runs the
-    /// exchange, then frees the code (deletes the room) for the next.
+    /// `kith invite serve`: offers the invite's join code on its server (with its claim), waits, runs the exchange,
+    /// then frees the code (deletes the room) for the next, until `count` joiners were answered.
+    ///
+    /// Only an exchange that ends with an answer (admitted or refused) uses one of the `count` answers: a joiner that
+    /// took the code but does not come into the room within ``joinerArrival``, fails the handshake or breaks off the
+    /// exchange is dropped and the code is offered again at once, so a stray accept costs neither a slot nor a minute.
     static func serve(account: Account, text: String, count: Int, timeout: Int, json: Bool) async throws {
         let inspection = try await account.inspectInvite(text)
         guard case .ownInvite = inspection.signerCheck else {
@@ -116,29 +142,33 @@ enum InviteServeRun {
         }
         let reach = inspection.invite.payload.reach
         let (pairing, code) = try relay(of: reach?.server, joinCode: reach?.joinCode)
-        for index in 1...count {
+        let proof = try Self.claim(of: code, account: account)
+        var answered = 0
+        while answered < count {
             let device = DeviceID.random()
             _ = try await PairRun.step { () async throws(RelayError) in
-                try await pairing.offer(code, device: device, expiresInSeconds: timeout)
+                try await pairing.offer(code, device: device, expiresInSeconds: timeout, claim: proof)
             }
-            Output.error("kith: waiting for joiner \(index) of \(count) on \(TerminalText.escaped(reach?.server ?? "")) (up to \(timeout) s)…")
+            Output.error("kith: waiting for joiner \(answered + 1) of \(count) on \(TerminalText.escaped(reach?.server ?? "")) (up to \(timeout) s)…")
             let room = try await PairRun.step { () async throws(RelayError) in
                 try await pairing.waitForAcceptance(code, device: device, timeout: .seconds(timeout))
             }
             let outcome: StrangerServeOutcome
             do {
                 outcome = try await RelayConnection.open(
-                    signalingURL: pairing.signalingURL, room: room, device: device, timeouts: RelayTimeouts(peer: .seconds(60))
+                    signalingURL: pairing.signalingURL, room: room, device: device, timeouts: RelayTimeouts(peer: joinerArrival)
                 ) { transport, role in
                     try await account.answerStranger(over: transport, initiator: role == .initiator)
                 }
             } catch {
-                Output.error("kith: exchange \(index) failed: \(TerminalText.escaped(String(describing: error)))")
+                Output.error("kith: a joiner took the code but did not finish the exchange (\(TerminalText.escaped(String(describing: error)))); offering it again")
                 try? await pairing.client.deleteRoom(room)
                 continue
             }
             try? await pairing.client.deleteRoom(room)
             report(outcome, json: json)
+            if case .busy = outcome { continue }
+            answered += 1
         }
     }
 

@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
             temporary directory. Settings also come from the environment (KITH_SERVE_HOST, \
             KITH_SERVE_PORT, KITH_DATABASE_URL, KITH_TURN_SECRET_FILE, KITH_SERVE_MAX_CONNECTIONS, \
             KITH_SERVE_ROOM_LIFETIME, KITH_SERVE_MAX_MESSAGE_BYTES, KITH_SERVE_MESSAGE_RATE, \
-            KITH_SERVE_IDLE_TIMEOUT, KITH_SERVE_REQUEST_RATE, KITH_SERVE_GUESS_RATE, KITH_SERVE_PUBLIC_URL, \
+            KITH_SERVE_IDLE_TIMEOUT, KITH_SERVE_REQUEST_RATE, KITH_SERVE_GUESS_RATE, KITH_SERVE_NODE_GUESS_RATE, KITH_SERVE_PUBLIC_URL, \
             KITH_SERVE_PUSH_TOKEN_LIFETIME); a flag wins over its variable. The same port serves the push gateway \
             (ChatSecure-Push's /api/v1/) and a self-hosted Web Push service (/push/), state in push.sqlite beside \
             the database (docs/PUSH.md). GET /health, /metrics (Prometheus) and /openapi.json serve operators. On SIGINT or SIGTERM, connected peers \
@@ -76,8 +76,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "REST requests a second per source address (default 1, after a burst of 60). Also KITH_SERVE_REQUEST_RATE.")
     var requestRate: Int?
 
-    @Option(help: "Accepts and checks a minute per source address (default 20). Also KITH_SERVE_GUESS_RATE.")
+    @Option(help: "Join-code guesses (accepts, checks, creates of a code in use) a minute per source address (default 20). Also KITH_SERVE_GUESS_RATE.")
     var guessRate: Int?
+
+    @Option(help: "Wrong join-code guesses an hour for the whole node, from every source together (default 600; at once too). Also KITH_SERVE_NODE_GUESS_RATE.")
+    var nodeGuessRate: Int?
 
     @Option(help: "Base URL of the push service's endpoints, as subscribers and application servers reach it (default http://HOST:PORT); its origin is the VAPID audience. Also KITH_SERVE_PUBLIC_URL.")
     var publicURL: String?
@@ -122,6 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags.idleTimeoutSeconds = idleTimeout
         flags.requestsPerSecond = requestRate
         flags.guessesPerMinute = guessRate
+        flags.nodeWrongGuessesPerHour = nodeGuessRate
         flags.publicURL = publicURL
         flags.pushTokenLifetimeSeconds = pushTokenLifetime
         flags.allowPrivatePushEndpoints = allowPrivatePushEndpoints ? true : nil

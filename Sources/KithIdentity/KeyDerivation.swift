@@ -34,6 +34,11 @@ public enum KeyDerivation {
     /// the feed id it is bound to).
     public static let inviteKey = Label(salt: Array("Kith_Invite_v1".utf8), info: Array("invite_key".utf8), length: 32)
 
+    /// The key behind the secrets of this identity's claimed invite join codes (`JoinCodeClaim`, docs/INVITES.md):
+    /// salt "Kith_JoinCodeClaim_v1", info "join_code_claim", 32 bytes, from the device seed, so `kith invite serve`
+    /// re-derives a code's secret from the nonce in the code and nothing is stored.
+    public static let joinCodeClaimKey = Label(salt: Array("Kith_JoinCodeClaim_v1".utf8), info: Array("join_code_claim".utf8), length: 32)
+
     /// Runs one derivation over the seed.
     public static func derive(_ label: Label, from seed: Seed) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(

@@ -56,7 +56,7 @@ struct PostgresStoreTests {
         try await serverA.makeApplication().test(.router) { client in
             let checked = try await client.check(code, "dev-a")
             #expect(checked.json["roomid"] == room)
-            let fetched = try await client.call(.get, "/api/rooms?roomid=\(room)")
+            let fetched = try await client.call(.get, "/api/rooms?roomid=\(room)&deviceId=dev-b")
             #expect(fetched.json["client2"] == "dev-b")
         }
         // Signaling memberships in the shared store: one member per node, then the room is full for a third.
@@ -95,5 +95,10 @@ struct PostgresStoreTests {
         }
         #expect(outcomes.filter { if case .joined = $0 { true } else { false } }.count == 2)
         #expect(outcomes.filter { $0 == .roomFull }.count == 10)
+    }
+
+    @Test("join needs a member's device id to rejoin or replace, and a room its members joined by device id admits no anonymous joiner")
+    func memberProof() async throws {
+        try await MemberProofChecks.run(on: try await Self.store(node: "proof-node"), code: Self.code())
     }
 }

@@ -106,7 +106,7 @@ struct RESTPairingTests {
         let (server, _, _) = try TestServer.make()
         try await server.makeApplication().test(.router) { client in
             let room = try await client.pairedRoom("123456", client1: "dev-a", client2: "dev-b")
-            let info = try await client.call(.get, "/api/rooms?roomid=\(room)")
+            let info = try await client.call(.get, "/api/rooms?roomid=\(room)&deviceId=dev-a")
             #expect(info.status == 200)
             #expect(info.text == #"{"client1":"dev-a","client2":"dev-b","roomid":"\#(room)"}"#)
             #expect(try await client.call(.get, "/api/rooms").text == #"{"error":"missing_roomid"}"#)

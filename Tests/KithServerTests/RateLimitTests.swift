@@ -21,9 +21,11 @@ struct RateLimitTests {
             #expect(limited.status == 429)
             #expect(limited.text == #"{"error":"rate_limited"}"#)
             #expect(limited.headers[.retryAfter] == "2")
-            // Creating is not a guess: still allowed.
-            #expect(try await client.create("400000", "dev-a").status == 201)
+            // A create needs a guess too (its answer tells a live code from a free one), even for a free code.
+            #expect(try await client.create("400000", "dev-a").status == 429)
             clock.advance(seconds: 2)
+            // A create that finds its code free gives its guess back.
+            #expect(try await client.create("400000", "dev-a").status == 201)
             #expect(try await client.accept("400000", "dev-b").status == 200)
             #expect(try await client.accept("400001", "dev-b").status == 429)
         }

@@ -22,13 +22,15 @@ struct RendezvousClientTests {
             }
             let room = try await rest.accept(AcceptRoomRequest(joinCode: code, client2: bob))
             #expect(try await rest.check(CheckRoomRequest(joinCode: code, client1: alice)) == .accepted(room))
-            #expect(try await rest.room(room) == RoomInfo(roomID: room, client1: alice, client2: bob))
+            #expect(try await rest.room(room, asMember: bob) == RoomInfo(roomID: room, client1: alice, client2: bob))
+            #expect(try await rest.roomExists(room))
             await #expect(throws: RendezvousClientError.notFoundOrExpired) {
                 try await rest.accept(AcceptRoomRequest(joinCode: try #require(JoinCode("zzzzzz")), client2: bob))
             }
             let purged = try await rest.purge(PurgeRequest(deviceIDs: [alice]))
             #expect(purged == PurgeResponse(deviceIDCount: 1, roomsDeleted: 1, pendingsDeleted: 0))
-            #expect(try await rest.room(room) == nil)
+            #expect(try await rest.room(room, asMember: alice) == nil)
+            #expect(try await rest.roomExists(room) == false)
             try await rest.deleteRoom(room)
         }
     }
@@ -38,7 +40,7 @@ struct RendezvousClientTests {
         #expect(throws: RendezvousClientError.invalidURL("ftp://x")) { try RendezvousClient(baseURL: "ftp://x") }
         let rest = try RendezvousClient(baseURL: "http://127.0.0.1:1", timeout: .seconds(2))
         await #expect {
-            _ = try await rest.room(try #require(RoomID("r")))
+            _ = try await rest.roomExists(try #require(RoomID("r")))
         } throws: { error in
             if case .transport = error as? RendezvousClientError { return true }
             return false

@@ -119,11 +119,11 @@ struct SignalingChannelHandlerTests {
             let (alice, _) = try await TestPeer.connect(try Self.url(client))
             try await alice.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-a")))
             _ = try await alice.next()
-            // Bob joins by hand and then never reads again.
+            // Bob joins by hand (as a member: with his device id) and then never reads again.
             let bob = try await RawWebSocket.open(port: try #require(client.port), receiveBuffer: 4_096)
             try await bob.channel.executeThenClose { _, outbound in
                 try await outbound.write(ByteBuffer(string: RawWebSocket.handshake))
-                try await outbound.write(RawWebSocket.frame(opcode: 0x1, payload: Array(#"{"type":"join_room","roomId":"\#(roomText)"}"#.utf8)))
+                try await outbound.write(RawWebSocket.frame(opcode: 0x1, payload: Array(#"{"type":"join_room","roomId":"\#(roomText)","deviceId":"dev-b"}"#.utf8)))
                 guard case .roomReady = try await alice.next() else { throw TestPeer.Timeout(waitingFor: "room_ready") }
                 let offer = ClientMessage.signal(.offer(sdp: String(repeating: "s", count: 30_000)))
                 // Enough to fill Bob's small receive buffer, the server's send buffer and his queue many times over,

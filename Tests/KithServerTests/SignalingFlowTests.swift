@@ -101,14 +101,7 @@ struct SignalingFlowTests {
         let (server, _, _) = try TestServer.make()
         try await server.makeApplication().test(.live) { client in
             let room = try #require(RoomID(try await client.pairedRoom()))
-            let (alice, _) = try await TestPeer.connect(try Self.url(client))
-            let (bob, _) = try await TestPeer.connect(try Self.url(client))
-            try await alice.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-a")))
-            _ = try await alice.next()
-            try await bob.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-b")))
-            _ = try await bob.next()
-            _ = try await bob.next()
-            _ = try await alice.next()
+            let (alice, bob) = try await TestPeer.joinedPair(room, url: try Self.url(client))
 
             // Alice's network changes: a new socket joins while the old one is still open.
             let (alice2, _) = try await TestPeer.connect(try Self.url(client))

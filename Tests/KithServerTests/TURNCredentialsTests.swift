@@ -16,7 +16,7 @@ struct TURNCredentialsTests {
         return (RendezvousServer(configuration: configuration, store: try SQLiteRendezvousStore.open(path: nil), clock: clock), clock)
     }
 
-    @Test("a paired device gets expiry:room and base64(HMAC-SHA1(secret, username)); others get 404")
+    @Test("a paired device gets expiry:opaque id and base64(HMAC-SHA1(secret, username)); others get 404")
     func credentials() async throws {
         let turn = try TURNConfiguration(secret: Self.secret, uris: ["turn:127.0.0.1:3478?transport=udp", "stun:127.0.0.1:3478"], ttlSeconds: 600)
         let (server, clock) = try Self.server(turn: turn)
@@ -27,7 +27,7 @@ struct TURNCredentialsTests {
             #expect(answer.status == 200)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any])
             let username = try #require(object["username"] as? String)
-            #expect(username == "\(clock.nowMilliseconds() / 1000 + 600):\(room)")
+            #expect(username == "\(clock.nowMilliseconds() / 1000 + 600):\(turn.opaqueID(room: room, device: "dev-b"))")
             // Recomputed here the way coturn checks it.
             let mac = HMAC<Insecure.SHA1>.authenticationCode(for: Array(username.utf8), using: SymmetricKey(data: Self.secret))
             #expect(object["password"] as? String == Data(mac).base64EncodedString())

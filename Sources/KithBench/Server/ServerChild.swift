@@ -15,6 +15,7 @@ enum ServerChild {
         var limits = RendezvousServerLimits()
         limits.requestsPerSource = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
         limits.guessesPerSource = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
+        limits.wrongGuessesPerNode = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
         limits.messagesPerConnection = RateLimitRule(burst: 1_000_000, perSecond: 1_000_000)
         limits.maximumConnections = 30_000
         // The load generator is one source: neither the per-source cap nor the reserve for other sources applies.

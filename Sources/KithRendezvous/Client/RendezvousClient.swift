@@ -56,13 +56,24 @@ public struct RendezvousClient: Sendable {
         }
     }
 
-    /// Describes a live room; nil when it does not exist or expired.
-    public func room(_ roomID: RoomID) async throws(RendezvousClientError) -> RoomInfo? {
-        let query = Self.percentEncoded(roomID.text)
+    /// Describes a live room to one of its two devices (`device` proves membership: the server names the devices only
+    /// to a member); nil when the room does not exist or expired.
+    public func room(_ roomID: RoomID, asMember device: DeviceID) async throws(RendezvousClientError) -> RoomInfo? {
+        let query = Self.percentEncoded(roomID.text) + "&deviceId=" + Self.percentEncoded(device.text)
         let answer = try await send(.GET, "/api/rooms?roomid=\(query)", body: nil)
         switch answer.status {
         case 200: return try answer.decode(RoomInfo.init(json:))
         case 404: return nil
+        default: throw answer.failure()
+        }
+    }
+
+    /// Whether a room lives (what the room id alone may ask).
+    public func roomExists(_ roomID: RoomID) async throws(RendezvousClientError) -> Bool {
+        let answer = try await send(.GET, "/api/rooms?roomid=\(Self.percentEncoded(roomID.text))", body: nil)
+        switch answer.status {
+        case 200: return true
+        case 404: return false
         default: throw answer.failure()
         }
     }

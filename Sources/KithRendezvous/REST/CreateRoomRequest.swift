@@ -1,7 +1,7 @@
 import KithCanonical
 
 /// `POST /api/rooms`: client1 offers a pending pairing under a join code
-/// (`{"joinid", "client1", "expiresInSeconds"}`).
+/// (`{"joinid", "client1", "expiresInSeconds"}`, and `claim` for a ``JoinCodeClaim`` code).
 public struct CreateRoomRequest: Sendable, Hashable {
     /// The join code client2 will type.
     public var joinCode: JoinCode
@@ -9,12 +9,16 @@ public struct CreateRoomRequest: Sendable, Hashable {
     public var client1: DeviceID
     /// Seconds until the pairing expires, 1...86400, counted on the server's clock.
     public var expiresInSeconds: Int
+    /// The secret a claimed join code commits to (``JoinCodeClaim/claim(of:)``); nil for ordinary codes. A secret: the
+    /// server never logs it.
+    public var claim: String?
 
     /// Creates a request.
-    public init(joinCode: JoinCode, client1: DeviceID, expiresInSeconds: Int) {
+    public init(joinCode: JoinCode, client1: DeviceID, expiresInSeconds: Int, claim: String? = nil) {
         self.joinCode = joinCode
         self.client1 = client1
         self.expiresInSeconds = expiresInSeconds
+        self.claim = claim
     }
 
     /// Reads a request body. Missing members are reported first, in Inviso's order (`joinid`,
@@ -26,6 +30,11 @@ public struct CreateRoomRequest: Sendable, Hashable {
         joinCode = try fields.joinCode("joinid")
         client1 = try fields.deviceID("client1")
         expiresInSeconds = try Self.seconds(object["expiresInSeconds"])
+        switch object["claim"] {
+        case nil, .null?: claim = nil
+        case .string(let text)? where text.utf8.count <= 128: claim = text
+        default: throw .invalidField("claim", reason: "must be a string of at most 128 characters")
+        }
     }
 
     private static func seconds(_ value: JSONValue?) throws(RendezvousCodecError) -> Int {
@@ -45,6 +54,8 @@ public struct CreateRoomRequest: Sendable, Hashable {
 
     /// The request body.
     public var json: JSONObject {
-        ["joinid": .string(joinCode.text), "client1": .string(client1.text), "expiresInSeconds": .integer(Int64(expiresInSeconds))]
+        var object: JSONObject = ["joinid": .string(joinCode.text), "client1": .string(client1.text), "expiresInSeconds": .integer(Int64(expiresInSeconds))]
+        if let claim { object["claim"] = .string(claim) }
+        return object
     }
 }

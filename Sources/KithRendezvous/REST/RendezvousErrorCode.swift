@@ -7,6 +7,8 @@ public enum RendezvousErrorCode {
     public static let conflict = "conflict"
     /// 409: a live pending pairing already uses this join code (Inviso answered 500 `create_failed`).
     public static let joinCodeInUse = "joinid_in_use"
+    /// 403 on create: a claimed join code (``JoinCodeClaim``) without the secret it commits to.
+    public static let claimRequired = "claim_required"
     /// 404 on `GET /api/rooms`: no live room of that id.
     public static let notFound = "not_found"
     /// 429: too many requests from this source or for this join code; retry after `Retry-After` seconds.

@@ -29,13 +29,15 @@ public struct RelayPairing: Sendable {
         signalingURL = (base.hasPrefix("https://") ? "wss://" + base.dropFirst(8) : "ws://" + base.dropFirst(7)) + "/"
     }
 
-    /// client1: offers a pairing under `code` for `expiresInSeconds` (1...86400).
+    /// client1: offers a pairing under `code` for `expiresInSeconds` (1...86400); a ``JoinCodeClaim`` code needs the
+    /// `claim` of its secret.
     ///
-    /// - Throws: ``RelayError/rendezvous(_:)``: unreachable server, code in use (409), rate limited.
+    /// - Throws: ``RelayError/rendezvous(_:)``: unreachable server, code in use (409), claim missing or wrong (403),
+    ///   rate limited.
     @discardableResult
-    public func offer(_ code: JoinCode, device: DeviceID, expiresInSeconds: Int = 600) async throws(RelayError) -> CreateRoomResponse {
+    public func offer(_ code: JoinCode, device: DeviceID, expiresInSeconds: Int = 600, claim: String? = nil) async throws(RelayError) -> CreateRoomResponse {
         do {
-            return try await client.createRoom(CreateRoomRequest(joinCode: code, client1: device, expiresInSeconds: expiresInSeconds))
+            return try await client.createRoom(CreateRoomRequest(joinCode: code, client1: device, expiresInSeconds: expiresInSeconds, claim: claim))
         } catch {
             throw .rendezvous(error)
         }

@@ -97,6 +97,16 @@ enum OpenAPIDocument {
               }
             }
           },
+          "403": {
+            "description": "A claimed join code (starting `kc1-`) without the `claim` it commits to (`claim_required`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
           "413": {
             "description": "The body is larger than 65536 bytes (`body_too_large`).",
             "content": {
@@ -153,7 +163,7 @@ enum OpenAPIDocument {
       },
       "get": {
         "operationId": "getRoom",
-        "summary": "The two device ids of a live room.",
+        "summary": "Whether a room lives; its two device ids only to a caller naming one of them.",
         "parameters": [
           {
             "name": "roomid",
@@ -162,11 +172,20 @@ enum OpenAPIDocument {
             "schema": {
               "$ref": "#/components/schemas/RoomID"
             }
+          },
+          {
+            "name": "deviceId",
+            "in": "query",
+            "required": false,
+            "description": "One of the room's two device ids: proves membership, and the answer then names both.",
+            "schema": {
+              "type": "string"
+            }
           }
         ],
         "responses": {
           "200": {
-            "description": "The room.",
+            "description": "The room: `{roomid}`, with `client1` and `client2` when `deviceId` is one of them.",
             "content": {
               "application/json": {
                 "schema": {
@@ -818,6 +837,11 @@ enum OpenAPIDocument {
           "client1": {
             "$ref": "#/components/schemas/DeviceID"
           },
+          "claim": {
+            "type": "string",
+            "maxLength": 128,
+            "description": "For a claimed join code (starting `kc1-`): base64url of the 32-byte secret the code commits to. Ignored for other codes."
+          },
           "expiresInSeconds": {
             "oneOf": [
               {
@@ -896,9 +920,7 @@ enum OpenAPIDocument {
       "RoomInfo": {
         "type": "object",
         "required": [
-          "roomid",
-          "client1",
-          "client2"
+          "roomid"
         ],
         "additionalProperties": false,
         "properties": {

@@ -9,6 +9,8 @@ import Prometheus
 /// - `kith_connections_open` (gauge): signaling connections open on this node.
 /// - `kith_connections_total`: signaling connections accepted.
 /// - `kith_rooms_created_total` / `kith_rooms_accepted_total`: pairings created and accepted over REST.
+/// - `kith_wrong_guesses_total`: join-code guesses that missed (an accept or check answered `404` or
+///   `409`, a create whose code was in use), the spending of the node-wide guess budget.
 /// - `kith_signaling_messages_relayed_total`: signaling messages relayed from one member to the other.
 /// - `kith_relay_bytes_total`: bytes forwarded by the blind relay (``recordRelayedBytes(_:)``).
 /// - `kith_rejections_total{surface="rest"|"signaling"|"connection", reason=…}`: refusals by
@@ -20,6 +22,7 @@ public final class ServerMetrics: Sendable {
     private let connectionsAccepted: Metrics.Counter
     private let roomsCreated: Metrics.Counter
     private let roomsAccepted: Metrics.Counter
+    private let wrongGuesses: Metrics.Counter
     private let signalsRelayed: Metrics.Counter
     private let relayBytes: Metrics.Counter
     private let restRejections: [RejectionReason: Metrics.Counter]
@@ -35,6 +38,7 @@ public final class ServerMetrics: Sendable {
         connectionsAccepted = Metrics.Counter(label: "kith_connections_total", factory: factory)
         roomsCreated = Metrics.Counter(label: "kith_rooms_created_total", factory: factory)
         roomsAccepted = Metrics.Counter(label: "kith_rooms_accepted_total", factory: factory)
+        wrongGuesses = Metrics.Counter(label: "kith_wrong_guesses_total", factory: factory)
         signalsRelayed = Metrics.Counter(label: "kith_signaling_messages_relayed_total", factory: factory)
         relayBytes = Metrics.Counter(label: "kith_relay_bytes_total", factory: factory)
         func rejections(_ surface: String, _ reasons: [RejectionReason]) -> [RejectionReason: Metrics.Counter] {
@@ -64,6 +68,9 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one pairing accepted over REST.
     func roomAccepted() { roomsAccepted.increment() }
+
+    /// Counts a join-code guess that missed (`kith_wrong_guesses_total`).
+    func wrongGuess() { wrongGuesses.increment() }
 
     /// Counts one relayed signaling message.
     func signalRelayed() { signalsRelayed.increment() }

@@ -1,4 +1,5 @@
 import Hummingbird
+import KithCanonical
 import KithRendezvous
 import Logging
 
@@ -10,7 +11,7 @@ struct RendezvousAPI: Sendable {
     let limits: RendezvousServerLimits
     let hub: SignalingHub
     let requestsPerSource: RateLimiter
-    let guessesPerSource: RateLimiter
+    let guessing: JoinCodeGuessing
     let acceptsPerCode: RateLimiter
     let logger: Logger
     let turn: TURNConfiguration?
@@ -25,22 +26,34 @@ struct RendezvousAPI: Sendable {
         self.limits = limits
         self.hub = hub
         requestsPerSource = RateLimiter(rule: limits.requestsPerSource, maximumKeys: limits.rateLimiterKeys)
-        guessesPerSource = RateLimiter(rule: limits.guessesPerSource, maximumKeys: limits.rateLimiterKeys)
+        guessing = JoinCodeGuessing(limits: limits, metrics: metrics)
         acceptsPerCode = RateLimiter(rule: limits.acceptsPerCode, maximumKeys: limits.rateLimiterKeys)
         self.logger = logger
     }
 
     // MARK: Endpoints
 
-    /// `POST /api/rooms` → `201 {ok, exp}` | `400` | `409 joinid_in_use` | `429`.
+    /// `POST /api/rooms` → `201 {ok, exp}` | `400` | `403 claim_required` | `409 joinid_in_use` | `429`.
+    ///
+    /// A create is a guess too (`409` tells a live code from a free one): it needs a guess of the
+    /// source's and of the node's budget, and one that collides keeps them spent.
     func createRoom(_ request: Request, _ context: RendezvousRequestContext) async throws(RESTRejection) -> Response {
         try limit(requestsPerSource, context.sourceKey)
         let create = try RequestBody.decode(try await RequestBody.object(request), CreateRoomRequest.init(json:))
+        // A claimed code (an invite's) is offered only by whoever holds the secret it commits to: reading the invite
+        // is not enough to squat it.
+        if JoinCodeClaim.isClaimed(create.joinCode), !JoinCodeClaim.verifies(claim: create.claim ?? "", for: create.joinCode) {
+            throw RESTRejection(.forbidden, RendezvousErrorBody(
+                error: RendezvousErrorCode.claimRequired, details: "this join code can only be offered with the secret it commits to (its invite's creator holds it)"))
+        }
         let now = clock.nowMilliseconds()
+        try guessing.spendSource(context.sourceKey, now: now)
+        try guessing.spendNode(now: now)
         let expiresAt = now + Int64(create.expiresInSeconds) * 1_000
         let outcome = try await stored { () async throws(RendezvousStoreError) in
             try await store.createPending(joinCode: create.joinCode, client1: create.client1, expiresAt: expiresAt, now: now)
         }
+        guessing.settle(right: outcome != .joinCodeInUse, refundingSource: context.sourceKey, now: now)
         switch outcome {
         case .created(let expiry):
             metrics.roomCreated()
@@ -54,14 +67,16 @@ struct RendezvousAPI: Sendable {
     /// `POST /api/rooms/accept` → `200 {roomid}` | `400` | `404 not_found_or_expired` | `409 conflict` | `429`.
     func acceptRoom(_ request: Request, _ context: RendezvousRequestContext) async throws(RESTRejection) -> Response {
         try limit(requestsPerSource, context.sourceKey)
-        try limit(guessesPerSource, context.sourceKey)
+        try guessing.spendSource(context.sourceKey, now: clock.nowMilliseconds())
         let accept = try RequestBody.decode(try await RequestBody.object(request), AcceptRoomRequest.init(json:))
         try limit(acceptsPerCode, "code:" + accept.joinCode.text)
         let now = clock.nowMilliseconds()
+        try guessing.spendNode(now: now)
         let roomExpiry = now + Int64(limits.roomLifetimeSeconds) * 1_000
         let outcome = try await stored { () async throws(RendezvousStoreError) in
             try await store.accept(joinCode: accept.joinCode, client2: accept.client2, proposedRoom: .random(), roomExpiresAt: roomExpiry, now: now)
         }
+        if case .accepted = outcome { guessing.settle(right: true, now: now) } else { guessing.settle(right: false, now: now) }
         switch outcome {
         case .accepted(let room):
             metrics.roomAccepted()
@@ -74,17 +89,24 @@ struct RendezvousAPI: Sendable {
     /// `POST /api/rooms/check` → `204` pending | `200 {roomid}` | `400` | `404 not_found_or_expired` | `429`.
     func checkRoom(_ request: Request, _ context: RendezvousRequestContext) async throws(RESTRejection) -> Response {
         try limit(requestsPerSource, context.sourceKey)
-        try limit(guessesPerSource, context.sourceKey)
+        try guessing.spendSource(context.sourceKey, now: clock.nowMilliseconds())
         let check = try RequestBody.decode(try await RequestBody.object(request), CheckRoomRequest.init(json:))
         let now = clock.nowMilliseconds()
-        switch try await stored({ () async throws(RendezvousStoreError) in try await store.check(joinCode: check.joinCode, client1: check.client1, now: now) }) {
+        try guessing.spendNode(now: now)
+        let outcome = try await stored { () async throws(RendezvousStoreError) in try await store.check(joinCode: check.joinCode, client1: check.client1, now: now) }
+        guessing.settle(right: outcome != .notFoundOrExpired, now: now)
+        switch outcome {
         case .pending: return RESTResponse.empty(.noContent)
         case .accepted(let room): return RESTResponse.json(.ok, RoomIDBody(roomID: room).json)
         case .notFoundOrExpired: throw RESTRejection(.notFound, RendezvousErrorBody(error: RendezvousErrorCode.notFoundOrExpired))
         }
     }
 
-    /// `GET /api/rooms?roomid=` → `200 {roomid, client1, client2}` | `400 missing_roomid` | `404 not_found` | `429`.
+    /// `GET /api/rooms?roomid=[&deviceId=]` → `200 {roomid[, client1, client2]}` | `400 missing_roomid` | `404 not_found` | `429`.
+    ///
+    /// The room id alone says whether the room lives (Inviso's clients ask only that); the device ids, secrets of the
+    /// two paired devices that let one rejoin as a member, come back only to a caller naming one of them in
+    /// `deviceId` (compared in constant time).
     func getRoom(_ request: Request, _ context: RendezvousRequestContext) async throws(RESTRejection) -> Response {
         try limit(requestsPerSource, context.sourceKey)
         guard let text = request.uri.queryParameters.get("roomid"), !text.isEmpty else {
@@ -94,6 +116,11 @@ struct RendezvousAPI: Sendable {
         guard let room = RoomID(text) else { throw notFound }
         let now = clock.nowMilliseconds()
         guard let info = try await stored({ () async throws(RendezvousStoreError) in try await store.room(room, now: now) }) else { throw notFound }
+        let device = request.uri.queryParameters.get("deviceId") ?? ""
+        // Both comparisons always run, so the time does not tell which member matched.
+        let isClient1 = SecretComparison.equal(info.client1.text, device)
+        let isClient2 = SecretComparison.equal(info.client2.text, device)
+        guard isClient1 || isClient2 else { return RESTResponse.json(.ok, ["roomid": .string(info.roomID.text)]) }
         return RESTResponse.json(.ok, info.json)
     }
 
@@ -120,7 +147,7 @@ struct RendezvousAPI: Sendable {
     /// `GET /api/turn-credentials?roomid=&deviceId=` → `200 {username, password, ttl, uris}` | `400` | `404` | `429`.
     ///
     /// Only a device of a live room (paired by a join code) gets credentials, so the TURN server does not become an
-    /// open relay; the username names the room, never the device id.
+    /// open relay; the username names neither the room nor the device (``TURNConfiguration/opaqueID(room:device:)``).
     func turnCredentials(_ request: Request, _ context: RendezvousRequestContext) async throws(RESTRejection) -> Response {
         try limit(requestsPerSource, context.sourceKey)
         guard let turn else { throw RESTRejection(.notFound, RendezvousErrorBody(error: RendezvousErrorCode.notFound, details: "this server hands out no TURN credentials")) }
@@ -131,7 +158,7 @@ struct RendezvousAPI: Sendable {
         let now = clock.nowMilliseconds()
         guard let info = try await stored({ () async throws(RendezvousStoreError) in try await store.room(room, now: now) }),
               SecretComparison.equal(info.client1.text, device.text) || SecretComparison.equal(info.client2.text, device.text) else { throw notFound }
-        return RESTResponse.json(.ok, turn.credentials(for: room.text, nowSeconds: now / 1_000).json)
+        return RESTResponse.json(.ok, turn.credentials(room: room.text, device: device.text, nowSeconds: now / 1_000).json)
     }
 
     // MARK: Helpers

@@ -44,6 +44,22 @@ public struct TURNConfiguration: Sendable {
         self.ttlSeconds = ttlSeconds
     }
 
+    /// Credentials for one member of one room, valid until `now + ttl` (seconds since the epoch), whose username
+    /// grants nothing: `expiry:` followed by ``opaqueID(room:device:)``, never the room id (a bearer secret) nor the
+    /// device id, so a TURN server or its logs learn neither.
+    public func credentials(room: String, device: String, nowSeconds: Int64) -> TURNCredentials {
+        credentials(for: opaqueID(room: room, device: device), nowSeconds: nowSeconds)
+    }
+
+    /// The username's id for a member of a room: base64url (no padding) of the first 16 bytes of
+    /// `HMAC-SHA256(secret, "Kith_TURN_username_v1" ‖ 0x00 ‖ room ‖ 0x00 ‖ device)`: stable for one member, distinct
+    /// between members and rooms, and nothing can be learned from it without the secret.
+    public func opaqueID(room: String, device: String) -> String {
+        let message = Array("Kith_TURN_username_v1".utf8) + [0] + Array(room.utf8) + [0] + Array(device.utf8)
+        let mac = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: secret))
+        return Base64URL.encode(Array(Data(mac).prefix(16)))
+    }
+
     /// Credentials for `id` valid until `now + ttl` (seconds since the epoch).
     public func credentials(for id: String, nowSeconds: Int64) -> TURNCredentials {
         let username = "\(nowSeconds + Int64(ttlSeconds)):\(id)"
@@ -54,7 +70,7 @@ public struct TURNConfiguration: Sendable {
 
 /// One set of TURN credentials, as `GET /api/turn-credentials` returns them.
 public struct TURNCredentials: Sendable, Equatable {
-    /// `expiry:id`.
+    /// `expiry:id` (for a room member, the id is ``TURNConfiguration/opaqueID(room:device:)``).
     public let username: String
     /// `base64(HMAC-SHA1(secret, username))` (standard base64, as coturn expects).
     public let password: String

@@ -31,6 +31,17 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// Gives back the token a ``take(_:now:)`` of `key` took, when the event turned out not to count
+    /// (a guess that was right). A key no longer tracked has a full bucket already: nothing to do.
+    public func refund(_ key: String, now: Int64) {
+        let rule = rule
+        buckets.withLock { table in
+            guard var bucket = table[key] else { return }
+            bucket.refund(rule: rule, now: now)
+            table[key] = bucket
+        }
+    }
+
     /// Keys currently tracked (for tests and metrics).
     public var trackedKeys: Int { buckets.withLock { $0.count } }
 

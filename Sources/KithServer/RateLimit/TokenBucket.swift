@@ -20,6 +20,12 @@ struct TokenBucket: Sendable {
         return .limited(retryAfterSeconds: max(1, Int(seconds.rounded(.up))))
     }
 
+    /// Gives back one token taken by ``take(rule:now:)`` (never above the burst).
+    mutating func refund(rule: RateLimitRule, now: Int64) {
+        refill(rule: rule, now: now)
+        tokens = min(rule.burst, tokens + 1)
+    }
+
     /// Takes `amount` tokens if there are that many (amounts above the burst never pass).
     mutating func take(_ amount: Double, rule: RateLimitRule, now: Int64) -> Bool {
         refill(rule: rule, now: now)

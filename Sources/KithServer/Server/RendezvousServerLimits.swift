@@ -12,8 +12,15 @@ public struct RendezvousServerLimits: Sendable {
 
     /// Every REST request, per source address (IPv6 by /64): 60 at once, 1 a second after.
     public var requestsPerSource = RateLimitRule(burst: 60, perSecond: 1)
-    /// Accepts and checks (the calls that guess codes), per source: 20 at once, then 20 a minute.
+    /// Accepts, checks and creates that collide (the calls that guess codes), per source: 20 at once, then 20 a
+    /// minute (a create needs one and gives it back when its code was free).
     public var guessesPerSource = RateLimitRule(burst: 20, perSecond: 1.0 / 3)
+    /// Wrong guesses of join codes on this node, from every source together: 600 at once, then 600
+    /// an hour. A wrong guess is an accept or a check answered `404`/`409`, or a create whose code is
+    /// already in use; a request finding the budget empty is answered `429` before the store is
+    /// asked, so no answer tells a live code from a free one. This bounds what many addresses
+    /// together can learn of the code space in one pairing window (`docs/SERVER.md`, "Guessing").
+    public var wrongGuessesPerNode = RateLimitRule(burst: 600, perSecond: 600.0 / 3_600)
     /// Accepts of one join code, from every source together: 10 at once, then 10 a minute.
     public var acceptsPerCode = RateLimitRule(burst: 10, perSecond: 1.0 / 6)
     /// Buckets each limiter tracks at most.

@@ -38,6 +38,8 @@ public struct ServerSettings: Sendable {
         public var requestsPerSecond: Int?
         /// `--guess-rate` (accepts and checks a minute per source).
         public var guessesPerMinute: Int?
+        /// `--node-guess-rate` (wrong guesses an hour for the whole node).
+        public var nodeWrongGuessesPerHour: Int?
         /// `--public-url` (base URL of the push service's endpoints).
         public var publicURL: String?
         /// `--push-token-lifetime` (seconds a whitelist token lives).
@@ -77,6 +79,8 @@ public struct ServerSettings: Sendable {
         case requestsPerSecond = "KITH_SERVE_REQUEST_RATE"
         /// Accepts and checks (the calls that guess codes) a minute per source address.
         case guessesPerMinute = "KITH_SERVE_GUESS_RATE"
+        /// Wrong join-code guesses an hour for the whole node, from every source together.
+        case nodeWrongGuessesPerHour = "KITH_SERVE_NODE_GUESS_RATE"
         /// Public base URL of the push service (`https://push.example.org`).
         case publicURL = "KITH_SERVE_PUBLIC_URL"
         /// Seconds a push whitelist token lives.
@@ -133,6 +137,8 @@ public struct ServerSettings: Sendable {
     public static let requestsPerSecondRange = 1...100_000
     /// Accepted guess rates.
     public static let guessesPerMinuteRange = 1...100_000
+    /// Accepted node-wide wrong-guess rates (an hour).
+    public static let nodeWrongGuessesPerHourRange = 1...1_000_000
     /// Accepted whitelist token lifetimes (one hour to a year).
     public static let pushTokenLifetimeRange = 3_600...(365 * 86_400)
 
@@ -185,6 +191,9 @@ public struct ServerSettings: Sendable {
         }
         if let value = try number(flags.guessesPerMinute, .guessesPerMinute, "--guess-rate", Self.guessesPerMinuteRange) {
             limits.guessesPerSource = RateLimitRule(burst: max(limits.guessesPerSource.burst, Double(value)), perSecond: Double(value) / 60)
+        }
+        if let value = try number(flags.nodeWrongGuessesPerHour, .nodeWrongGuessesPerHour, "--node-guess-rate", Self.nodeWrongGuessesPerHourRange) {
+            limits.wrongGuessesPerNode = RateLimitRule(burst: Double(value), perSecond: Double(value) / 3_600)
         }
         self.limits = limits
         var pushLimits = PushServerLimits()

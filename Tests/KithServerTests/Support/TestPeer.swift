@@ -35,6 +35,20 @@ final class TestPeer: Sendable {
         return (peer, client)
     }
 
+    /// Two peers in `room` as its members `dev-a` (the initiator) and `dev-b`, with `room_joined` and `room_ready`
+    /// already read on both sides.
+    static func joinedPair(_ room: RoomID, url: String) async throws -> (alice: TestPeer, bob: TestPeer) {
+        let (alice, _) = try await connect(url)
+        let (bob, _) = try await connect(url)
+        try await alice.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-a")))
+        _ = try await alice.next()
+        try await bob.send(.joinRoom(roomID: room, deviceID: DeviceID("dev-b")))
+        _ = try await bob.next()
+        _ = try await bob.next()
+        _ = try await alice.next()
+        return (alice, bob)
+    }
+
     /// The next message, waiting up to `seconds`.
     func next(seconds: Double = 15) async throws -> ServerMessage {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))

@@ -12,6 +12,7 @@ enum TestServer {
         var limits = RendezvousServerLimits()
         limits.requestsPerSource = RateLimitRule(burst: 10_000, perSecond: 1_000)
         limits.guessesPerSource = RateLimitRule(burst: 10_000, perSecond: 1_000)
+        limits.wrongGuessesPerNode = RateLimitRule(burst: 10_000, perSecond: 1_000)
         limits.acceptsPerCode = RateLimitRule(burst: 10_000, perSecond: 1_000)
         limits.messagesPerConnection = RateLimitRule(burst: 10_000, perSecond: 1_000)
         // Every test client connects from 127.0.0.1: one source.

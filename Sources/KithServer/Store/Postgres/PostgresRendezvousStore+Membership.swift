@@ -3,22 +3,23 @@ import PostgresNIO
 
 extension PostgresRendezvousStore {
     /// Joins in one transaction with the room's row locked (two nodes cannot both fill its last place): room check,
-    /// stale same-device member removed, capacity, previous room left, role by ``RoleRule``.
+    /// stale same-device member removed (a member's device id only, ``MemberProof``), capacity, access, previous room left,
+    /// role by ``RoleRule``.
     public func join(_ request: JoinRequest, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> JoinOutcome {
         try await transaction { connection in
             let roomText = request.room.text
-            var found = false
+            var access: MemberProof?
             var remembered: DeviceID?
             let rows = try await connection.query(
                 """
-                SELECT initiator_device FROM kith_rooms r WHERE room_id = \(roomText)
+                SELECT initiator_device, client1, client2 FROM kith_rooms r WHERE room_id = \(roomText)
                 AND (r.expires_at > \(now) OR EXISTS (SELECT 1 FROM kith_members m WHERE m.room_id = r.room_id)) FOR UPDATE
                 """, logger: logger)
-            for try await initiator in rows.decode(String?.self) {
-                found = true
+            for try await (initiator, client1, client2) in rows.decode((String?, String, String).self) {
+                access = MemberProof(device: request.device, client1: client1, client2: client2)
                 remembered = initiator.flatMap(DeviceID.init)
             }
-            guard found else { return .roomNotFound }
+            guard let access else { return .roomNotFound }
             let me = request.member
             var current: String?
             for try await room in try await connection.query(
@@ -33,7 +34,7 @@ extension PostgresRendezvousStore {
 
             // A connection of the same device still in the room is a stale socket: it gives way.
             var replaced: MemberAddress?
-            if let device = request.device {
+            if let device = access.device {
                 for try await (node, clientText) in try await connection.query(
                     "SELECT node_id, client_id FROM kith_members WHERE room_id = \(roomText) AND device_id = \(device.text)", logger: logger
                 ).decode((String, String).self) {
@@ -46,6 +47,7 @@ extension PostgresRendezvousStore {
                 }
             }
             guard members.count < RendezvousLimits.roomCapacity else { return .roomFull }
+            guard access.admits(rememberedInitiator: remembered) else { return .roomNotFound }
 
             var previous: RoomDeparture?
             if let current, let left = RoomID(current) {
@@ -55,12 +57,12 @@ extension PostgresRendezvousStore {
             }
 
             let peer = members.first
-            let isInitiator = RoleRule.isInitiator(device: request.device, rememberedInitiator: remembered, peer: peer)
-            let nowRemembered = RoleRule.rememberedInitiator(after: isInitiator, device: request.device, previously: remembered)
+            let isInitiator = RoleRule.isInitiator(device: access.device, rememberedInitiator: remembered, peer: peer)
+            let nowRemembered = RoleRule.rememberedInitiator(after: isInitiator, device: access.device, previously: remembered)
             try await connection.query(
                 """
                 INSERT INTO kith_members (node_id, client_id, room_id, device_id, is_initiator, joined_at)
-                VALUES (\(me.node), \(me.client.text), \(roomText), \(request.device?.text), \(isInitiator), \(now))
+                VALUES (\(me.node), \(me.client.text), \(roomText), \(access.device?.text), \(isInitiator), \(now))
                 """, logger: logger)
             try await connection.query(
                 "UPDATE kith_rooms SET expires_at = \(roomExpiresAt), initiator_device = \(nowRemembered?.text) WHERE room_id = \(roomText)", logger: logger)

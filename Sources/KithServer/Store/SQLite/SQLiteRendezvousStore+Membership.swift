@@ -2,12 +2,16 @@ import GRDB
 import KithRendezvous
 
 extension SQLiteRendezvousStore {
-    /// Joins in one transaction: room check, stale same-device member removed, capacity, previous room left, role by ``RoleRule``.
+    /// Joins in one transaction: room check, stale same-device member removed (a member's device id only, ``MemberProof``),
+    /// capacity, access, previous room left, role by ``RoleRule``.
     public func join(_ request: JoinRequest, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> JoinOutcome {
         try await write { db in
             let roomText = request.room.text
-            guard let roomRow = try Row.fetchOne(db, sql: "SELECT initiator_device FROM rooms WHERE room_id = ? AND \(Self.liveRoom)", arguments: [roomText, now])
+            guard let roomRow = try Row.fetchOne(
+                db, sql: "SELECT initiator_device, client1, client2 FROM rooms WHERE room_id = ? AND \(Self.liveRoom)", arguments: [roomText, now])
             else { return .roomNotFound }
+            let remembered = (roomRow["initiator_device"] as String?).flatMap(DeviceID.init)
+            let access = MemberProof(device: request.device, client1: roomRow["client1"], client2: roomRow["client2"])
             let me = request.member
             let current = try String.fetchOne(db, sql: "SELECT room_id FROM members WHERE node_id = ? AND client_id = ?", arguments: [me.node, me.client.text])
             var members = try Self.members(db, room: roomText)
@@ -19,7 +23,7 @@ extension SQLiteRendezvousStore {
 
             // A connection of the same device still in the room is a stale socket: it gives way.
             var replaced: MemberAddress?
-            if let device = request.device {
+            if let device = access.device {
                 let sameDevice = try Row.fetchOne(
                     db, sql: "SELECT node_id, client_id FROM members WHERE room_id = ? AND device_id = ?", arguments: [roomText, device.text])
                 if let sameDevice, let client = ClientID(sameDevice["client_id"]) {
@@ -30,6 +34,7 @@ extension SQLiteRendezvousStore {
                 }
             }
             guard members.count < RendezvousLimits.roomCapacity else { return .roomFull }
+            guard access.admits(rememberedInitiator: remembered) else { return .roomNotFound }
 
             var previous: RoomDeparture?
             if let current, let left = RoomID(current) {
@@ -38,13 +43,12 @@ extension SQLiteRendezvousStore {
                 previous = RoomDeparture(room: left, remaining: try Self.members(db, room: current))
             }
 
-            let remembered = (roomRow["initiator_device"] as String?).flatMap(DeviceID.init)
             let peer = members.first
-            let isInitiator = RoleRule.isInitiator(device: request.device, rememberedInitiator: remembered, peer: peer)
-            let nowRemembered = RoleRule.rememberedInitiator(after: isInitiator, device: request.device, previously: remembered)
+            let isInitiator = RoleRule.isInitiator(device: access.device, rememberedInitiator: remembered, peer: peer)
+            let nowRemembered = RoleRule.rememberedInitiator(after: isInitiator, device: access.device, previously: remembered)
             try db.execute(
                 sql: "INSERT INTO members (node_id, client_id, room_id, device_id, is_initiator, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [me.node, me.client.text, roomText, request.device?.text, isInitiator, now])
+                arguments: [me.node, me.client.text, roomText, access.device?.text, isInitiator, now])
             try db.execute(
                 sql: "UPDATE rooms SET expires_at = ?, initiator_device = ? WHERE room_id = ?",
                 arguments: [roomExpiresAt, nowRemembered?.text, roomText])
