@@ -6,6 +6,7 @@ multi-use invite (Carol has shared a KeyPackage and is not a member).
 """
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import re
 import shutil
@@ -29,9 +30,10 @@ class Homes:
     def home(self, who: str) -> str:
         return os.path.join(self.root, who)
 
-    def copy_to(self, root: str) -> "Homes":
+    def copy_to(self, root: str, kith: Kith | None = None) -> "Homes":
+        """A copy of the homes (files only; no process may be running in them) driven by `kith`."""
         shutil.copytree(self.root, root)
-        copy = Homes(self.kith, root)
+        copy = Homes(kith or self.kith, root)
         copy.meta = dict(self.meta)
         return copy
 
@@ -103,9 +105,10 @@ def build_template(kith: Kith, root: str) -> Homes:
     """Creates the template homes (see the module comment)."""
     homes = Homes(kith, root)
     os.makedirs(root)
-    for who in WHO:
-        kith.run(homes.home(who), "init")
-    cards = {w: kith.run(homes.home(w), "card", "--name", NAMES[w]).stdout.strip() for w in WHO}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        list(pool.map(lambda w: kith.run(homes.home(w), "init"), WHO))
+        cards = dict(zip(WHO, pool.map(lambda w: kith.run(homes.home(w), "card", "--name", NAMES[w]).stdout.strip(),
+                                       WHO)))
     for x, y in (("a", "b"), ("b", "a"), ("a", "c"), ("c", "a")):
         kith.run(homes.home(x), "contact", "add", "--name", NAMES[y], cards[y])
     for who in WHO:

@@ -12,24 +12,23 @@ Short mode (the test command): no --rounds, one round per scenario. Long run: --
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import os
 import random
 import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from checks import Broken, integrity  # noqa: E402
+from checks import Broken, KnownBug, integrity  # noqa: E402
 from homes import build_template  # noqa: E402
 from kith_driver import Kith, KithError  # noqa: E402
-from scenarios import SCENARIOS, Round  # noqa: E402
-
-# Scenarios whose failure is deterministic and known (name -> reason); they are reported, not counted as failures.
-EXPECTED_FAIL: dict[str, str] = {}
+from scenarios import ROTATION_BUG, SCENARIOS, Round, reproduce_rotation_bug  # noqa: E402
 
 
 def main() -> int:
@@ -42,6 +41,10 @@ def main() -> int:
                         help="run only this round number (repeatable), e.g. to reproduce a failure")
     parser.add_argument("--scenario", action="append", help="run only rounds of these scenarios (by name)")
     parser.add_argument("--kith", default=os.environ.get("KITH"), help="the kith binary (default: $KITH)")
+    parser.add_argument("--jobs", type=int, default=2,
+                        help="rounds run at the same time (default 2; each round has its own homes)")
+    parser.add_argument("--known-bugs", action="store_true",
+                        help="only replay the known deterministic bugs (no kills) and say whether they reproduce")
     parser.add_argument("--keep", action="store_true", help="keep the homes of failing rounds (paths printed)")
     args = parser.parse_args()
     if not args.kith:
@@ -51,64 +54,92 @@ def main() -> int:
 
     kith = Kith(os.path.abspath(args.kith))
     work = tempfile.mkdtemp(prefix="kith-crash-")
-    failures, kills, rounds_run, scenarios_run = [], 0, 0, set()
+    failures, expected, kills, rounds_run, scenarios_run = [], [], 0, 0, set()
     started = time.monotonic()
+    printing = threading.Lock()
     try:
         template = build_template(kith, os.path.join(work, "template"))
         span = max(0.2, statistics.median(kith.durations))
         print(f"template ready in {time.monotonic() - started:.0f}s; median command {span:.2f}s", flush=True)
-        numbers = args.only or range(args.rounds)
-        for number in numbers:
-            scenario = SCENARIOS[number % len(SCENARIOS)]
-            if args.scenario and scenario.name not in args.scenario:
-                continue
-            rng = random.Random(f"{seed}:{number}")
-            homes = template.copy_to(os.path.join(work, f"round-{number}"))
-            rnd = Round(homes, rng, f"r{number}", span)
-            repro = (f"Interop/crash/run_crash.py --seed {seed} --kills {args.kills} --round {number}")
-            notes, failed = [], None
-            try:
-                for n in range(args.kills):
-                    report = scenario.kill(rnd, n)
-                    kills += report.killed
-                    notes.append(report.kill_note if report.killed else "finished before the kill")
-                    try:
-                        integrity(homes)
-                    except Broken as broken:
-                        raise Broken(f"after kill {n + 1} ({notes[-1]}): {broken}") from None
-                scenario.finish(rnd)
-                integrity(homes)
-            except (Broken, KithError) as error:
-                failed = f"{type(error).__name__}: {error}"
-            except Exception:  # noqa: BLE001 - a harness bug is reported as the round's failure, with its trace
-                failed = "harness error: " + traceback.format_exc(limit=3)
-            finally:
-                kith.kill_everything()
-            rounds_run += 1
-            scenarios_run.add(scenario.name)
-            status = "ok"
-            if failed and scenario.name in EXPECTED_FAIL:
-                status = f"expected-fail ({EXPECTED_FAIL[scenario.name]})"
-            elif failed:
-                status = "FAIL"
-                failures.append((number, scenario.name, failed, notes, repro))
-            print(f"round {number} {scenario.name}: {status}; kills: {'; '.join(notes)}"
-                  + (f"; notes: {'; '.join(rnd.notes)}" if rnd.notes else ""), flush=True)
-            if failed:
-                print(f"  {failed}\n  reproduce: {repro}", flush=True)
-            if not (failed and args.keep):
-                shutil.rmtree(homes.root, ignore_errors=True)
-            else:
-                print(f"  homes kept in {homes.root}", flush=True)
+        if args.known_bugs:
+            still = reproduce_rotation_bug(template.copy_to(os.path.join(work, "known-bug"), kith))
+            print(f"known bug {'REPRODUCES' if still else 'no longer reproduces'}: {ROTATION_BUG}")
+            return 0
+        numbers = [n for n in (args.only or range(args.rounds))
+                   if not args.scenario or SCENARIOS[n % len(SCENARIOS)].name in args.scenario]
+
+        def one(number: int) -> None:
+            nonlocal kills, rounds_run
+            result = run_round(number, template, span, seed, args)
+            with printing:
+                kills += result["kills"]
+                rounds_run += 1
+                scenarios_run.add(result["scenario"])
+                if result["status"] == "FAIL":
+                    failures.append(result)
+                elif result["status"] != "ok":
+                    expected.append(result)
+                print(result["text"], flush=True)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for future in [pool.submit(one, n) for n in numbers]:
+                future.result()
     finally:
         kith.kill_everything()
         if not (args.keep and failures):
             shutil.rmtree(work, ignore_errors=True)
     print(f"{rounds_run} rounds in {time.monotonic() - started:.0f}s", flush=True)
-    for number, name, failed, notes, repro in failures:
-        print(f"FAILED round {number} ({name}): {failed.splitlines()[0]}\n  reproduce: {repro}")
-    print(f"crash-consistency: {kills} kills, {len(scenarios_run)} scenarios, {len(failures)} failures")
+    for result in sorted(failures, key=lambda r: r["number"]):
+        print(f"FAILED round {result['number']} ({result['scenario']}): {result['failed'].splitlines()[0]}\n"
+              f"  reproduce: {result['repro']}")
+    known = f" ({len(expected)} expected-fail: known kith bug)" if expected else ""
+    print(f"crash-consistency: {kills} kills, {len(scenarios_run)} scenarios, {len(failures)} failures{known}")
     return 1 if failures else 0
+
+
+def run_round(number: int, template, span: float, seed: int, args) -> dict:
+    """One round on its own copy of the template homes and its own process bookkeeping; returns its outcome."""
+    scenario = SCENARIOS[number % len(SCENARIOS)]
+    kith = Kith(template.kith.binary)
+    rng = random.Random(f"{seed}:{number}")
+    homes = template.copy_to(os.path.join(os.path.dirname(template.root), f"round-{number}"), kith)
+    rnd = Round(homes, rng, f"r{number}", span)
+    repro = f"KITH={args.kith} Interop/crash/run_crash.py --seed {seed} --kills {args.kills} --round {number} --keep"
+    notes, failed, kills, known = [], None, 0, False
+    try:
+        for n in range(args.kills):
+            report = scenario.kill(rnd, n)
+            kills += report.killed
+            notes.append(report.kill_note if report.killed else "finished before the kill")
+            try:
+                integrity(homes)
+            except Broken as broken:
+                raise Broken(f"after kill {n + 1} ({notes[-1]}): {broken}") from None
+        scenario.finish(rnd)
+        integrity(homes)
+    except KnownBug as bug:
+        failed, known = f"KnownBug: {bug}", True
+    except (Broken, KithError) as error:
+        failed = f"{type(error).__name__}: {error}"
+    except Exception:  # noqa: BLE001 - a harness bug is reported as the round's failure, with its trace
+        failed = "harness error: " + traceback.format_exc(limit=3)
+    finally:
+        kith.kill_everything()
+    status = "ok"
+    if failed and known:
+        status = "expected-fail (known kith bug, README.md \"Known bugs\")"
+    elif failed:
+        status = "FAIL"
+    text = (f"round {number} {scenario.name}: {status}; kills: {'; '.join(notes)}"
+            + (f"; notes: {'; '.join(rnd.notes)}" if rnd.notes else ""))
+    if failed:
+        text += f"\n  {failed}\n  kill points: {'; '.join(notes)}\n  reproduce: {repro}"
+    if failed and args.keep:
+        text += f"\n  homes kept in {homes.root}"
+    else:
+        shutil.rmtree(homes.root, ignore_errors=True)
+    return {"number": number, "scenario": scenario.name, "status": status, "failed": failed or "",
+            "repro": repro, "kills": kills, "text": text}
 
 
 if __name__ == "__main__":

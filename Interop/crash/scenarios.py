@@ -11,7 +11,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from checks import Broken, integrity, own_feed_verifies, present_once
+from checks import Broken, KnownBug, integrity, own_feed_verifies, present_once
 from homes import Homes
 from kith_driver import KillReport, wal_mtime
 
@@ -165,8 +165,9 @@ class SyncPair:
     def kill(self, rnd: Round, n: int):
         sent = {"a": [], "b": []}
         for who, peer in (("a", "Bob"), ("b", "Alice")):
-            for kind, args in (("post", ["post", "--audience", "contacts"]), ("dm", ["dm", peer]),
-                               ("group", ["group", "send", rnd.homes.meta["group"][:8]])):
+            kinds = [("post", ["post", "--audience", "contacts"]), ("dm", ["dm", peer]),
+                     ("group", ["group", "send", rnd.homes.meta["group"][:8]])]
+            for kind, args in (kinds if n == 0 else [kinds[n % 3]]):  # all kinds first, then one per kill
                 text = f"sync-{kind} {rnd.tag} kill{n} from {who}"
                 rnd.run(who, *args, text)
                 sent[who].append(text)
@@ -218,11 +219,12 @@ def _killed_sync(rnd: Round):
                                                                if on_write else "after a random delay")
                 break
             time.sleep(0.001 if on_write else 0.003)
-        for p in (listener, connector):  # the survivor finishes (or fails) on its own
+        for p, side in ((connector, "connector"), (listener, "listener")):  # the survivor ends on its own
             try:
-                p.wait(timeout=120)
+                p.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                pass
+                # A listener whose connector died before connecting keeps waiting for a session: stop it.
+                report.kill_note += f"; surviving {side} still running after 20 s, stopped"
     finally:
         kith.stop(listener)
         kith.stop(connector)
@@ -345,7 +347,9 @@ class RotateKeys:
         return rnd.kill("a", [["rotate-keys", "--json"]])
 
     def finish(self, rnd: Round) -> None:
-        rnd.run("a", "rotate-keys")
+        rnd.homes.deliver("a", "b")
+        if not _rotations_seen_by_bob(rnd):  # no killed rotation committed: one more must work
+            rnd.run("a", "rotate-keys")
         post, dm = f"rotate {rnd.tag} post", f"rotate {rnd.tag} dm"
         rnd.run("a", "post", "--audience", "contacts", post)
         rnd.run("a", "dm", "Bob", dm)
@@ -355,7 +359,7 @@ class RotateKeys:
         present_once(rnd.homes.log("b", "--with", "Alice"), [], [dm], "Bob reading the dm")
         contacts = rnd.json("b", "contacts")
         feed = rnd.homes.meta["a.feed"]
-        rotations = [r for r in contacts.get("key_rotations", []) if r.get("feed_id") == feed]
+        rotations = _rotations_seen_by_bob(rnd, contacts)
         alice = [c for c in contacts.get("contacts", []) if c.get("feed_id") == feed]
         if not rotations or not all(r.get("verified") for r in rotations):
             raise Broken(f"Bob does not verify Alice's rotations: {rotations}")
@@ -365,7 +369,33 @@ class RotateKeys:
         reply = f"rotate {rnd.tag} reply"
         rnd.run("b", "dm", "Alice", reply)
         rnd.homes.deliver("b", "a")
-        present_once(rnd.homes.log("a", "--with", "Bob"), [], [reply], "Alice reading Bob after rotating")
+        try:
+            present_once(rnd.homes.log("a", "--with", "Bob"), [], [reply], "Alice reading Bob after rotating")
+        except Broken as broken:
+            if len(rotations) >= 2:
+                raise KnownBug(f"{broken} after {len(rotations)} rotations: {ROTATION_BUG}") from None
+            raise
+
+
+def _rotations_seen_by_bob(rnd: Round, contacts: dict | None = None) -> list[dict]:
+    contacts = contacts if contacts is not None else rnd.json("b", "contacts")
+    return [r for r in contacts.get("key_rotations", []) if r.get("feed_id") == rnd.homes.meta["a.feed"]]
+
+
+# The deterministic bug the rotate-keys scenario runs into (no kill needed; see README.md, "Known bugs").
+ROTATION_BUG = ("kith bug: Alice sends Bob a direct message, then runs `kith rotate-keys` twice; Bob's next direct "
+                "message to Alice is not readable by Alice (after one rotation it is)")
+
+
+def reproduce_rotation_bug(homes: Homes) -> bool:
+    """Replays the rotation bug without any kill on a copy of the template; True when it still reproduces."""
+    for _ in range(2):
+        homes.kith.run(homes.home("a"), "rotate-keys")
+    homes.deliver("a", "b")
+    homes.kith.run(homes.home("b"), "dm", "Alice", "reply after two rotations")
+    homes.deliver("b", "a")
+    return "reply after two rotations" not in [
+        (e.get("content") or {}).get("body") for e in homes.log("a", "--with", "Bob")]
 
 
 SCENARIOS = [Post(), DirectMessage(), GroupSend(), GroupReceive(), SyncPair(), CircleSend(), CircleOpen(),
