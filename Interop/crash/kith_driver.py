@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import time
+import weakref
 from dataclasses import dataclass, field
 
 PASSPHRASE = "crash consistency passphrase"
@@ -67,11 +68,20 @@ def _env() -> dict[str, str]:
 class Kith:
     """The `kith` binary, run with a fixed passphrase; `live` holds process groups to kill on exit."""
 
+    _instances: "weakref.WeakSet[Kith]" = weakref.WeakSet()
+
     def __init__(self, binary: str):
         self.binary = binary
         self.env = _env()
         self.live: set[int] = set()
         self.durations: list[float] = []
+        Kith._instances.add(self)
+
+    @classmethod
+    def kill_all_instances(cls) -> None:
+        """SIGKILLs every process group any instance started and still tracks (the harness is stopping)."""
+        for instance in list(cls._instances):
+            instance.kill_everything()
 
     def run(self, home: str, *args: str, ok=(0,), timeout: float = 180) -> subprocess.CompletedProcess:
         """Runs `kith ARGS --home HOME`; raises KithError when the exit code is not in `ok`."""

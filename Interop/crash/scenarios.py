@@ -27,6 +27,7 @@ class Round:
     acked_ids: dict = field(default_factory=dict)      # who -> [message ids]
     acked_bodies: dict = field(default_factory=dict)   # who -> [bodies]
     notes: list = field(default_factory=list)
+    racy_bugs: list = field(default_factory=list)  # known nondeterministic bugs met (fail in long mode only)
 
     def on_write(self) -> bool:
         return self.rng.random() < 0.5
@@ -221,10 +222,10 @@ def _killed_sync(rnd: Round):
             time.sleep(0.001 if on_write else 0.003)
         for p, side in ((connector, "connector"), (listener, "listener")):  # the survivor ends on its own
             try:
-                p.wait(timeout=20)
+                p.wait(timeout=8)
             except subprocess.TimeoutExpired:
                 # A listener whose connector died before connecting keeps waiting for a session: stop it.
-                report.kill_note += f"; surviving {side} still running after 20 s, stopped"
+                report.kill_note += f"; surviving {side} still running after 8 s, stopped"
     finally:
         kith.stop(listener)
         kith.stop(connector)
@@ -346,6 +347,12 @@ class RotateKeys:
     def kill(self, rnd: Round, n: int):
         return rnd.kill("a", [["rotate-keys", "--json"]])
 
+    def after_kill(self, rnd: Round) -> None:
+        try:
+            _keys_match_feed(rnd)
+        except Broken as broken:  # nondeterministic (needs a kill in one window): recorded, the round goes on
+            rnd.racy_bugs.append(f"{broken} [{PUBLIC_KEYS_BUG}]")
+
     def finish(self, rnd: Round) -> None:
         rnd.homes.deliver("a", "b")
         if not _rotations_seen_by_bob(rnd):  # no killed rotation committed: one more must work
@@ -363,7 +370,7 @@ class RotateKeys:
         alice = [c for c in contacts.get("contacts", []) if c.get("feed_id") == feed]
         if not rotations or not all(r.get("verified") for r in rotations):
             raise Broken(f"Bob does not verify Alice's rotations: {rotations}")
-        current = rnd.json("a", "id")["identity_key"]
+        current = _announced_key(rnd)
         if not alice or alice[0].get("identity_key") != current:
             raise Broken("Bob's record of Alice does not hold her current identity key after the rotations")
         reply = f"rotate {rnd.tag} reply"
@@ -375,6 +382,27 @@ class RotateKeys:
             if len(rotations) >= 2:
                 raise KnownBug(f"{broken} after {len(rotations)} rotations: {ROTATION_BUG}") from None
             raise
+
+
+# The nondeterministic bug the rotate-keys scenario finds (a kill between two steps of a rotation; README.md).
+PUBLIC_KEYS_BUG = ("kith bug: a kill after `rotate-keys` moved keys-pending.sealed over keys.sealed but before "
+                   "finishRotation rewrote public.json leaves `kith id` showing the old identity key for good")
+
+
+def _announced_key(rnd: Round) -> str:
+    own = rnd.homes.log("a", "--feed", rnd.homes.meta["a.feed"])
+    rotations = sorted((e for e in own if e.get("type") == "key_rotation"), key=lambda e: e["sequence"])
+    return rotations[-1]["content"]["new_identity_key"] if rotations else rnd.homes.meta["a.key"]
+
+
+def _keys_match_feed(rnd: Round) -> None:
+    """After a command opened the home (finishing or discarding an interrupted rotation), `kith id` (public.json)
+    shows the identity key of the last key_rotation in the own feed, or the first key when there is none."""
+    announced = _announced_key(rnd)
+    shown = rnd.json("a", "id")["identity_key"]
+    if shown != announced:
+        raise Broken(f"after the kill, `kith id` (public.json) shows identity key {shown[:12]}… but the feed's last "
+                     f"key_rotation announced {announced[:12]}…")
 
 
 def _rotations_seen_by_bob(rnd: Round, contacts: dict | None = None) -> list[dict]:
