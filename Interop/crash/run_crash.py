@@ -102,8 +102,8 @@ def main() -> int:
             shutil.rmtree(work, ignore_errors=True)
     print(f"{rounds_run} rounds in {time.monotonic() - started:.0f}s", flush=True)
     for result in sorted(failures, key=lambda r: r["number"]):
-        print(f"FAILED round {result['number']} ({result['scenario']}): {result['failed'].splitlines()[0]}\n"
-              f"  reproduce: {result['repro']}")
+        reasons = "\n  ".join(line.strip()[:300] for line in result["failed"].splitlines())
+        print(f"FAILED round {result['number']} ({result['scenario']}): {reasons}\n  reproduce: {result['repro']}")
     known = f" ({len(expected)} expected-fail: known kith bug)" if expected else ""
     print(f"crash-consistency: {kills} kills, {len(scenarios_run)} scenarios, {len(failures)} failures{known}")
     return 1 if failures else 0
@@ -146,7 +146,8 @@ def run_round(number: int, template, span: float, seed: int, args) -> dict:
         failed = f"{failed}\n  {racy}" if failed else racy
         known = not args.long
     if failed and known:
-        status = "expected-fail (known kith bug, README.md \"Known bugs\"; fails in long mode when nondeterministic)"
+        status = ("expected-fail (known nondeterministic kith bug, README.md \"Known bugs\"; a failure with --rounds)"
+                  if rnd.racy_bugs else "expected-fail (known kith bug, README.md \"Known bugs\")")
     elif failed:
         status = "FAIL"
     text = (f"round {number} {scenario.name}: {status}; kills: {'; '.join(notes)}"
