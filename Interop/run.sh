@@ -84,6 +84,9 @@ check invite-page "$PYTHON" Interop/invitepage/check_invite_page.py
 check kith-invites "$PYTHON" Interop/invites/kith_invite_vectors.py check TestVectors/invites/kith-invites-v1.json
 check invites-cli Interop/invites/cli_invites.sh
 check invites-strangers-cli Interop/invites/cli_invite_strangers.sh
+# Crash consistency: real kith processes SIGKILLed at random points, store and conversations checked after each
+# (short mode, one round per scenario; the long run is `Interop/crash/run_crash.py --rounds 300`, Interop/crash/README.md).
+check crash-consistency "$PYTHON" Interop/crash/run_crash.py
 check mls-vector-runner .build/debug/kith-vectors mls Tests/Vectors/mls/*.json
 
 echo "interop: $passed passed, $failed failed"
