@@ -97,8 +97,16 @@ extension Account {
             }
         }
         let account = try Account(identity: identity, deviceSeed: seed, keySeeds: seeds, store: store, home: home, clock: clock)
-        if finish { try account.finishRotation() }
+        // public.json is written last by `finishRotation`: when it does not name the current keys, a
+        // crash cut a committed rotation before its contacts keys and public keys were rewritten.
+        if finish || !account.publicKeysFileIsCurrent(home) { try account.finishRotation() }
         return account
+    }
+
+    /// True when the home's public.json holds exactly this identity's current public keys.
+    func publicKeysFileIsCurrent(_ home: AccountHome) -> Bool {
+        guard let stored = try? Self.publicKeysBlocking(home: home) else { return false }
+        return JSONValue.object(stored) == publicKeysJSON
     }
 
     // MARK: Helpers

@@ -165,6 +165,24 @@ import Testing
         #expect(try await finished.timeline().count >= 4)
     }
 
+    /// Found by the crash harness (Interop/crash, `rotate-keys`): a kill after the rotated key seeds
+    /// were committed and before public.json and the contacts keys were rewritten left `kith id`
+    /// naming the old key for good, since no pending file was left to finish.
+    @Test func aRotationCutAfterItsKeysWereCommittedIsFinishedOnOpen() async throws {
+        let home = AccountHome(directory: FileManager.default.temporaryDirectory.appendingPathComponent("kith-rotate-\(UUID().uuidString)"))
+        let created = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
+        let before = try Data(contentsOf: home.publicKeysURL)
+        try await created.rotateKeys()
+        let rotatedKey = created.identity.publicKeys.identityKeyString
+        // The state a kill between commitPendingRotation and finishRotation leaves behind.
+        try before.write(to: home.publicKeysURL)
+        #expect(try await Account.publicKeys(home: home)["identity_key"]?.stringValue != rotatedKey)
+
+        let reopened = try await Account.open(home: home, passphrase: { "p" })
+        #expect(reopened.identity.publicKeys.identityKeyString == rotatedKey)
+        #expect(try await Account.publicKeys(home: home)["identity_key"]?.stringValue == rotatedKey)
+    }
+
     @Test func sealedKeySeedsRejectTamperingAndOtherIdentities() async throws {
         let device = Seed.generate()
         let seeds = RotatedKeySeeds(current: Seed.generate(), previous: Seed.generate())
