@@ -98,6 +98,9 @@ extension Account {
         }
         let account = try Account(identity: identity, deviceSeed: seed, keySeeds: seeds, store: store, home: home, clock: clock)
         if finish { try account.finishRotation() }
+        // The sweep on open: conversations whose explosion time passed while the device was off explode now, before
+        // anything reads them (docs/GROUPS.md, section 6).
+        try account.explodeDueGroups()
         return account
     }
 
