@@ -11,13 +11,7 @@ runs="${KITH_STRESS_RUNS:-3}"
 cores="$(nproc 2>/dev/null || echo 2)"
 hogs="${KITH_STRESS_HOGS:-$(( cores < 2 ? 2 : cores ))}"
 
-mkdir -p .build
-echo "== swift build =="
-if ! swift build --build-tests > .build/swift-build.log 2>&1; then
-  grep -E "error|warning" .build/swift-build.log | head -40
-  echo "swift build failed (full log: .build/swift-build.log)" >&2
-  exit 1
-fi
+scripts/build-tests.sh
 
 hog_pids=()
 stop_hogs() {

@@ -16,8 +16,10 @@ import Testing
         case groups, group, resolveGroup, groupMessages, timeline
     }
 
-    /// Alice (committer) and Bob in a group that explodes in an hour; both hold Alice's message, decrypted.
-    static func conversation(clock: GroupMetadataTests.Clock) async throws -> (alice: Account, bob: Account, group: GroupID, message: MessageID) {
+    /// Alice (committer) and Bob in a group "brief" that explodes in an hour; both hold Alice's message `text`, decrypted.
+    static func conversation(
+        clock: GroupMetadataTests.Clock, text: String = "meet at the bridge"
+    ) async throws -> (alice: Account, bob: Account, group: GroupID, message: MessageID) {
         let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: clock.read)
         let bob = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB0, count: 32)), clock: clock.read)
         try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
@@ -26,9 +28,9 @@ import Testing
         try await GroupConversationTests.deliver(bob, to: alice)
         let group = try await alice.createGroup(name: "brief", explodeAt: MetAccounts.now + 3600)
         try await alice.addToGroup(group.id, contacts: [bob.feedID])
-        let sent = try await alice.sendToGroup(group.id, text: "meet at the bridge")
+        let sent = try await alice.sendToGroup(group.id, text: text)
         try await GroupConversationTests.deliver(alice, to: bob)
-        #expect(GroupConversationTests.texts(try await bob.groupMessages(group.id)) == ["meet at the bridge"])
+        #expect(GroupConversationTests.texts(try await bob.groupMessages(group.id)) == [text])
         return (alice, bob, group.id, sent.messageID)
     }
 
