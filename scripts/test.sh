@@ -6,13 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
-mkdir -p .build
-echo "== swift build =="
-if ! swift build --build-tests > .build/swift-build.log 2>&1; then
-  grep -E "error|warning" .build/swift-build.log | head -40
-  echo "swift build failed (full log: .build/swift-build.log)" >&2
-  exit 1
-fi
+scripts/build-tests.sh
 echo "== swift test =="
 set +e
 # A watchdog: the whole suite takes 1-4 minutes; a run that stops making progress (a known, not yet

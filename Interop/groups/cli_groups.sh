@@ -47,4 +47,19 @@ for who in a b c; do
   log=$("$kith" log --home "$work/$who" --group "$group" --json)
   [[ "$log" != *'"body"'* ]] || fail "$who still reads group content after the explosion: $log"
 done
+
+# A conversation past its explosion time is exploded by the next command that reads it, with no import or sync in
+# between (issue 25, item 7): the log shows no content and `kith groups` says exploded.
+# 30 s: room for the commands before it on a loaded machine (the CLI has no injectable clock).
+brief=$("$kith" group create --home "$work/a" --explode-in 30s brief --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["group_id"])')
+explode_at=$("$kith" group show --home "$work/a" "$brief" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["explode_at"])')
+"$kith" group send --home "$work/a" brief "gone soon" > /dev/null
+[[ "$("$kith" log --home "$work/a" --group "$brief")" == *"gone soon"* ]] || fail "the group cannot be read before its explosion time"
+# Waits for the wall clock to pass the explosion time (the CLI has no injectable clock), bounded.
+for _ in $(seq 1 400); do [ "$(date +%s)" -gt "$explode_at" ] && break; sleep 0.1; done
+[ "$(date +%s)" -gt "$explode_at" ] || fail "the clock did not pass the explosion time"
+log=$("$kith" log --home "$work/a" --group "$brief" --json)
+[[ "$log" != *'"body"'* && "$log" != *"gone soon"* ]] || fail "kith log --group reads a group past its explosion time: $log"
+listed=$("$kith" groups --home "$work/a" --json | python3 -c "import json,sys; print([g['status'] for g in json.load(sys.stdin) if g['group_id'] == '$brief'])")
+[ "$listed" = "['exploded']" ] || fail "kith groups does not say exploded past the explosion time: $listed"
 echo "groups through the CLI: ok"

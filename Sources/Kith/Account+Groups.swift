@@ -51,9 +51,11 @@ extension Account {
         return try groupBlocking(id)
     }
 
-    /// Every group this identity was ever in, newest first.
+    /// Every group this identity was ever in, newest first. Groups past their explosion time explode first (their
+    /// content is deleted, their status is `exploded`), whether or not a sync ran since.
     public func groups() async throws(KithError) -> [GroupSummary] {
         try await BlockingWork.run { () throws(KithError) in
+            try self.explodeDueGroups()
             let records = try self.readGroupStore { access in try access.groups() }
             var summaries: [GroupSummary] = []
             for record in records { summaries.append(try self.summary(record)) }
@@ -63,7 +65,10 @@ extension Account {
 
     /// One group.
     public func group(_ id: GroupID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in try self.groupBlocking(id) }
+        try await BlockingWork.run { () throws(KithError) in
+            try self.explodeDueGroups()
+            return try self.groupBlocking(id)
+        }
     }
 
     func groupBlocking(_ id: GroupID) throws(KithError) -> GroupSummary {
@@ -115,6 +120,7 @@ extension Account {
     /// Finds a group by id, unique id prefix (at least 4 characters) or exact name.
     public func resolveGroup(_ text: String) async throws(KithError) -> GroupSummary {
         try await BlockingWork.run { () throws(KithError) in
+            try self.explodeDueGroups()
             let records = try self.readGroupStore { access in try access.groups() }
             if let exact = records.first(where: { $0.groupID == text }) { return try self.summary(exact) }
             let matches = records.filter { $0.name == text || (text.count >= 4 && $0.groupID.hasPrefix(text)) }
@@ -125,9 +131,11 @@ extension Account {
         }
     }
 
-    /// The group's messages (its audience, every member's feed), oldest first.
+    /// The group's messages (its audience, every member's feed), oldest first. A group past its explosion time explodes
+    /// first: its messages come back without content.
     public func groupMessages(_ id: GroupID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
         try await BlockingWork.run { () throws(KithError) in
+            try self.explodeDueGroups()
             do throws(StoreError) { return try self.store.groupMessages(id.string, limit: limit) } catch { throw .store(error) }
         }
     }
@@ -379,60 +387,5 @@ extension Account {
         guard let keyPackage = try? GroupKeyPackage.decode(offer.keyPackageBytes), (try? GroupKeyPackage.check(keyPackage, owner: peer)) != nil,
               let reference = try? GroupKeyPackage.reference(keyPackage) else { return }
         try access.savePeerKeyPackage(reference: Base64URL.encode(reference), peer: peer.string, keyPackage: offer.keyPackageBytes)
-    }
-}
-
-// MARK: - Exploding conversations
-
-extension Account {
-    /// Explodes a conversation now (committer only): every other member is removed in one commit, then this device
-    /// deletes the group's state, keys and decrypted messages; envelopes stay (chain integrity) with their content
-    /// cleared, and nothing more is read or sent. Members explode when they process the removal, or by their own
-    /// clock when the group's explosion time passes (docs/GROUPS.md, section 6).
-    @discardableResult
-    public func explodeGroup(_ id: GroupID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.explodeBlocking(id, removingOthers: true)
-            return try self.groupBlocking(id)
-        }
-    }
-
-    /// Explodes one group here; the committer first removes the others (one commit in its feed).
-    func explodeBlocking(_ id: GroupID, removingOthers: Bool) throws(KithError) {
-        let (record, membership) = try withGroupStore { access throws(KithError) in try self.activeMembership(id, in: access) }
-        if removingOthers {
-            guard membership.isCommitter else {
-                throw .group(.committerOnly(committer: (try? membership.policy.committer) ?? membership.ownFeed))
-            }
-            // First the explosion time (now) into the shared metadata, so members explode whatever their clocks say;
-            // then their removal.
-            let now = clock()
-            if membership.metadata != nil, (membership.explodeAt ?? .max) > now {
-                try commitMetadataChange(id) { current throws(ConversationMetadataError) in try current.settingExpiry(now) }
-            }
-            let others = membership.memberFeeds.subtracting([feedID])
-            if !others.isEmpty {
-                try commitToGroup(id) { membership, _ throws(KithError) in
-                    do throws(GroupError) { return try membership.commit(removing: others.sorted()) } catch { throw .group(error) }
-                }
-            }
-        }
-        try withGroupStore { access throws(KithError) in
-            try self.endGroup(id, record: record, status: .exploded, access)
-        }
-    }
-
-    /// Explodes every active group whose explosion time has passed by this device's clock (run by every processing
-    /// pass, so a device that was off at that moment explodes on its next start). The committer removes the others
-    /// first, so online members learn at once.
-    func explodeDueGroupsBlocking(report: inout GroupProcessReport) throws(KithError) {
-        let now = clock()
-        let due = try readGroupStore { access in try access.groupsDue(toExplodeAt: now) }
-        for record in due {
-            guard let id = try? GroupID(record.groupID) else { continue }
-            let committer = record.committer == feedID.string
-            try explodeBlocking(id, removingOthers: committer)
-            report.ended.append(id)
-        }
     }
 }

@@ -100,6 +100,9 @@ extension Account {
         // public.json is written last by `finishRotation`: when it does not name the current keys, a
         // crash cut a committed rotation before its contacts keys and public keys were rewritten.
         if finish || !account.publicKeysFileIsCurrent(home) { try account.finishRotation() }
+        // The sweep on open: conversations whose explosion time passed while the device was off explode now, before
+        // anything reads them (docs/GROUPS.md, section 6).
+        try account.explodeDueGroups()
         return account
     }
 

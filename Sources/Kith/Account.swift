@@ -325,6 +325,8 @@ public final class Account: Sendable {
     /// Messages this account holds, newest first, decrypted where readable.
     public func timeline(feed: FeedID? = nil, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
         try await BlockingWork.run { () throws(KithError) in
+            // Group messages are among them: a conversation past its explosion time explodes before anything is shown.
+            try self.explodeDueGroups()
             do throws(StoreError) { return try self.store.messages(feed: feed, limit: limit) } catch { throw .store(error) }
         }
     }

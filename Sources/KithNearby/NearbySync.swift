@@ -16,8 +16,8 @@ import Synchronization
 ///   ``NearbyOptions/dialGrace`` if no link appeared. If both links come up anyway,
 ///   ``NearbyLinkArbiter`` keeps the one dialed by the lower key on both sides.
 /// - Each contact is synced at most once per run (after a completed session it is left alone).
-/// - Discovery stops after ``NearbyOptions/duration`` (connections the listener accepted by then
-///   are still served); sessions still running get
+/// - Discovery stops after ``NearbyOptions/duration``, or earlier on ``stop()`` (connections the
+///   listener accepted by then are still served); sessions still running get
 ///   ``NearbyOptions/sessionGrace`` more seconds, then their links are closed (the next sync
 ///   resumes exactly where they stopped).
 public final class NearbySync: Sendable {
@@ -57,6 +57,8 @@ public final class NearbySync: Sendable {
     private let scheduled = Mutex<Set<[UInt8]>>([])
     private let activeSessions = Mutex(0)
     private let results = Mutex<[Result]>([])
+    /// The end of the discovery window (the deadline or ``stop()``).
+    private let discoveryOver = NearbyStopSignal()
 
     /// Creates a run over a datagram transport (``UDPMulticastTransport`` on a LAN).
     public init(agent: SyncAgent, datagrams: any NearbyDatagramTransport, options: NearbyOptions = NearbyOptions()) {
@@ -75,7 +77,14 @@ public final class NearbySync: Sendable {
         }
     }
 
-    /// Runs discovery for the configured duration and returns every finished session.
+    /// Ends discovery now (from any task, e.g. an `onEvent` handler once the contacts wanted have synced): beacons
+    /// stop, the listener closes, waiting dials give up; sessions already running get ``NearbyOptions/sessionGrace``
+    /// as at the end of the window. A run is one window: after `stop()`, ``run(onEvent:)`` returns at once.
+    public func stop() {
+        discoveryOver.stop()
+    }
+
+    /// Runs discovery for the configured duration (or until ``stop()``) and returns every finished session.
     /// - Throws: ``KithError`` when the TCP listener cannot be bound or the contacts cannot be read.
     public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws(KithError) -> [Result] {
         let contacts = try await nearbyContacts()
@@ -105,7 +114,8 @@ public final class NearbySync: Sendable {
                 }
             }
             group.addTask {
-                try? await Task.sleep(until: deadline)
+                await self.discoveryOver.sleep(until: deadline)
+                self.discoveryOver.stop()
                 sink.finish()
             }
             for await arrival in events {
@@ -143,12 +153,12 @@ public final class NearbySync: Sendable {
     // MARK: Beacons
 
     private func beaconLoop(contacts: [NearbyContact], port: UInt16, until deadline: ContinuousClock.Instant) async {
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !discoveryOver.isStopped {
             let codebook = NearbyBeaconCodebook(localStaticKey: localKey, contacts: contacts, epoch: options.currentEpoch())
             for beacon in codebook.beacons(port: port) {
                 try? await datagrams.send(beacon.encoded)
             }
-            try? await Task.sleep(for: .seconds(options.beaconInterval))
+            await discoveryOver.sleep(seconds: options.beaconInterval)
         }
     }
 
@@ -174,9 +184,9 @@ public final class NearbySync: Sendable {
         until deadline: ContinuousClock.Instant, onEvent: @Sendable (Event) -> Void
     ) async {
         if !arbiter.dialsFirst(staticKey) {
-            try? await Task.sleep(for: .seconds(options.dialGrace))
+            await discoveryOver.sleep(seconds: options.dialGrace)
         }
-        guard ContinuousClock.now < deadline, await arbiter.shouldDial(staticKey) else { return }
+        guard ContinuousClock.now < deadline, !discoveryOver.isStopped, await arbiter.shouldDial(staticKey) else { return }
         let link: SecureLink
         do {
             link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in

@@ -6,11 +6,23 @@ import Testing
 @testable import KithNearby
 @testable import Kith
 
+/// The bound on a discovery window in these tests: generous, since a run ends as soon as what the test waits for has
+/// happened (``stopOnceSynced(_:)``), however slow the machine; a window only runs this long when that never happens.
+let discoveryBound: Double = 90
+
 private func options(dialGrace: Double? = nil) -> NearbyOptions {
-    NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: 3, beaconInterval: 0.1, dialGrace: dialGrace, sessionGrace: 20)
+    NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: discoveryBound, beaconInterval: 0.1, dialGrace: dialGrace, sessionGrace: 30)
 }
 
-@Suite("kith sync nearby (beacons over an in-memory LAN, sessions over TCP on 127.0.0.1)", .timeLimit(.minutes(2)))
+/// A run that ends its discovery once one session with a contact completed (the event, not a timer).
+func stopOnceSynced(_ sync: NearbySync, also: @escaping @Sendable (NearbySync.Event) -> Void = { _ in }) -> @Sendable (NearbySync.Event) -> Void {
+    { event in
+        also(event)
+        if case .sessionFinished(_, let report) = event, report.completed { sync.stop() }
+    }
+}
+
+@Suite("kith sync nearby (beacons over an in-memory LAN, sessions over TCP on 127.0.0.1)", .timeLimit(.minutes(4)))
 struct NearbySyncTests {
     @Test("two contacts find each other, sync once, and a stranger on the LAN is ignored")
     func discoverAndSync() async throws {
@@ -21,14 +33,20 @@ struct NearbySyncTests {
         let network = InMemoryNearbyNetwork()
         let heardByCarol = Mutex(0)
         // The higher side's grace outlasts the window, so only the lower side dials, however slow
-        // the machine (the simultaneous-dial case is the next test).
-        async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 30)).run()
-        async let bobRun = NearbySync(agent: SyncAgent(account: bob), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 30)).run()
-        let carolResults = try await NearbySync(agent: SyncAgent(account: carol), datagrams: network.join(host: "127.0.0.1"), options: options()).run { event in
+        // the machine (the simultaneous-dial case is the next test). Each side stops once it synced;
+        // Carol listens until both have.
+        let aliceSync = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 2 * discoveryBound))
+        let bobSync = NearbySync(agent: SyncAgent(account: bob), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 2 * discoveryBound))
+        let carolSync = NearbySync(agent: SyncAgent(account: carol), datagrams: network.join(host: "127.0.0.1"), options: options())
+        async let aliceRun = aliceSync.run(onEvent: stopOnceSynced(aliceSync))
+        async let bobRun = bobSync.run(onEvent: stopOnceSynced(bobSync))
+        async let carolRun = carolSync.run { event in
             if case .heard = event { heardByCarol.withLock { $0 += 1 } }
         }
         let aliceResults = try await aliceRun
         let bobResults = try await bobRun
+        carolSync.stop()
+        let carolResults = try await carolRun
         #expect(carolResults.isEmpty)
         #expect(heardByCarol.withLock { $0 } == 0)
         #expect(aliceResults.filter(\.report.completed).count == 1)
@@ -49,8 +67,10 @@ struct NearbySyncTests {
         for index in 0..<10 { try await alice.post("a\(index)", audience: .contacts); try await bob.post("b\(index)", audience: .contacts) }
         let network = InMemoryNearbyNetwork()
         // dialGrace 0: the higher key dials at once too, so both links race.
-        async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 0)).run()
-        let bobResults = try await NearbySync(agent: SyncAgent(account: bob), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 0)).run()
+        let aliceSync = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 0))
+        let bobSync = NearbySync(agent: SyncAgent(account: bob), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 0))
+        async let aliceRun = aliceSync.run(onEvent: stopOnceSynced(aliceSync))
+        let bobResults = try await bobSync.run(onEvent: stopOnceSynced(bobSync))
         let aliceResults = try await aliceRun
         #expect(aliceResults.filter(\.report.completed).count == 1)
         #expect(bobResults.filter(\.report.completed).count == 1)
@@ -65,7 +85,7 @@ struct NearbySyncTests {
     }
 }
 
-@Suite("kith sync nearby over real UDP multicast on 127.0.0.1", .timeLimit(.minutes(2)))
+@Suite("kith sync nearby over real UDP multicast on 127.0.0.1", .timeLimit(.minutes(4)))
 struct NearbyMulticastTests {
     @Test("two contacts find each other through loopback multicast and sync")
     func loopbackMulticast() async throws {
@@ -74,9 +94,11 @@ struct NearbyMulticastTests {
         let port = Int.random(in: 40_000...49_000)
         let aliceDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
         let bobDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
-        let settings = NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: 3, beaconInterval: 0.2, sessionGrace: 20)
-        async let aliceRun = NearbySync(agent: SyncAgent(account: alice), datagrams: aliceDatagrams, options: settings).run()
-        let bobResults = try await NearbySync(agent: SyncAgent(account: bob), datagrams: bobDatagrams, options: settings).run()
+        let settings = NearbyOptions(tcpHost: "127.0.0.1", tcpPort: 0, duration: discoveryBound, beaconInterval: 0.2, sessionGrace: 30)
+        let aliceSync = NearbySync(agent: SyncAgent(account: alice), datagrams: aliceDatagrams, options: settings)
+        let bobSync = NearbySync(agent: SyncAgent(account: bob), datagrams: bobDatagrams, options: settings)
+        async let aliceRun = aliceSync.run(onEvent: stopOnceSynced(aliceSync))
+        let bobResults = try await bobSync.run(onEvent: stopOnceSynced(bobSync))
         let aliceResults = try await aliceRun
         #expect(aliceResults.contains { $0.report.completed })
         #expect(bobResults.contains { $0.report.completed })

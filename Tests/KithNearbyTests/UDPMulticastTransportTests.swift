@@ -14,14 +14,21 @@ struct UDPMulticastTransportTests {
             for await datagram in second.datagrams where datagram.bytes == beacon { return datagram }
             return nil
         }
-        // Multicast is best effort: send a few times.
-        for _ in 0..<5 {
-            try await first.send(beacon)
-            try await Task.sleep(for: .milliseconds(50))
+        // Multicast is best effort: send until the other socket heard it (bounded generously; a loaded machine may
+        // read the socket late), and only then close.
+        let sender = Task {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !Task.isCancelled, ContinuousClock.now < deadline {
+                try? await first.send(beacon)
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            // Closing ends `heard` when nothing came.
+            await second.close()
         }
-        await first.close()
-        await second.close()
         let datagram = try #require(await heard.value)
+        sender.cancel()
+        await sender.value
+        await first.close()
         #expect(datagram.sourceHost == "127.0.0.1")
     }
 

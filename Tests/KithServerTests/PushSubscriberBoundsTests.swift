@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdTesting
 @testable import KithServer
+import KithTestSupport
 import Testing
 
 /// Bounds on subscriber WebSockets: per subscription and per source, and one queue entry per message.
@@ -22,25 +23,19 @@ struct PushSubscriberBoundsTests {
             // socket could take a slot first and one of the two would be the one refused.
             try await Self.waitFor(2, server)
             let third = try await PushTestSubscriber.connect(port: port, secret: first)
-            var waited = 0
-            while !third.isClosed, waited < 500 { try await Task.sleep(for: .milliseconds(10)); waited += 1 }
-            #expect(third.isClosed)
+            #expect(await eventually { third.isClosed })
             open.append(try await PushTestSubscriber.connect(port: port, secret: second))
             try await Self.waitFor(3, server)
             let overSource = try await PushTestSubscriber.connect(port: port, secret: second)
-            waited = 0
-            while !overSource.isClosed, waited < 500 { try await Task.sleep(for: .milliseconds(10)); waited += 1 }
-            #expect(overSource.isClosed)
+            #expect(await eventually { overSource.isClosed })
             #expect(server.pushSubscriberCount == 3)
             for subscriber in open { await subscriber.close() }
         }
     }
 
-    /// Waits (at most 5 s) until the server counts `count` subscribers.
+    /// Waits (bounded generously) until the server counts `count` subscribers.
     static func waitFor(_ count: Int, _ server: RendezvousServer) async throws {
-        var waited = 0
-        while server.pushSubscriberCount != count, waited < 500 { try await Task.sleep(for: .milliseconds(10)); waited += 1 }
-        try #require(server.pushSubscriberCount == count)
+        try #require(await eventually { server.pushSubscriberCount == count })
     }
 
     @Test("a message offered again (a notification, then a poll) is queued once, so copies cannot overflow the queue")

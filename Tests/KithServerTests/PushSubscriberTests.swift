@@ -5,6 +5,7 @@ import HummingbirdTesting
 import KithCanonical
 import KithPush
 import KithServer
+import KithTestSupport
 import Testing
 
 @Suite("Push subscriber WebSocket: stored then live messages, acks, redelivery, TTL expiry")
@@ -78,9 +79,7 @@ struct PushSubscriberTests {
             let subscriber = try await PushTestSubscriber.connect(port: try Self.port(client), secret: secret)
             #expect(!subscriber.isClosed)
             #expect(try await client.push(.delete, "/push/subscriptions/\(secret)").status == 204)
-            let deadline = ContinuousClock.now + .seconds(5)
-            while !subscriber.isClosed, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(subscriber.isClosed)
+            #expect(await eventually { subscriber.isClosed })
         }
     }
 

@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdTesting
 import KithRendezvous
+import KithTestSupport
 import NIOCore
 import NIOPosix
 import Testing
@@ -52,8 +53,7 @@ struct SignalingChannelHandlerTests {
             await bob.close()
             #expect(try await alice.next() == .peerDisconnected(message: SignalingText.peerDisconnected))
             await alice.close()
-            for _ in 0..<200 where server.connectionCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(server.connectionCount == 0)
+            #expect(await eventually { server.connectionCount == 0 })
         }
     }
 
@@ -99,7 +99,7 @@ struct SignalingChannelHandlerTests {
             try await first.sendText(String(repeating: "x", count: 1_000))
             #expect(try await first.closed().code == 1009)
 
-            for _ in 0..<200 where server.connectionCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await eventually { server.connectionCount == 0 })
             let (chatty, _) = try await TestPeer.connect(try Self.url(client))
             for _ in 0..<8 { try await chatty.send(.ping) }
             #expect(try await chatty.closed().code == 1008)

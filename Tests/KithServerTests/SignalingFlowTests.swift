@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdTesting
 import KithRendezvous
 import KithServer
+import KithTestSupport
 import Testing
 
 @Suite("Signaling: two peers through Inviso's protocol")
@@ -54,8 +55,7 @@ struct SignalingFlowTests {
             await bob.close()
             #expect(try await alice.next() == .peerDisconnected(message: SignalingText.peerDisconnected))
             await alice.close()
-            for _ in 0..<200 where server.connectionCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(server.connectionCount == 0)
+            #expect(await eventually { server.connectionCount == 0 })
         }
     }
 

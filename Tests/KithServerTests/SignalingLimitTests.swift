@@ -50,14 +50,17 @@ struct SignalingLimitTests {
     @Test("a member of a room is not reaped for silence")
     func memberNotIdle() async throws {
         var limits = TestServer.limits()
-        limits.idleTimeout = .milliseconds(300)
+        // Long enough that a loaded machine joins the room before the connection counts as idle (300 ms was not:
+        // the join could arrive after it), short enough to be outlasted below.
+        limits.idleTimeout = .seconds(2)
         let (server, _, _) = try TestServer.make(limits: limits)
         try await server.makeApplication().test(.live) { client in
             let room = try #require(RoomID(try await client.pairedRoom()))
             let (peer, _) = try await TestPeer.connect(try SignalingFlowTests.url(client))
             try await peer.send(.joinRoom(roomID: room, deviceID: nil))
             _ = try await peer.next()
-            try await Task.sleep(for: .seconds(1))
+            // Silent for longer than the idle timeout: a member is not reaped.
+            try await Task.sleep(for: .seconds(3))
             try await peer.send(.ping)
             #expect(try await peer.next() == .pong)
             await peer.close()

@@ -17,7 +17,8 @@ struct AccountEventTests {
             return events
         }
         let timeout = Task {
-            try? await Task.sleep(for: .seconds(5))
+            // Bounded generously: a loaded machine can take seconds to deliver an event; a passing test never waits this.
+            try? await Task.sleep(for: .seconds(30))
             collector.cancel()
         }
         let events = await collector.value

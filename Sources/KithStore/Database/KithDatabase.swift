@@ -25,6 +25,10 @@ public enum KithDatabase {
             // Checkpoint the WAL every 4,096 pages (64 MiB) instead of 1,000: index pages touched by
             // many inserts are copied back to the database once instead of many times.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 4096")
+            // Deleted and overwritten content is zeroed, in b-tree and freelist pages alike: an exploded group's or a
+            // retracted message's sealed content leaves no copy in free space. Debian's SQLite is built with this on;
+            // set here so every build of SQLite does it.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
             let queue: DatabaseQueue

@@ -66,13 +66,24 @@ extension FeedStore {
     /// The database's size in bytes (`page_count × page_size` after a WAL checkpoint): for the
     /// benchmarks' storage figures.
     public func storageBytes() throws(StoreError) -> Int {
+        try truncateWriteAheadLog()
         do {
             return try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
                 let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
                 return pages * size
             }
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+
+    /// Copies the write-ahead log into the database file and truncates the log to zero bytes, so pages a transaction
+    /// replaced (an explosion's cleared content) leave no older copy in the log. A reader holding an older snapshot
+    /// keeps the log from being truncated; the next checkpoint does it.
+    public func truncateWriteAheadLog() throws(StoreError) {
+        do {
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         } catch {
             throw .database("\(error)")
         }

@@ -8,6 +8,7 @@ import KithPush
 import KithPushDelivery
 import KithRendezvous
 import KithServer
+import KithTestSupport
 import Logging
 import NIOCore
 import Synchronization
@@ -149,10 +150,7 @@ final class PushTestSubscriber: Sendable {
             subscriber.done.withLock { $0 = true }
         }
         subscriber.task.withLock { $0 = running }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while subscriber.outbound.withLock({ $0 == nil }), !subscriber.done.withLock({ $0 }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually { subscriber.outbound.withLock({ $0 != nil }) || subscriber.done.withLock({ $0 }) }
         return subscriber
     }
 
@@ -182,8 +180,7 @@ final class PushTestSubscriber: Sendable {
     func close() async {
         let writer = outbound.withLock { $0 }
         try? await writer?.close(.normalClosure, reason: nil)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !isClosed, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        _ = await eventually { isClosed }
         task.withLock { $0?.cancel() }
     }
 }

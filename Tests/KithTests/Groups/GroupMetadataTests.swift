@@ -47,18 +47,9 @@ import Testing
 
     @Test func anOfflineMemberExplodesByItsOwnClockOnItsNextPass() async throws {
         let clock = Clock()
-        let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: clock.read)
-        let bob = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB0, count: 32)), clock: clock.read)
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
-        try await bob.shareKeyPackage(with: alice.feedID)
-        try await GroupConversationTests.deliver(bob, to: alice)
-        let group = try await alice.createGroup(name: "brief", explodeAt: MetAccounts.now + 3600)
-        try await alice.addToGroup(group.id, contacts: [bob.feedID])
-        try await alice.sendToGroup(group.id, text: "gone in an hour")
-        try await GroupConversationTests.deliver(alice, to: bob)
-        #expect(try await bob.group(group.id).explodeAt == MetAccounts.now + 3600)
-        #expect(GroupConversationTests.texts(try await bob.groupMessages(group.id)) == ["gone in an hour"])
+        let (alice, bob, id, _) = try await GroupExplosionReadTests.conversation(clock: clock, text: "gone in an hour")
+        let group = try await bob.group(id)
+        #expect(group.explodeAt == MetAccounts.now + 3600)
         // Two hours later Bob's device starts again (no message from Alice): it explodes on its own.
         clock.advance(by: 7200)
         let report = try await bob.processGroupMessages()
