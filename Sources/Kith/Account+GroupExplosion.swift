@@ -49,7 +49,7 @@ extension Account {
     /// Returns false when there was nothing to explode.
     private func explodeHere(_ id: GroupID) throws(KithError) -> Bool {
         let exploded = try withGroupStore { access throws(KithError) -> Bool in
-            guard let record = try self.groupStoreCall({ try access.group(id.string, loadingState: false) }), record.status == .active else {
+            guard let record = try self.groupStoreCall(access.group(id.string, loadingState: false)), record.status == .active else {
                 return false
             }
             try self.endGroup(id, record: record, status: .exploded, access)
