@@ -16,7 +16,7 @@ extension Account {
     public func invitePublicKey() throws(KithError) -> InvitePublicKey { try inviteSigningKey().publicKey }
 
     /// The secret behind a claimed invite join code made with `nonce`: `HMAC-SHA256(K, nonce)` with K derived from the
-    /// device seed (``KeyDerivation/joinCodeClaimKey``). The code commits to it and carries only the nonce, so
+    /// device seed (`KeyDerivation.joinCodeClaimKey` in KithIdentity). The code commits to it and carries only the nonce, so
     /// `kith invite serve` proves the code is its own without any stored state; the secret never leaves this device
     /// except as the `claim` of a create on the invite's server (docs/INVITES.md, "Claimed join codes").
     public func joinCodeClaimSecret(nonce: [UInt8]) -> [UInt8] {
