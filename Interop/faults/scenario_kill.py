@@ -156,7 +156,8 @@ async def run(database_url, duration):
         await round_trip_frame(d1_again, c1, 1)
 
         for room_id, first, second in ((room, "a1", "b1"), (late_room, "c1", "d1")):
-            status, answer = await asyncio.to_thread(rest, a.port, "GET", f"/api/rooms?roomid={room_id}")
+            # Device ids are shown only to a member naming one of them (docs/SERVER.md 2.2).
+            status, answer = await asyncio.to_thread(rest, a.port, "GET", f"/api/rooms?roomid={room_id}&deviceId={devices[first]}")
             expect(status == 200 and answer == {"roomid": room_id, "client1": devices[first], "client2": devices[second]},
                    f"room state after node B died: {status} {answer}")
         await asyncio.to_thread(pair, a.port, a.port, "late-1-" + secrets.token_hex(3), "late-2-" + secrets.token_hex(3))

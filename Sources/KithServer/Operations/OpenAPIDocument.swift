@@ -838,9 +838,9 @@ enum OpenAPIDocument {
             "$ref": "#/components/schemas/DeviceID"
           },
           "claim": {
-            "type": "string",
+            "type": ["string", "null"],
             "maxLength": 128,
-            "description": "For a claimed join code (starting `kc1-`): base64url of the 32-byte secret the code commits to. Ignored for other codes."
+            "description": "For a claimed join code (starting `kc1-`): base64url of the 32-byte secret the code commits to. Ignored for other codes; null or absent: no claim."
           },
           "expiresInSeconds": {
             "oneOf": [
