@@ -66,7 +66,7 @@ if [ -n "${KITH_TEST_POSTGRES_URL:-}" ]; then
   check serve-pair-two-nodes Interop/serve/cli_pair_two_nodes.sh
   check push-two-nodes "$PYTHON" Interop/push/check_two_nodes.py
   # Faults and load (docs/SERVER.md, "Faults and load"): a node killed mid-relay, PostgreSQL restarted, a flood.
-  check serve-faults "$PYTHON" Interop/faults/check_faults.py
+  check serve-faults "$PYTHON" Interop/faults/check_faults.py --fail-on-findings
 else
   echo "skip serve-pair-two-nodes (no KITH_TEST_POSTGRES_URL)"
 fi

@@ -10,7 +10,7 @@ from clients import Peer, pair, relay_pair, rest, round_trip_frame
 from nodes import CheckFailed, Cluster, Node, expect
 
 RECOVERY_BOUND = 60
-PROBE_WAIT = 4.0
+PROBE_WAIT = 10.0  # the store-call deadline is 5 s (PostgresCallDeadline); an answer must come well within this
 
 
 async def poll(what, attempt, started, bound=RECOVERY_BOUND):

@@ -108,6 +108,23 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         deadline = nil
     }
 
+    /// Closes after a 408 so that the client reads it: a close while the client is still sending makes
+    /// the kernel answer its next bytes with a reset, which can discard the 408 before the client read
+    /// it. So the output is shut (the client sees the end after the 408), what still arrives is read
+    /// and dropped, and the connection closes when the client closes or ``lingerTime`` later.
+    private func lingeringClose(_ context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        observer?.discard()
+        let loopContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.close(mode: .output).assumeIsolated().whenComplete { result in
+            if case .failure = result { loopContext.value.close(promise: nil) }
+        }
+        context.eventLoop.scheduleTask(in: Self.lingerTime) { loopContext.value.close(promise: nil) }
+    }
+
+    /// How long a connection answered 408 stays open for reading only.
+    static let lingerTime: TimeAmount = .seconds(2)
+
     /// The request is late: answer 408 when every earlier request is answered and no response is
     /// half written (otherwise the 408 would be taken for an earlier request's answer, or cut
     /// into one), then close.
@@ -121,7 +138,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
             let head = HTTPResponse(status: .requestTimeout, headerFields: [.connection: "close", .contentLength: "0"])
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-                context.close(promise: nil)
+                self.lingeringClose(context)
             }
         } else {
             context.close(promise: nil)

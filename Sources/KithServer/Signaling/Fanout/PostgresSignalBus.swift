@@ -86,7 +86,7 @@ public final class PostgresSignalBus: Sendable {
     private func runSender(clock: any ServerClock) async {
         for await (channel, payload) in outgoingStream {
             do throws(RendezvousStoreError) {
-                try await store.transaction { connection in
+                try await store.transaction { [logger] connection in
                     var id: Int64 = 0
                     for try await row in try await connection.query(
                         "INSERT INTO kith_signal_spool (channel, created_at, payload) VALUES (\(channel), \(clock.nowMilliseconds()), \(payload)) RETURNING id",
@@ -136,7 +136,7 @@ public final class PostgresSignalBus: Sendable {
     private func take(channel: String, recording taken: inout TakenRows) async {
         let rows: [(Int64, String)]
         do throws(RendezvousStoreError) {
-            rows = try await store.transaction { connection in
+            rows = try await store.transaction { [logger] connection in
                 var rows: [(Int64, String)] = []
                 for try await row in try await connection.query(
                     "WITH taken AS (DELETE FROM kith_signal_spool WHERE channel = \(channel) RETURNING id, payload) SELECT id, payload FROM taken ORDER BY id",
@@ -194,7 +194,7 @@ public final class PostgresSignalBus: Sendable {
         let now = clock.nowMilliseconds()
         let cutoff = now - Int64(options.deadNodeAfterSeconds) * 1_000
         do throws(RendezvousStoreError) {
-            let (dead, members): ([String], [MemberAddress]) = try await store.transaction { connection in
+            let (dead, members): ([String], [MemberAddress]) = try await store.transaction { [logger, nodeID, options] connection in
                 try await connection.query(
                     "INSERT INTO kith_nodes (node_id, heartbeat_at) VALUES (\(nodeID), \(now)) ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at",
                     logger: logger)

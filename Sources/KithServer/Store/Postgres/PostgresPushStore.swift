@@ -41,9 +41,11 @@ public final class PostgresPushStore: PushStore {
     }
 
     @discardableResult
-    func transaction<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws(PushStoreError) -> Value {
+    func transaction<Value: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Value) async throws(PushStoreError) -> Value {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await rendezvous.callDeadline.transaction(client, logger: logger, body)
+        } catch let timeout as PostgresCallDeadline.Exceeded {
+            throw .queryFailed(timeout.description)
         } catch {
             throw .queryFailed(String(reflecting: error))
         }
@@ -68,7 +70,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func createAccount(_ account: PushAccount) async throws(PushStoreError) -> Bool {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.count(connection.query(
                 """
                 INSERT INTO kith_push_accounts (id, username, email, password_record, auth_digest, created_at)
@@ -79,27 +81,27 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func account(username: String) async throws(PushStoreError) -> PushAccount? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.accounts(connection.query(
                 "SELECT \(unescaped: Self.accountColumns) FROM kith_push_accounts WHERE username = \(username)", logger: logger)).first
         }
     }
 
     public func account(authDigest: [UInt8]) async throws(PushStoreError) -> PushAccount? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.accounts(connection.query(
                 "SELECT \(unescaped: Self.accountColumns) FROM kith_push_accounts WHERE auth_digest = \(Data(authDigest))", logger: logger)).first
         }
     }
 
     public func replaceAuthDigest(accountID: String, digest: [UInt8]) async throws(PushStoreError) {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await connection.query("UPDATE kith_push_accounts SET auth_digest = \(Data(digest)) WHERE id = \(accountID)", logger: logger)
         }
     }
 
     public func deleteAccount(id: String) async throws(PushStoreError) -> Bool {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.count(connection.query("DELETE FROM kith_push_accounts WHERE id = \(id) RETURNING 1", logger: logger)) > 0
         }
     }
@@ -129,7 +131,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func registerDevice(_ device: PushDevice, maximumPerAccount: Int) async throws(PushStoreError) -> DeviceRegistration {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await connection.query("SELECT 1 FROM kith_push_accounts WHERE id = \(device.owner) FOR UPDATE", logger: logger)
             if var existing = try await Self.devices(connection.query(
                 """
@@ -160,7 +162,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func devices(owner: String, kind: PushTargetKind) async throws(PushStoreError) -> [PushDevice] {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.devices(connection.query(
                 "SELECT \(unescaped: Self.deviceColumns) FROM kith_push_devices WHERE owner = \(owner) AND kind = \(kind.rawValue) ORDER BY created_at, seq",
                 logger: logger))
@@ -168,7 +170,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func device(owner: String, kind: PushTargetKind, id: String) async throws(PushStoreError) -> PushDevice? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.devices(connection.query(
                 "SELECT \(unescaped: Self.deviceColumns) FROM kith_push_devices WHERE owner = \(owner) AND kind = \(kind.rawValue) AND id = \(id)",
                 logger: logger)).first
@@ -176,18 +178,18 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func updateDevice(_ device: PushDevice) async throws(PushStoreError) -> Bool {
-        try await transaction { connection in try await Self.update(connection, device, logger: logger) > 0 }
+        try await transaction { [logger] connection in try await Self.update(connection, device, logger: logger) > 0 }
     }
 
     public func deleteDevice(owner: String, kind: PushTargetKind, id: String) async throws(PushStoreError) -> Bool {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.count(connection.query(
                 "DELETE FROM kith_push_devices WHERE owner = \(owner) AND kind = \(kind.rawValue) AND id = \(id) RETURNING 1", logger: logger)) > 0
         }
     }
 
     public func deactivateDevice(id: String) async throws(PushStoreError) {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await connection.query("UPDATE kith_push_devices SET active = FALSE WHERE id = \(id)", logger: logger)
         }
     }
@@ -208,7 +210,7 @@ public final class PostgresPushStore: PushStore {
 
     public func addTokens(_ tokens: [PushTokenRecord], maximumPerAccount: Int) async throws(PushStoreError) -> Bool {
         guard let owner = tokens.first?.owner else { return true }
-        return try await transaction { connection in
+        return try await transaction { [logger] connection in
             try await connection.query("SELECT 1 FROM kith_push_accounts WHERE id = \(owner) FOR UPDATE", logger: logger)
             var count = 0
             for try await value in try await connection.query("SELECT COUNT(*) FROM kith_push_tokens WHERE owner = \(owner)", logger: logger).decode(Int64.self) {
@@ -227,28 +229,28 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func tokens(owner: String) async throws(PushStoreError) -> [PushTokenRecord] {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.tokens(connection.query(
                 "SELECT \(unescaped: Self.tokenColumns) FROM kith_push_tokens WHERE owner = \(owner) ORDER BY created_at, seq", logger: logger))
         }
     }
 
     public func token(owner: String, digest: [UInt8]) async throws(PushStoreError) -> PushTokenRecord? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.tokens(connection.query(
                 "SELECT \(unescaped: Self.tokenColumns) FROM kith_push_tokens WHERE owner = \(owner) AND digest = \(Data(digest))", logger: logger)).first
         }
     }
 
     public func deleteToken(owner: String, digest: [UInt8]) async throws(PushStoreError) -> Bool {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.count(connection.query(
                 "DELETE FROM kith_push_tokens WHERE owner = \(owner) AND digest = \(Data(digest)) RETURNING 1", logger: logger)) > 0
         }
     }
 
     public func knockTargets(tokenDigest: [UInt8], now: Int64) async throws(PushStoreError) -> [PushDevice]? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             var owner: String?
             for try await value in try await connection.query(
                 "SELECT owner FROM kith_push_tokens WHERE digest = \(Data(tokenDigest)) AND expires_at > \(now)", logger: logger).decode(String.self) {
@@ -275,13 +277,13 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func accountCount() async throws(PushStoreError) -> Int {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.integer(connection.query("SELECT count(*) FROM kith_push_accounts", logger: logger))
         }
     }
 
     public func subscriptionCount() async throws(PushStoreError) -> Int {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.integer(connection.query("SELECT count(*) FROM kith_push_subscriptions WHERE deleted_at IS NULL", logger: logger))
         }
     }
@@ -293,7 +295,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func createSubscription(_ subscription: PushSubscriptionRecord) async throws(PushStoreError) {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await connection.query(
                 """
                 INSERT INTO kith_push_subscriptions (id, secret_digest, capability_digest, vapid_key, created_at)
@@ -304,7 +306,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func subscription(capabilityDigest: [UInt8]) async throws(PushStoreError) -> PushCapabilityLookup? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             guard let (record, deleted) = try await Self.subscriptions(connection.query(
                 "SELECT \(unescaped: Self.subscriptionColumns) FROM kith_push_subscriptions WHERE capability_digest = \(Data(capabilityDigest))",
                 logger: logger)).first else { return nil }
@@ -313,7 +315,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func subscription(secretDigest: [UInt8]) async throws(PushStoreError) -> PushSubscriptionRecord? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.subscriptions(connection.query(
                 "SELECT \(unescaped: Self.subscriptionColumns) FROM kith_push_subscriptions WHERE secret_digest = \(Data(secretDigest)) AND deleted_at IS NULL",
                 logger: logger)).first?.0
@@ -321,7 +323,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func deleteSubscription(secretDigest: [UInt8], now: Int64) async throws(PushStoreError) -> Bool {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             var id: String?
             for try await value in try await connection.query(
                 "SELECT id FROM kith_push_subscriptions WHERE secret_digest = \(Data(secretDigest)) AND deleted_at IS NULL FOR UPDATE",
@@ -336,7 +338,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func storeMessage(_ message: PushMessageRecord, maximumPerSubscription: Int) async throws(PushStoreError) -> Int {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await connection.query("SELECT 1 FROM kith_push_subscriptions WHERE id = \(message.subscriptionID) FOR UPDATE", logger: logger)
             var dropped = 0
             if let topic = message.topic {
@@ -382,7 +384,7 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func pendingMessages(subscriptionID: String, now: Int64, limit: Int) async throws(PushStoreError) -> [PushMessageRecord] {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let rows = try await connection.query(
                 """
                 SELECT id, subscription_id, body, urgency, topic, created_at, expires_at FROM kith_push_messages
@@ -398,14 +400,14 @@ public final class PostgresPushStore: PushStore {
     }
 
     public func acknowledge(subscriptionID: String, messageID: String) async throws(PushStoreError) -> Bool {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             try await Self.count(connection.query(
                 "DELETE FROM kith_push_messages WHERE subscription_id = \(subscriptionID) AND id = \(messageID) RETURNING 1", logger: logger)) > 0
         }
     }
 
     public func sweepPush(now: Int64, tombstonesBefore: Int64) async throws(PushStoreError) -> PushSweepOutcome {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let tokens = try await Self.count(connection.query("DELETE FROM kith_push_tokens WHERE expires_at <= \(now) RETURNING 1", logger: logger))
             let messages = try await Self.count(connection.query("DELETE FROM kith_push_messages WHERE expires_at <= \(now) RETURNING 1", logger: logger))
             let tombstones = try await Self.count(connection.query(

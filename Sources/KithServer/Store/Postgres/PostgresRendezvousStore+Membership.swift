@@ -6,7 +6,7 @@ extension PostgresRendezvousStore {
     /// stale same-device member removed (a member's device id only, ``MemberProof``), capacity, access, previous room left,
     /// role by ``RoleRule``.
     public func join(_ request: JoinRequest, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> JoinOutcome {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let roomText = request.room.text
             var access: MemberProof?
             var remembered: DeviceID?
@@ -72,7 +72,7 @@ extension PostgresRendezvousStore {
 
     /// Deletes the connection's membership (its room's row locked) and refreshes the room's lifetime.
     public func leave(_ member: MemberAddress, roomExpiresAt: Int64) async throws(RendezvousStoreError) -> RoomDeparture? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             var roomText: String?
             for try await room in try await connection.query(
                 "SELECT room_id FROM kith_members WHERE node_id = \(member.node) AND client_id = \(member.client.text)", logger: logger

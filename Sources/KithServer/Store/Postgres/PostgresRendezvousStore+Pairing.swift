@@ -4,7 +4,7 @@ import PostgresNIO
 extension PostgresRendezvousStore {
     /// Inserts the pending pairing (the code's row locked first); an expired unaccepted one under the same code is replaced.
     public func createPending(joinCode: JoinCode, client1: DeviceID, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let rows = try await connection.query(
                 "SELECT client1, client2, expires_at FROM kith_pendings WHERE join_id = \(joinCode.text) FOR UPDATE", logger: logger)
             for try await (owner, accepter, expiry) in rows.decode((String, String?, Int64).self) {
@@ -27,7 +27,7 @@ extension PostgresRendezvousStore {
 
     /// Claims the pairing with `UPDATE … WHERE client2 IS NULL AND expires_at > now` (compare-and-set), then creates the room.
     public func accept(joinCode: JoinCode, client2: DeviceID, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let claimed = try await Self.count(connection.query(
                 """
                 UPDATE kith_pendings SET client2 = \(client2.text), room_id = \(proposedRoom.text), accepted_at = \(now)
@@ -58,7 +58,7 @@ extension PostgresRendezvousStore {
 
     /// Answers from the pending row (deleted once client1 has the room), else from the room created under the code.
     public func check(joinCode: JoinCode, client1: DeviceID, now: Int64) async throws(RendezvousStoreError) -> CheckOutcome {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let rows = try await connection.query(
                 "SELECT client1, client2, expires_at FROM kith_pendings WHERE join_id = \(joinCode.text) FOR UPDATE", logger: logger)
             for try await (owner, accepter, expiry) in rows.decode((String, String?, Int64).self) where SecretComparison.equal(owner, client1.text) {

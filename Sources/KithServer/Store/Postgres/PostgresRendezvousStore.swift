@@ -11,23 +11,32 @@ import PostgresNIO
 public final class PostgresRendezvousStore: RendezvousStore {
     let client: PostgresClient
     let logger: Logger
+    /// How long one store call may wait for the database (``PostgresCallDeadline``).
+    let callDeadline: PostgresCallDeadline
     private let runner: Task<Void, Never>
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, logger: Logger, callDeadline: PostgresCallDeadline) {
         self.client = client
         self.logger = logger
+        self.callDeadline = callDeadline
         runner = Task { await client.run() }
     }
 
     deinit { runner.cancel() }
 
     /// Connects, creates the tables if needed and forgets the memberships an earlier run of `nodeID` left behind.
+    ///
+    /// `callDeadline` bounds this open and every store call: one that gets no connection and answer from the database in
+    /// time fails as ``RendezvousStoreError/queryFailed(_:)`` instead of waiting for the pool to reconnect.
     public static func open(
-        configuration: PostgresClient.Configuration, nodeID: String, logger: Logger = Logger(label: "kith.rendezvous.postgres")
+        configuration: PostgresClient.Configuration, nodeID: String, logger: Logger = Logger(label: "kith.rendezvous.postgres"),
+        callDeadline: Duration = .seconds(5)
     ) async throws(RendezvousStoreError) -> PostgresRendezvousStore {
-        let store = PostgresRendezvousStore(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        let store = PostgresRendezvousStore(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger,
+            callDeadline: PostgresCallDeadline(limit: callDeadline))
         do {
-            try await store.client.withTransaction(logger: logger) { connection in
+            try await store.callDeadline.transaction(store.client, logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(7460)", logger: logger)
                 // Only a database without the tables runs the DDL: CREATE INDEX takes a table lock even when the index
                 // exists, which would stall (or deadlock with) the nodes already serving.
@@ -42,6 +51,8 @@ public final class PostgresRendezvousStore: RendezvousStore {
                 }
                 try await connection.query("DELETE FROM kith_members WHERE node_id = \(nodeID)", logger: logger)
             }
+        } catch let timeout as PostgresCallDeadline.Exceeded {
+            throw .openFailed(path: "postgres", reason: timeout.description)
         } catch {
             throw .openFailed(path: "postgres", reason: String(reflecting: error))
         }
@@ -60,9 +71,11 @@ public final class PostgresRendezvousStore: RendezvousStore {
     }
 
     /// Runs `body` in one transaction.
-    func transaction<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws(RendezvousStoreError) -> Value {
+    func transaction<Value: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Value) async throws(RendezvousStoreError) -> Value {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await callDeadline.transaction(client, logger: logger, body)
+        } catch let timeout as PostgresCallDeadline.Exceeded {
+            throw .queryFailed(timeout.description)
         } catch {
             throw .queryFailed(String(reflecting: error))
         }
@@ -72,7 +85,7 @@ public final class PostgresRendezvousStore: RendezvousStore {
 
     /// Reads a live room (within its lifetime, or with a member).
     public func room(_ id: RoomID, now: Int64) async throws(RendezvousStoreError) -> RoomInfo? {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let rows = try await connection.query(
                 "SELECT client1, client2 FROM kith_rooms r WHERE room_id = \(id.text) AND (r.expires_at > \(now) OR EXISTS (SELECT 1 FROM kith_members m WHERE m.room_id = r.room_id))",
                 logger: logger)
@@ -86,7 +99,7 @@ public final class PostgresRendezvousStore: RendezvousStore {
 
     /// Deletes the room, its memberships (cascade) and its accepted pairing.
     public func deleteRoom(_ id: RoomID) async throws(RendezvousStoreError) -> [MemberAddress] {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let members = try await Self.members(connection, room: id.text, logger: logger).map(\.address)
             try await connection.query("DELETE FROM kith_rooms WHERE room_id = \(id.text)", logger: logger)
             try await connection.query("DELETE FROM kith_pendings WHERE room_id = \(id.text)", logger: logger)
@@ -97,7 +110,7 @@ public final class PostgresRendezvousStore: RendezvousStore {
     /// Deletes the rooms, memberships and pairings of the device ids in one transaction.
     public func purge(deviceIDs: [DeviceID]) async throws(RendezvousStoreError) -> PurgeOutcome {
         let ids = Array(Set(deviceIDs.map(\.text)))
-        return try await transaction { connection in
+        return try await transaction { [logger] connection in
             var affected: [RoomMembership] = []
             let rooms = try await connection.query("SELECT room_id FROM kith_rooms WHERE client1 = ANY(\(ids)) OR client2 = ANY(\(ids))", logger: logger)
             var roomIDs: [String] = []
@@ -117,7 +130,7 @@ public final class PostgresRendezvousStore: RendezvousStore {
 
     /// Deletes memberless rooms past their lifetime, then expired and orphaned pairings.
     public func sweep(now: Int64) async throws(RendezvousStoreError) -> SweepOutcome {
-        try await transaction { connection in
+        try await transaction { [logger] connection in
             let rooms = try await Self.count(connection.query(
                 "DELETE FROM kith_rooms r WHERE r.expires_at <= \(now) AND NOT EXISTS (SELECT 1 FROM kith_members m WHERE m.room_id = r.room_id) RETURNING 1",
                 logger: logger))
