@@ -17,28 +17,37 @@ struct RequestDeadlineTests {
         return RendezvousServer(configuration: configuration, store: try SQLiteRendezvousStore.open(path: nil))
     }
 
-    /// Writes `prefix`, then `trickle` one byte every `interval` (repeating it) until the server
-    /// closes the connection; returns what the server sent, or nil if it had not closed after `seconds`.
+    /// Writes `prefix`; once the server has answered `answersFirst` requests (a keep-alive client
+    /// sends its next request after the answer), writes `trickle` one byte every `interval`
+    /// (repeating it) until the server closes the connection; returns what the server sent, or nil
+    /// if it had not closed after `seconds`.
     static func trickled(
-        port: Int, prefix: String, trickle: String, interval: Duration = .milliseconds(250), seconds: Double = 45
+        port: Int, prefix: String, trickle: String, answersFirst: Int, interval: Duration = .milliseconds(250), seconds: Double = 45
     ) async throws -> String? {
         let connection = try await RawConnection.open(port: port)
         return try await connection.channel.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(string: prefix))
-            let writer = Task {
-                var index = trickle.startIndex
-                while !Task.isCancelled {
-                    try await Task.sleep(for: interval)
-                    try await outbound.write(ByteBuffer(string: String(trickle[index])))
-                    index = trickle.index(after: index)
-                    if index == trickle.endIndex { index = trickle.startIndex }
-                }
-            }
-            defer { writer.cancel() }
             return try await RawConnection.within(seconds) {
                 var received = ""
+                var writer: Task<Void, any Error>?
+                defer { writer?.cancel() }
+                func startTrickling() {
+                    writer = Task {
+                        var index = trickle.startIndex
+                        while !Task.isCancelled {
+                            try await Task.sleep(for: interval)
+                            try await outbound.write(ByteBuffer(string: String(trickle[index])))
+                            index = trickle.index(after: index)
+                            if index == trickle.endIndex { index = trickle.startIndex }
+                        }
+                    }
+                }
+                if answersFirst == 0 { startTrickling() }
                 do {
-                    for try await buffer in inbound { received += String(buffer: buffer) }
+                    for try await buffer in inbound {
+                        received += String(buffer: buffer)
+                        if writer == nil, received.components(separatedBy: "HTTP/1.1 ").count - 1 >= answersFirst { startTrickling() }
+                    }
                 } catch {
                     // A reset after the server's answer still ends the connection.
                 }
@@ -52,6 +61,8 @@ struct RequestDeadlineTests {
         let description: String
         let prefix: String
         let trickle: String
+        /// Answers the client waits for before it starts trickling.
+        var answersFirst = 0
     }
 
     static let trickles = [
@@ -59,8 +70,8 @@ struct RequestDeadlineTests {
         Trickle(
             description: "a body", prefix: "POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{",
             trickle: " "),
-        // The first request is served at once; the second one's head never ends.
-        Trickle(description: "a later keep-alive request's head", prefix: "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nX-Pad: ", trickle: "a"),
+        // The first request is served; after its answer the second one's head starts and never ends.
+        Trickle(description: "a later keep-alive request's head", prefix: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", trickle: "GET /health HTTP/1.1\r\nX-Pad: " + String(repeating: "a", count: 4096), answersFirst: 1),
     ]
 
     @Test("a request trickled a byte at a time gets 408 and the connection closes", arguments: trickles)
@@ -68,7 +79,7 @@ struct RequestDeadlineTests {
         let server = try Self.server(requestTimeout: .seconds(2))
         try await server.serving { url in
             let port = try #require(Int(url.split(separator: ":").last ?? ""))
-            let received = try await Self.trickled(port: port, prefix: trickle.prefix, trickle: trickle.trickle)
+            let received = try await Self.trickled(port: port, prefix: trickle.prefix, trickle: trickle.trickle, answersFirst: trickle.answersFirst)
             let answer = try #require(received, "the connection was still open after 45 s")
             let answers = answer.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
             #expect(answers == (trickle.prefix.hasPrefix("GET") ? ["200", "408"] : ["408"]), "answer: \(answer.prefix(400))")
