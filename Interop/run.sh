@@ -75,6 +75,7 @@ check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
 check push-service-pywebpush "$PYTHON" Interop/push/check_push_service.py
 check push-gateway-chatsecure "$PYTHON" Interop/push/check_gateway.py
+check push-gateway-chatsecure-api "$PYTHON" Interop/push/check_chatsecure_api.py
 check push-delivery "$PYTHON" Interop/push-delivery/check_push_delivery.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \
