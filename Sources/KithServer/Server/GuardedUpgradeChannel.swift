@@ -73,6 +73,8 @@ struct GuardedUpgradeChannel: ServerChildChannel {
                 switch decision {
                 case .hummingbird:
                     route.completeWith(hummingbird.setup(channel: context.channel, logger: logger).map { .hummingbird($0) })
+                case .notHTTP:
+                    route.succeed(.refused)
                 case .signaling:
                     do {
                         try Self.configureSignaling(context.channel, hub: hub, logger: logger)
