@@ -43,7 +43,10 @@ struct TDF: AsyncParsableCommand {
     struct Encrypt: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Encrypt a file for a P-256 public key (L1L, AES-256-GCM with a 128-bit tag, GMAC binding).",
-            discussion: "The key is a PEM file (SubjectPublicKeyInfo), a raw X9.62 file, or X9.62 bytes in hex."
+            discussion: """
+                The key is a PEM file (SubjectPublicKeyInfo), a raw X9.62 file, or X9.62 bytes in hex. With --dialect arkavo \
+                the file is what the Arkavo app's reader opens (L1M with the recipient key; docs/TDF.md, "Dialects").
+                """
         )
 
         @OptionGroup var global: GlobalOptions
@@ -60,6 +63,9 @@ struct TDF: AsyncParsableCommand {
         @Flag(help: "Embed the policy encrypted under the payload key instead.")
         var encryptPolicy = false
 
+        @Option(help: "sdk (OpenTDF SDKs, Kith) or arkavo (an L1M file the Arkavo app's reader opens).")
+        var dialect = TDFDialectOption.sdk
+
         @Option(name: .shortAndLong, help: "Where to write the NanoTDF (`-` for standard output).")
         var output = "-"
 
@@ -73,7 +79,8 @@ struct TDF: AsyncParsableCommand {
                     throw KithError.input(.invalid("Kith writes NanoTDFs to P-256 keys only; this key is on \(recipient.curve)"))
                 }
                 let configuration = NanoTDF.EncryptionConfiguration(
-                    kas: try TDF.locator(kasURL), policy: encryptPolicy ? .encrypted(Array(policy.utf8)) : .plaintext(Array(policy.utf8))
+                    kas: try TDF.locator(kasURL), policy: encryptPolicy ? .encrypted(Array(policy.utf8)) : .plaintext(Array(policy.utf8)),
+                    version: dialect == .arkavo ? .v13 : .v12, dialect: dialect.dialect
                 )
                 let plaintext = try TDF.read(file)
                 let nano: NanoTDF
@@ -90,15 +97,19 @@ struct TDF: AsyncParsableCommand {
             abstract: "Decrypt a NanoTDF with the recipient's private key (P-256, P-384 or P-521).",
             discussion: """
                 The key is a PEM file (PKCS#8 or SEC1), a raw scalar file, or the scalar in hex. The policy binding, any \
-                signature and the payload tag are checked before any plaintext is released. Written to a terminal, the \
+                signature and the payload tag are checked before any plaintext is released; with --dialect arkavo a binding \
+                that cannot be verified is reported on standard error (or as "binding": "unverified" with --json). Written to a terminal, the \
                 plaintext is shown with control characters escaped; piped or written to a file, it is written as is.
                 """
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "The recipient's private key: a file (PEM or raw scalar) or hex.")
-        var key: String
+        @Option(help: "The recipient's private key: a file (PEM or raw scalar) or hex; repeat it to offer several (an L1M header names the one it needs).")
+        var key: [String]
+
+        @Option(help: "sdk (OpenTDF SDKs, Kith) or arkavo (files of the Arkavo app, OpenTDFKit).")
+        var dialect = TDFDialectOption.sdk
 
         @Option(name: .shortAndLong, help: "Where to write the plaintext (`-` for standard output).")
         var output = "-"
@@ -108,13 +119,13 @@ struct TDF: AsyncParsableCommand {
 
         func run() async throws {
             try await Output.run {
-                let recipient = try TDF.privateKey(key)
-                let nano = try TDF.parse(try TDF.read(file), file: file)
-                let plaintext: [UInt8]
-                do throws(NanoTDFError) { plaintext = try nano.decrypt(using: recipient) } catch {
-                    throw KithError.input(.invalid("cannot decrypt \(file): \(error.description)"))
+                let keys = try key.map(TDF.privateKey)
+                let nano = try TDF.parse(try TDF.read(file), file: file, options: dialect.dialect.readOptions)
+                let result: NanoTDF.DecryptionResult
+                do throws(NanoTDFError) { result = try nano.decrypt(usingAnyOf: keys, dialect: dialect.dialect) } catch {
+                    throw KithError.input(.invalid("cannot decrypt \(file): \(error.description)\(dialect.hint(after: error))"))
                 }
-                try TDF.write(plaintext, to: output, binary: false)
+                try TDF.report(result, dialect: dialect, output: output, json: global.json)
             }
         }
     }
@@ -187,8 +198,8 @@ struct TDF: AsyncParsableCommand {
         }
     }
 
-    static func parse(_ bytes: [UInt8], file: String) throws -> NanoTDF {
-        do throws(NanoTDFError) { return try NanoTDF(parsing: bytes) } catch {
+    static func parse(_ bytes: [UInt8], file: String, options: NanoTDF.ReadOptions = .init()) throws -> NanoTDF {
+        do throws(NanoTDFError) { return try NanoTDF(parsing: bytes, options: options) } catch {
             throw KithError.input(.invalid("\(file) is not a NanoTDF: \(error.description)"))
         }
     }
