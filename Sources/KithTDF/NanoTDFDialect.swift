@@ -52,9 +52,6 @@ public struct NanoTDFDialect: Sendable, Equatable, CustomStringConvertible {
         name: "arkavo", nonceLayout: .ivThenZeros, gmacBinding: .gcmTagZeroNonce, ecdsaBindingEncoding: .fixed,
         writesHeaderSalt: false)
 
-    /// The dialects by name, for command-line options.
-    public static let all: [NanoTDFDialect] = [.sdk, .arkavo]
-
     /// The short name.
     public var description: String { name }
 
