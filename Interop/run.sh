@@ -53,6 +53,7 @@ check groups-vectors "$PYTHON" Interop/groups/check_vectors.py TestVectors/group
 check direct-handover "$PYTHON" Interop/direct/check_handover.py
 check tdf-vectors "$PYTHON" Interop/tdf/decrypt_kith_vectors.py TestVectors/nanotdf/kith-dialect-v1.json
 check tdf-cli "$PYTHON" Interop/tdf/cli_tdf.py
+check tdf-arkavo "$PYTHON" Interop/tdf/opentdfkit_model.py check TestVectors/nanotdf/arkavo-app-files-v1.json TestVectors/nanotdf/kith-to-arkavo-v1.json
 check tdf-circle-cli Interop/tdf/cli_circle.sh
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"

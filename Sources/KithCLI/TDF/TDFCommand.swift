@@ -52,8 +52,8 @@ struct TDFCommand: AsyncParsableCommand {
         }
     }
 
-    static func parse(_ bytes: [UInt8], file: String) throws -> NanoTDF {
-        do throws(NanoTDFError) { return try NanoTDF(parsing: bytes) } catch {
+    static func parse(_ bytes: [UInt8], file: String, options: NanoTDF.ReadOptions = .init()) throws -> NanoTDF {
+        do throws(NanoTDFError) { return try NanoTDF(parsing: bytes, options: options) } catch {
             throw KithError.input(.invalid("\(file) is not a NanoTDF: \(error.description)"))
         }
     }
