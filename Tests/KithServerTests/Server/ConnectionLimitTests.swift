@@ -55,12 +55,11 @@ struct ConnectionLimitTests {
         }
     }
 
-    @Test("one source cannot take the node's last signaling slots: another source still connects", arguments: [true, false])
-    func reservedSignalingSlots(handlers: Bool) async throws {
+    @Test("one source cannot take the node's last signaling slots: another source still connects")
+    func reservedSignalingSlots() async throws {
         let server = try Self.server {
             // 8 slots, the last one (an eighth) kept for sources holding none.
             $0.maximumConnections = 8
-            $0.signalingOnChannelHandlers = handlers
         }
         try await server.serving { url in
             let port = try Self.port(url)

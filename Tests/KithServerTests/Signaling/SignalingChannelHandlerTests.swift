@@ -8,22 +8,17 @@ import Testing
 
 @testable import KithServer
 
-/// Signaling served by NIO channel handlers (`signalingOnChannelHandlers`, the default): the same
-/// protocol as the task-per-WebSocket path. The whole suite runs on the task-per-WebSocket engine
-/// with `KITH_TEST_SIGNALING_HANDLERS=0`; the flows below run on both engines in CI either way.
+/// Signaling served by NIO channel handlers (``SignalingChannelHandler``, the one signaling engine
+/// since the task-per-WebSocket one was retired).
 @Suite("Signaling on channel handlers")
 struct SignalingChannelHandlerTests {
-    static func limits(handlers: Bool = true) -> RendezvousServerLimits {
-        var limits = TestServer.limits()
-        limits.signalingOnChannelHandlers = handlers
-        return limits
-    }
+    static func limits() -> RendezvousServerLimits { TestServer.limits() }
 
     static func url(_ client: some TestClientProtocol) throws -> String { "ws://localhost:\(try #require(client.port))/" }
 
-    @Test("join, room_ready, signals relayed both ways, leave, disconnect; REST on the same port", arguments: [true, false])
-    func twoPeers(handlers: Bool) async throws {
-        let (server, _, _) = try TestServer.make(limits: Self.limits(handlers: handlers))
+    @Test("join, room_ready, signals relayed both ways, leave, disconnect; REST on the same port")
+    func twoPeers() async throws {
+        let (server, _, _) = try TestServer.make(limits: Self.limits())
         try await server.makeApplication().test(.live) { client in
             let roomText = try await client.pairedRoom()
             let room = try #require(RoomID(roomText))
@@ -57,9 +52,9 @@ struct SignalingChannelHandlerTests {
         }
     }
 
-    @Test("messages sent right behind a join_room wait for it and keep their order", arguments: [true, false])
-    func messagesBehindAJoin(handlers: Bool) async throws {
-        let (server, _, _) = try TestServer.make(limits: Self.limits(handlers: handlers))
+    @Test("messages sent right behind a join_room wait for it and keep their order")
+    func messagesBehindAJoin() async throws {
+        let (server, _, _) = try TestServer.make(limits: Self.limits())
         try await server.makeApplication().test(.live) { client in
             let room = try #require(RoomID(try await client.pairedRoom()))
             let (alice, aliceID) = try await TestPeer.connect(try Self.url(client))
@@ -81,9 +76,9 @@ struct SignalingChannelHandlerTests {
         }
     }
 
-    @Test("limits: oversize 1009, a full node 1013, persistent excess 1008", arguments: [true, false])
-    func limitsAndRefusals(handlers: Bool) async throws {
-        var limits = Self.limits(handlers: handlers)
+    @Test("limits: oversize 1009, a full node 1013, persistent excess 1008")
+    func limitsAndRefusals() async throws {
+        var limits = Self.limits()
         limits.maximumMessageBytes = 256
         limits.maximumConnections = 1
         limits.messagesPerConnection = RateLimitRule(burst: 2, perSecond: 0.001)
@@ -106,8 +101,6 @@ struct SignalingChannelHandlerTests {
         }
     }
 
-    /// Handlers only: on the task-per-WebSocket engine the writer task waits in its blocked write,
-    /// so such a member is only cut off by the ping timeout (up to two ping intervals).
     @Test("a member that stops reading is cut off as a slow consumer within the close grace, not buffered without bound")
     func slowConsumer() async throws {
         var limits = Self.limits()
@@ -142,9 +135,9 @@ struct SignalingChannelHandlerTests {
         }
     }
 
-    @Test("RFC 6455: a ping frame is answered with its data; a fragmented message is assembled; the close is answered", arguments: [true, false])
-    func frames(handlers: Bool) async throws {
-        let (server, _, _) = try TestServer.make(limits: Self.limits(handlers: handlers))
+    @Test("RFC 6455: a ping frame is answered with its data; a fragmented message is assembled; the close is answered")
+    func frames() async throws {
+        let (server, _, _) = try TestServer.make(limits: Self.limits())
         try await server.serving { url in
             let port = try #require(Int(url.split(separator: ":").last ?? ""))
             let raw = try await RawWebSocket.open(port: port)

@@ -12,7 +12,7 @@ struct RelayOutboxTests {
     static func relayingConnection(_ limits: RelayLimits) -> (SignalingConnection, AsyncStream<SignalingOutbound>) {
         let (stream, continuation) = AsyncStream.makeStream(of: SignalingOutbound.self, bufferingPolicy: .bufferingOldest(10_000))
         let connection = SignalingConnection(
-            address: MemberAddress(node: "n", client: ClientID("me")!), outbox: continuation,
+            address: MemberAddress(node: "n", client: ClientID("me")!), outbox: StreamSignalingOutbox(continuation: continuation),
             rule: RateLimitRule(burst: 100, perSecond: 100), now: 0, bufferLimit: 256, relayLimits: limits, statistics: RelayStatistics())
         connection.beginJoin(room)
         connection.finishJoin(room, joined: JoinedRoom(isInitiator: true, peer: RoomMember(address: peer, isInitiator: false), replaced: nil, previous: nil, alreadyMember: false), messages: [])
@@ -52,7 +52,7 @@ struct RelayOutboxTests {
     func strangersIgnored() async {
         let (stream, continuation) = AsyncStream.makeStream(of: SignalingOutbound.self)
         let connection = SignalingConnection(
-            address: MemberAddress(node: "n", client: ClientID("me")!), outbox: continuation,
+            address: MemberAddress(node: "n", client: ClientID("me")!), outbox: StreamSignalingOutbox(continuation: continuation),
             rule: RateLimitRule(burst: 100, perSecond: 100), now: 0, bufferLimit: 256, relayLimits: RelayLimits(), statistics: RelayStatistics())
         connection.beginJoin(Self.room)
         connection.finishJoin(Self.room, joined: JoinedRoom(isInitiator: true, peer: RoomMember(address: Self.peer, isInitiator: false), replaced: nil, previous: nil, alreadyMember: false), messages: [])
