@@ -9,10 +9,13 @@ extension PushServiceAPI {
         router.delete("/push/subscriptions/:secret") { request, context in try await api.deleteSubscription(request, context) }
         router.post("/push/:capability") { request, context in try await api.pushMessage(request, context) }
         let hub = hub
-        let maximum = limits.maximumSubscribers
+        let limits = limits
         webSocketRouter.ws("/push/subscriptions/:secret/ws", shouldUpgrade: { _, context in
-            _ = try await api.subscriber(context)
-            guard hub.count < maximum else { throw GatewayRejection(.serviceUnavailable, ["error": "too many subscribers on this node"]) }
+            let subscription = try await api.subscriber(context)
+            // Refused before the upgrade (an HTTP 503 the client reads at once); the same bounds are checked again after it.
+            guard hub.admits(subscriptionID: subscription.id, source: context.sourceKey, limits: limits) else {
+                throw GatewayRejection(.serviceUnavailable, ["error": "too many subscriber connections for this subscription, source or node"])
+            }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
             let subscription = try await api.subscriber(context.requestContext)

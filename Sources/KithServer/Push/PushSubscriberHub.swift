@@ -17,6 +17,18 @@ final class PushSubscriberHub: Sendable {
     /// Adds a connection unless the node holds `limits.maximumSubscribers` already, its subscription
     /// holds `subscribersPerSubscription`, or its source `subscribersPerSource` (one stranger must not
     /// take every slot with one free subscription).
+    /// Whether a connection of `subscriptionID` from `source` would be added now: checked before the WebSocket
+    /// upgrade, so a client over a bound gets an HTTP refusal at once instead of an upgrade followed by a close
+    /// frame (which a client still switching its pipeline can miss). ``add(_:limits:)`` decides again after the
+    /// upgrade, for connections that raced each other.
+    func admits(subscriptionID: String, source: String, limits: PushServerLimits) -> Bool {
+        connections.withLock { table in
+            total.load(ordering: .relaxed) < limits.maximumSubscribers
+                && table.bySubscription[subscriptionID, default: [:]].count < limits.subscribersPerSubscription
+                && table.bySource[source, default: 0] < limits.subscribersPerSource
+        }
+    }
+
     func add(_ connection: PushSubscriberConnection, limits: PushServerLimits) -> Bool {
         connections.withLock { table in
             guard total.load(ordering: .relaxed) < limits.maximumSubscribers,

@@ -155,6 +155,8 @@ final class PushTestSubscriber: Sendable {
     }
 
     var isClosed: Bool { done.withLock { $0 } }
+    /// Whether the server upgraded the connection (a refusal before the upgrade never gives an outbound writer).
+    var wasUpgraded: Bool { outbound.withLock { $0 != nil } }
 
     /// The next frame, waiting up to `seconds`.
     func next(seconds: Double = 15) async throws -> JSONObject {
