@@ -177,6 +177,7 @@ final class SignalingChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         let data = frame.unmaskedData
         guard frame.fin, data.readableBytes < 126 else { return failConnection(code: 1002) }
         guard !closeSent else { return }
+        if let connection, !hub.admitPing(on: connection) { return }
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: data)), promise: nil)
     }
 

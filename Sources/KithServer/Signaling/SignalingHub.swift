@@ -95,6 +95,23 @@ final class SignalingHub: Sendable {
     /// Counts one signaling message (not a relay frame) against the connection's rate limit and
     /// decodes it; nil when it was dropped (over the rate, or malformed: the client was told, or
     /// the connection is being closed for persistent excess).
+    /// Counts a WebSocket ping from the client as activity (Inviso's app pings every 25 s, in a room or not, and
+    /// must not be closed as idle) and against the same rate limit as messages; false when it is dropped (over the
+    /// rate; persistent excess closes the connection).
+    func admitPing(on connection: SignalingConnection) -> Bool {
+        switch connection.admit(rule: limits.messagesPerConnection, strikeLimit: limits.rateLimitStrikes, now: clock.nowMilliseconds()) {
+        case .allowed:
+            return true
+        case .limited:
+            metrics.signalingRejected(.rateLimit)
+            return false
+        case .strikeOut:
+            metrics.signalingRejected(.rateLimit)
+            connection.requestClose(.rateLimit)
+            return false
+        }
+    }
+
     func admitMessage(_ bytes: [UInt8], on connection: SignalingConnection) -> ClientMessage? {
         switch connection.admit(rule: limits.messagesPerConnection, strikeLimit: limits.rateLimitStrikes, now: clock.nowMilliseconds()) {
         case .allowed: break

@@ -47,6 +47,25 @@ struct SignalingLimitTests {
         }
     }
 
+    @Test("a connection in no room that sends WebSocket pings (Inviso's app pings every 25 s) is not closed as idle")
+    func pingsAreActivity() async throws {
+        var limits = TestServer.limits()
+        limits.idleTimeout = .seconds(6)
+        let (server, _, _) = try TestServer.make(limits: limits)
+        try await server.makeApplication().test(.live) { client in
+            let url = try SignalingFlowTests.url(client)
+            // Pings well inside the idle timeout (the client closes itself when a pong is a whole interval late).
+            let (pinging, _) = try await TestPeer.connect(url, pingInterval: .seconds(2))
+            let (silent, _) = try await TestPeer.connect(url)
+            // The silent one is closed as idle; by then the pinging one has outlived the idle timeout.
+            #expect(try await silent.closed(seconds: 60).code == 1001)
+            try await Task.sleep(for: .seconds(3))
+            try await pinging.send(.ping)
+            #expect(try await pinging.next() == .pong)
+            await pinging.close()
+        }
+    }
+
     @Test("a member of a room is not reaped for silence")
     func memberNotIdle() async throws {
         var limits = TestServer.limits()

@@ -15,12 +15,12 @@ final class TestPeer: Sendable {
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     /// Connects to `url` and waits for `connected`; answers the client id.
-    static func connect(_ url: String) async throws -> (TestPeer, ClientID) {
+    static func connect(_ url: String, pingInterval: Duration = .seconds(25)) async throws -> (TestPeer, ClientID) {
         let peer = TestPeer()
         let running = Task {
             let result: Result<SignalingClose, any Error>
             do {
-                result = .success(try await SignalingClient.connect(to: url) { channel in
+                result = .success(try await SignalingClient.connect(to: url, pingInterval: pingInterval) { channel in
                     peer.channel.withLock { $0 = channel }
                     for try await message in channel.messages { peer.inbox.withLock { $0.append(message) } }
                 })
