@@ -335,6 +335,8 @@ let package = Package(
             name: "KithServer",
             dependencies: [
                 "KithRendezvous", "KithCanonical", "KithInvites", "KithPush", "KithPushDelivery",
+                // The push providers' HTTP client, which ServerAssembly makes and closes.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import KithPush
 import KithPushDelivery
@@ -6,10 +5,11 @@ import KithServer
 import Logging
 
 /// `kith serve` with its push gateway and push service, in a child process of the benchmark (its
-/// memory is its own): `kith-bench _push-child` serves on a free loopback port with a provider
-/// that only counts (the gateway's own cost, no network), limits loosened for a load generator on
-/// one address, and prints `PORT`. Web Push knocks go through the real Web Push provider to the
-/// child's own push service.
+/// memory is its own): `kith-bench _push-child` serves the server `kith serve` assembles
+/// (``ServerAssembly``) on a free loopback port with APNs and FCM providers that only count (the
+/// gateway's own cost, no network), limits loosened for a load generator on one address, and
+/// prints `PORT`. Web Push knocks go through the real Web Push provider to the child's own push
+/// service (private endpoints allowed: it is on loopback).
 enum PushServerChild {
     /// The hidden command line of the child.
     static let command = "_push-child"
@@ -43,21 +43,19 @@ enum PushServerChild {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let store = try SQLiteRendezvousStore.open(path: directory.appendingPathComponent("rendezvous.sqlite").path)
-            let pushStore = try SQLitePushStore.open(path: directory.appendingPathComponent("push.sqlite").path)
+            var settings = try ServerSettings(flags: ServerSettings.Flags(), environment: [:])
+            settings.port = 0
+            settings.limits = limits
+            settings.pushLimits = push
+            settings.allowPrivatePushEndpoints = true
+            settings.databasePath = directory.appendingPathComponent("rendezvous.sqlite").path
             var logger = Logger(label: "kith.bench.push")
             logger.logLevel = .critical
             // APNs and FCM only count (no network); Web Push is the real provider, delivering to this
             // server's own push service on loopback (the end-to-end figures).
-            let webPush = WebPushProvider(
-                configuration: try WebPushProviderConfiguration(
-                    signer: VAPIDSigner(signingKey: P256.Signing.PrivateKey()), subject: "mailto:bench@kith.invalid",
-                    endpointPolicy: WebPushEndpointPolicy(allowPrivateAddresses: true)),
-                httpClient: PushHTTPSettings.makeHTTPClient())
-            let providers: [any PushProvider] = [CountingProvider(kind: .apns), CountingProvider(kind: .fcm), webPush]
-            let configuration = RendezvousServerConfiguration(port: 0, limits: limits, push: PushConfiguration(providers: providers, limits: push))
-            let server = RendezvousServer(configuration: configuration, store: store, logger: logger, pushStore: pushStore)
-            try await server.run { _, port in
+            let counting: [any PushProvider] = [CountingProvider(kind: .apns), CountingProvider(kind: .fcm)]
+            let assembly = try await ServerAssembly.assemble(settings: settings, logger: logger, additionalProviders: counting)
+            try await assembly.run { _, port in
                 FileHandle.standardOutput.write(Data("\(port)\n".utf8))
             }
             exit(0)

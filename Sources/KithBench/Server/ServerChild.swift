@@ -3,9 +3,10 @@ import KithServer
 import Logging
 
 /// The `kith serve` under load, in a child process of the benchmark so that its resident memory
-/// is its own: `kith-bench _serve-child` runs a ``RendezvousServer`` on a free loopback port with
-/// the production defaults except the limits a load generator on one address would hit (REST and
-/// message rates, the connection cap), prints `PORT`, and runs until SIGTERM.
+/// is its own: `kith-bench _serve-child` runs the server `kith serve` assembles (``ServerAssembly``:
+/// SQLite store, push store and Web Push provider) on a free loopback port with the production
+/// defaults except the limits a load generator on one address would hit (REST and message rates,
+/// the connection cap), prints `PORT`, and runs until SIGTERM.
 enum ServerChild {
     /// The hidden command line of the child.
     static let command = "_serve-child"
@@ -26,11 +27,14 @@ enum ServerChild {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let store = try SQLiteRendezvousStore.open(path: directory.appendingPathComponent("rendezvous.sqlite").path)
+            var settings = try ServerSettings(flags: ServerSettings.Flags(), environment: [:])
+            settings.port = 0
+            settings.limits = limits
+            settings.databasePath = directory.appendingPathComponent("rendezvous.sqlite").path
             var logger = Logger(label: "kith.bench.serve")
             logger.logLevel = .critical
-            let server = RendezvousServer(configuration: RendezvousServerConfiguration(port: 0, limits: limits), store: store, logger: logger)
-            try await server.run { _, port in
+            let assembly = try await ServerAssembly.assemble(settings: settings, logger: logger)
+            try await assembly.run { _, port in
                 FileHandle.standardOutput.write(Data("\(port)\n".utf8))
             }
             exit(0)

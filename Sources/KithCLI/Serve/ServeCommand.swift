@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Kith
 import KithCanonical
-import KithPushDelivery
 import KithServer
 import Logging
 
@@ -109,13 +108,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "FCM service-account JSON file: knocks to Android devices (FCM HTTP v1).")
     var fcmServiceAccount: String?
 
-    /// The flags as ``ServerSettings/Flags``.
+    /// The options as ``ServerSettings/Flags``.
     private var flags: ServerSettings.Flags {
         var flags = ServerSettings.Flags()
         flags.host = host
         flags.port = port
         flags.databaseURL = databaseURL
+        flags.databasePath = database
+        flags.deadNodeAfterSeconds = deadNodeAfter
         flags.turnSecretFile = turnSecretFile
+        flags.turnURIs = turnURI
+        flags.turnTTLSeconds = turnTTL
         flags.maximumConnections = maxConnections
         flags.connectionsPerSource = maxConnectionsPerSource
         flags.requestTimeoutSeconds = requestTimeout
@@ -129,115 +132,55 @@ struct ServeCommand: AsyncParsableCommand {
         flags.publicURL = publicURL
         flags.pushTokenLifetimeSeconds = pushTokenLifetime
         flags.allowPrivatePushEndpoints = allowPrivatePushEndpoints ? true : nil
+        flags.pushProviders.apnsKeyFile = apnsKey
+        flags.pushProviders.apnsKeyID = apnsKeyID
+        flags.pushProviders.apnsTeamID = apnsTeamID
+        flags.pushProviders.apnsTopic = apnsTopic
+        flags.pushProviders.apnsSandbox = apnsSandbox
+        flags.pushProviders.fcmServiceAccountFile = fcmServiceAccount
         return flags
     }
 
     func run() async throws {
         try await Output.run {
-            guard (3...3_600).contains(deadNodeAfter) else { throw KithError.input(.invalid("--dead-node-after must be between 3 and 3600 seconds")) }
-            let settings: ServerSettings
+            var settings: ServerSettings
             do throws(ServerSettingsError) {
                 settings = try ServerSettings(flags: flags, environment: ProcessInfo.processInfo.environment)
             } catch {
                 throw KithError.input(.invalid(error.description))
             }
-            var configuration = RendezvousServerConfiguration(
-                host: settings.host, port: settings.port, limits: settings.limits, turn: try turnConfiguration(secretFile: settings.turnSecretFile),
-                push: PushConfiguration(providers: [], publicURL: settings.publicURL, limits: settings.pushLimits))
-            let store: any RendezvousStore
-            let pushStore: any PushStore
-            var fanout: PostgresSignalBus?
-            let path: String
-            let url = settings.databaseURL ?? ""
-            if !url.isEmpty, database != nil { throw KithError.input(.invalid("use --database or --database-url, not both")) }
-            let filePath = url.isEmpty ? try databasePath() : ""
-            do throws(RendezvousStoreError) {
-                if !url.isEmpty {
-                    let shared = try await PostgresRendezvousStore.open(configuration: try PostgresRendezvousStore.configuration(url: url), nodeID: configuration.nodeID)
-                    // Nodes on one database reach each other's connections through LISTEN/NOTIFY.
-                    var options = PostgresFanoutOptions()
-                    options.deadNodeAfterSeconds = deadNodeAfter
-                    options.heartbeatInterval = .seconds(min(5, max(1, deadNodeAfter / 3)))
-                    fanout = try await PostgresSignalBus.open(store: shared, nodeID: configuration.nodeID, options: options)
-                    pushStore = try await Self.openPush { () async throws(PushStoreError) in try await PostgresPushStore.open(store: shared) }
-                    // Messages stored through another node arrive by LISTEN/NOTIFY; a slow poll catches any
-                    // notification lost while the listener reconnects.
-                    configuration.push.limits.subscriberPollInterval = .seconds(30)
-                    store = shared
-                    path = Self.redacted(url)
-                } else {
-                    store = try SQLiteRendezvousStore.open(path: filePath)
-                    let pushPath = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("push.sqlite").path
-                    pushStore = try await Self.openPush { () async throws(PushStoreError) in try SQLitePushStore.open(path: pushPath) }
-                    path = filePath
-                }
-            } catch {
-                Output.error("kith: error: \(error)")
-                throw ExitCode(5)
+            if (settings.databaseURL ?? "").isEmpty, (settings.databasePath ?? "").isEmpty {
+                settings.databasePath = try defaultDatabasePath()
             }
-            // One HTTP client for every provider: it never follows a redirect (a push service could otherwise send
-            // the gateway to an address its SSRF guard refuses).
-            let httpClient = PushHTTPSettings.makeHTTPClient()
+            let assembly: ServerAssembly
+            do throws(ServerAssemblyError) {
+                assembly = try await ServerAssembly.assemble(settings: settings)
+            } catch {
+                switch error {
+                case .invalidSetting(let message):
+                    throw KithError.input(.invalid(message))
+                case .fileSystem(let path, let reason):
+                    throw KithError.fileSystem(path: path, reason: reason)
+                case .store(let storeError):
+                    Output.error("kith: error: \(storeError)")
+                    throw ExitCode(5)
+                }
+            }
+            if settings.allowPrivatePushEndpoints {
+                Output.error("kith serve: warning: Web Push endpoints on private and loopback addresses are allowed (tests and trusted networks only)")
+            }
             let json = global.json
-            do {
-                // One SSRF policy, whatever the bind address: registration refuses the Web Push endpoints the
-                // provider would refuse on every knock.
-                let endpointPolicy = settings.webPushEndpointPolicy
-                configuration.push.providers = try providers(endpointPolicy: endpointPolicy, databasePath: filePath, httpClient: httpClient)
-                configuration.push.webPushEndpointPolicy = endpointPolicy
-                if endpointPolicy.allowPrivateAddresses {
-                    Output.error("kith serve: warning: Web Push endpoints on private and loopback addresses are allowed (tests and trusted networks only)")
-                }
-                let server = RendezvousServer(configuration: configuration, store: store, fanout: fanout, pushStore: pushStore)
-                try await server.run { host, port in
-                    Self.announce(host: host, port: port, database: path, json: json)
-                }
-            } catch {
-                try? await httpClient.shutdown()
-                throw error
+            let database = assembly.database
+            try await assembly.run { host, port in
+                Self.announce(host: host, port: port, database: database, json: json)
             }
-            try? await httpClient.shutdown()
             if !json { Output.error("kith serve: stopped") }
         }
     }
 
-    /// Opens the push store, reporting a failure like the rendezvous store's.
-    private static func openPush(_ open: () async throws(PushStoreError) -> any PushStore) async throws(RendezvousStoreError) -> any PushStore {
-        do throws(PushStoreError) {
-            return try await open()
-        } catch {
-            throw .openFailed(path: "push", reason: error.description)
-        }
-    }
-
-    /// TURN settings from the options (the secret from a file, never from the command line, which other users see).
-    private func turnConfiguration(secretFile: String?) throws -> TURNConfiguration? {
-        guard let path = secretFile, !path.isEmpty else {
-            guard turnURI.isEmpty else { throw KithError.input(.invalid("--turn-uri needs --turn-secret-file")) }
-            return nil
-        }
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 4096 else {
-            throw KithError.input(.invalid("cannot read the TURN secret file \(path) (at most 4 KiB)"))
-        }
-        let secret = Array(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-        do throws(TURNConfiguration.Problem) {
-            return try TURNConfiguration(secret: secret, uris: turnURI, ttlSeconds: turnTTL)
-        } catch {
-            throw KithError.input(.invalid(error.description))
-        }
-    }
-
-    /// A database URL without its password, for printing.
-    private static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? "postgres"
-    }
-
-    /// The database file: `--database`, else in the home (created 0700 if absent), else in a
-    /// temporary directory.
-    private func databasePath() throws -> String {
-        if let database, !database.isEmpty { return database }
+    /// The database file when neither `--database` nor a PostgreSQL URL is given: in the home (created 0700 if
+    /// absent), else in a temporary directory.
+    private func defaultDatabasePath() throws -> String {
         let home = global.accountHome.directory
         do {
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -46,6 +46,16 @@ public struct ServerSettings: Sendable {
         public var pushTokenLifetimeSeconds: Int?
         /// `--allow-private-push-endpoints` (nil: not given, the variable decides).
         public var allowPrivatePushEndpoints: Bool?
+        /// `--database` (the SQLite file; no variable).
+        public var databasePath: String?
+        /// `--dead-node-after` (seconds; no variable).
+        public var deadNodeAfterSeconds: Int?
+        /// `--turn-uri`, repeated (no variable).
+        public var turnURIs: [String] = []
+        /// `--turn-ttl` (seconds; no variable).
+        public var turnTTLSeconds: Int?
+        /// `--apns-*` and `--fcm-service-account` (no variables).
+        public var pushProviders = PushProviderSettings()
 
         /// No flag given.
         public init() {}
@@ -95,8 +105,19 @@ public struct ServerSettings: Sendable {
     public var port: Int
     /// PostgreSQL URL, if any (else the SQLite file).
     public var databaseURL: String?
+    /// The SQLite database file (`--database`), used when ``databaseURL`` is empty; nil: an in-memory database
+    /// (`kith serve` fills in `rendezvous.sqlite` in the Kith home). `push.sqlite` and the VAPID key live beside it.
+    public var databasePath: String?
+    /// With ``databaseURL``: seconds without a heartbeat after which another node is dead (default 30).
+    public var deadNodeAfterSeconds: Int
     /// File holding the TURN shared secret, if any.
     public var turnSecretFile: String?
+    /// STUN/TURN URLs handed out with TURN credentials (they need ``turnSecretFile``).
+    public var turnURIs: [String]
+    /// Lifetime of TURN credentials in seconds (default 3600; 1...86400, checked when the secret file is read).
+    public var turnTTLSeconds: Int
+    /// The credentials of the APNs and FCM providers (none by default).
+    public var pushProviders: PushProviderSettings
     /// Bounds and timings.
     public var limits: RendezvousServerLimits
     /// Base URL of the push service's endpoints, if given (else `http://<host>:<port>`).
@@ -139,6 +160,8 @@ public struct ServerSettings: Sendable {
     public static let guessesPerMinuteRange = 1...100_000
     /// Accepted node-wide wrong-guess rates (an hour).
     public static let nodeWrongGuessesPerHourRange = 1...1_000_000
+    /// Accepted dead-node thresholds (seconds).
+    public static let deadNodeAfterRange = 3...3_600
     /// Accepted whitelist token lifetimes (one hour to a year).
     public static let pushTokenLifetimeRange = 3_600...(365 * 86_400)
 
@@ -163,7 +186,16 @@ public struct ServerSettings: Sendable {
         guard !host.isEmpty, host.utf8.count <= 255 else { throw .invalidHost }
         port = try number(flags.port, .port, "--port", Self.portRange) ?? RendezvousLimits.defaultPort
         databaseURL = flags.databaseURL ?? variable(.databaseURL)
+        if let url = databaseURL, !url.isEmpty, flags.databasePath != nil { throw .conflictingDatabases }
+        databasePath = flags.databasePath
+        deadNodeAfterSeconds = flags.deadNodeAfterSeconds ?? 30
+        guard Self.deadNodeAfterRange.contains(deadNodeAfterSeconds) else {
+            throw .outOfRange(source: "--dead-node-after", value: String(deadNodeAfterSeconds), range: Self.deadNodeAfterRange)
+        }
         turnSecretFile = flags.turnSecretFile ?? variable(.turnSecretFile)
+        turnURIs = flags.turnURIs
+        turnTTLSeconds = flags.turnTTLSeconds ?? 3_600
+        pushProviders = flags.pushProviders
         var limits = RendezvousServerLimits()
         if let value = try number(flags.maximumConnections, .maximumConnections, "--max-connections", Self.maximumConnectionsRange) {
             limits.maximumConnections = value
@@ -235,6 +267,8 @@ public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvert
     case invalidPublicURL
     /// An on/off variable that is neither `1`/`true`/`yes` nor `0`/`false`/`no` (`source` names it).
     case invalidSwitch(source: String, value: String)
+    /// Both an SQLite file (`--database`) and a PostgreSQL URL.
+    case conflictingDatabases
 
     /// One sentence naming the setting and what it accepts.
     public var description: String {
@@ -247,6 +281,8 @@ public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvert
             "the public URL (--public-url or KITH_SERVE_PUBLIC_URL) must be http(s)://host[:port][/path], at most 200 bytes, without query or credentials"
         case .invalidSwitch(let source, let value):
             "\(source) must be 1, true or yes (on) or 0, false or no (off) (got \"\(value)\")"
+        case .conflictingDatabases:
+            "use --database or --database-url, not both"
         }
     }
 }
