@@ -60,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds an HTTP request has to arrive whole, head and body; a later one gets 408 and is closed (5...3600, default 30). Also KITH_SERVE_REQUEST_TIMEOUT.")
     var requestTimeout: Int?
 
-    @Option(help: "Seconds a room lives after its last join or leave (default 604800). Also KITH_SERVE_ROOM_LIFETIME.")
+    @Option(help: "Seconds a room lives after its last join or leave (60...7776000, default 604800); 0 keeps rooms until they are deleted or purged, as Inviso does. Also KITH_SERVE_ROOM_LIFETIME.")
     var roomLifetime: Int?
 
     @Option(help: "Largest signaling message in bytes (4096...65536, default 65536). Also KITH_SERVE_MAX_MESSAGE_BYTES.")

@@ -8,6 +8,10 @@ public struct RendezvousServerLimits: Sendable {
     /// Seconds a room lives after its last join or leave (a room with a member never expires).
     public var roomLifetimeSeconds = 7 * 86_400
 
+    /// The room lifetime of Inviso's "until purged": rooms are deleted only by `DELETE /api/rooms/<id>` or a purge
+    /// (`kith serve --room-lifetime 0`); written as a lifetime of 100 years so that every expiry stays a real time.
+    public static let roomLifetimeUntilPurged = 100 * 365 * 86_400
+
     // MARK: REST rate limits (per node, in memory)
 
     /// Every REST request, per source address (IPv6 by /64): 60 at once, 1 a second after.

@@ -206,7 +206,10 @@ public struct ServerSettings: Sendable {
         if let value = try number(flags.requestTimeoutSeconds, .requestTimeoutSeconds, "--request-timeout", Self.requestTimeoutRange) {
             limits.requestTimeout = .seconds(value)
         }
-        if let value = try number(flags.roomLifetimeSeconds, .roomLifetimeSeconds, "--room-lifetime", Self.roomLifetimeRange) {
+        // 0 means Inviso's "until purged".
+        if flags.roomLifetimeSeconds == 0 || (flags.roomLifetimeSeconds == nil && variable(.roomLifetimeSeconds) == "0") {
+            limits.roomLifetimeSeconds = RendezvousServerLimits.roomLifetimeUntilPurged
+        } else if let value = try number(flags.roomLifetimeSeconds, .roomLifetimeSeconds, "--room-lifetime", Self.roomLifetimeRange) {
             limits.roomLifetimeSeconds = value
         }
         if let value = try number(flags.maximumMessageBytes, .maximumMessageBytes, "--max-message-bytes", Self.maximumMessageBytesRange) {

@@ -15,6 +15,17 @@ struct ServerSettingsTests {
         #expect(settings.limits.roomLifetimeSeconds == 7 * 86_400)
     }
 
+    @Test("a room lifetime of 0 (flag or variable) keeps rooms until they are deleted or purged, as Inviso does")
+    func roomsUntilPurged() throws {
+        var flags = ServerSettings.Flags()
+        flags.roomLifetimeSeconds = 0
+        #expect(try ServerSettings(flags: flags, environment: [:]).limits.roomLifetimeSeconds == RendezvousServerLimits.roomLifetimeUntilPurged)
+        let variable = try ServerSettings(flags: .init(), environment: ["KITH_SERVE_ROOM_LIFETIME": "0"])
+        #expect(variable.limits.roomLifetimeSeconds == RendezvousServerLimits.roomLifetimeUntilPurged)
+        flags.roomLifetimeSeconds = 59
+        #expect(throws: ServerSettingsError.self) { try ServerSettings(flags: flags, environment: [:]) }
+    }
+
     @Test("variables apply when no flag is given; empty ones are ignored")
     func environment() throws {
         let settings = try ServerSettings(flags: .init(), environment: [
