@@ -18,8 +18,17 @@ import Testing
         }
     }
 
-    static func expectNoFailures(_ accounts: Account...) async throws {
-        for account in accounts {
+    /// `from` writes `text` to `to`; with `delivered`, `to` imports `from`'s feed right after.
+    static func say(_ text: String, from: Account, to: Account, delivered: Bool = true) async throws {
+        try await from.sendDirect(text, to: to.feedID)
+        if delivered { try await deliver(from, to: to) }
+    }
+
+    /// Both sides read exactly `expected` in their conversation, and no direct message failed.
+    static func expectBothRead(_ expected: [String], _ alice: Account, _ bob: Account) async throws {
+        #expect(try await texts(alice, with: bob) == expected)
+        #expect(try await texts(bob, with: alice) == expected)
+        for account in [alice, bob] {
             let failures = try await account.directFailures()
             #expect(failures.isEmpty, "\(failures)")
         }
@@ -29,70 +38,49 @@ import Testing
     /// encapsulation targeted her key then), Alice rotated twice, Bob replies after seeing both.
     @Test func aReplyAfterTheContactRotatedTwiceDecrypts() async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
-        try await alice.sendDirect("before", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
+        try await Self.say("before", from: alice, to: bob)
         try await alice.rotateKeys()
         try await alice.rotateKeys()
         try await Self.deliver(alice, to: bob)
-        try await bob.sendDirect("hello after two rotations", to: alice.feedID)
-        try await Self.deliver(bob, to: alice)
-        try await alice.sendDirect("and back", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
-        #expect(try await Self.texts(alice, with: bob) == ["before", "hello after two rotations", "and back"])
-        #expect(try await Self.texts(bob, with: alice) == ["before", "hello after two rotations", "and back"])
-        try await Self.expectNoFailures(alice, bob)
+        try await Self.say("hello after two rotations", from: bob, to: alice)
+        try await Self.say("and back", from: alice, to: bob)
+        try await Self.expectBothRead(["before", "hello after two rotations", "and back"], alice, bob)
     }
 
     /// Bob rotates twice with no message in between; Alice, who has not seen either rotation,
     /// keeps writing; Bob reads everything only after the second rotation.
     @Test func messagesWrittenBeforeTheSenderSawTwoRotationsDecrypt() async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
-        try await alice.sendDirect("a0", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
-        try await bob.sendDirect("b0", to: alice.feedID)
-        try await Self.deliver(bob, to: alice)
+        try await Self.say("a0", from: alice, to: bob)
+        try await Self.say("b0", from: bob, to: alice)
         // Alice's next chain starts now, encapsulated to the key Bob has before rotating.
-        try await alice.sendDirect("a1", to: bob.feedID)
+        try await Self.say("a1", from: alice, to: bob, delivered: false)
         try await bob.rotateKeys()
-        try await alice.sendDirect("a2", to: bob.feedID)
+        try await Self.say("a2", from: alice, to: bob, delivered: false)
         try await bob.rotateKeys()
-        try await alice.sendDirect("a3", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
-        try await bob.sendDirect("b1", to: alice.feedID)
-        try await Self.deliver(bob, to: alice)
-        try await alice.sendDirect("a4", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
-        let expected = ["a0", "b0", "a1", "a2", "a3", "b1", "a4"]
-        #expect(try await Self.texts(alice, with: bob) == expected)
-        #expect(try await Self.texts(bob, with: alice) == expected)
-        try await Self.expectNoFailures(alice, bob)
+        try await Self.say("a3", from: alice, to: bob)
+        try await Self.say("b1", from: bob, to: alice)
+        try await Self.say("a4", from: alice, to: bob)
+        try await Self.expectBothRead(["a0", "b0", "a1", "a2", "a3", "b1", "a4"], alice, bob)
     }
 
     /// Bob rotates twice with messages both ways between the rotations; Alice writes after each
     /// rotation before she has imported it.
     @Test func messagesBetweenTwoRotationsDecryptOnBothSides() async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
-        try await alice.sendDirect("a0", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
-        try await bob.sendDirect("b0", to: alice.feedID)
-        try await Self.deliver(bob, to: alice)
+        try await Self.say("a0", from: alice, to: bob)
+        try await Self.say("b0", from: bob, to: alice)
         try await bob.rotateKeys()
-        try await alice.sendDirect("a1 (rotation unseen)", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
-        try await bob.sendDirect("b1", to: alice.feedID)
-        try await Self.deliver(bob, to: alice)
+        try await Self.say("a1 (rotation unseen)", from: alice, to: bob)
+        try await Self.say("b1", from: bob, to: alice)
         try await bob.rotateKeys()
-        try await alice.sendDirect("a2 (second rotation unseen)", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
+        try await Self.say("a2 (second rotation unseen)", from: alice, to: bob)
         try await Self.deliver(bob, to: alice)
-        try await alice.sendDirect("a3 (both seen)", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
-        try await bob.sendDirect("b2", to: alice.feedID)
-        try await Self.deliver(bob, to: alice)
-        let expected = ["a0", "b0", "a1 (rotation unseen)", "b1", "a2 (second rotation unseen)", "a3 (both seen)", "b2"]
-        #expect(try await Self.texts(alice, with: bob) == expected)
-        #expect(try await Self.texts(bob, with: alice) == expected)
-        try await Self.expectNoFailures(alice, bob)
+        try await Self.say("a3 (both seen)", from: alice, to: bob)
+        try await Self.say("b2", from: bob, to: alice)
+        try await Self.expectBothRead(
+            ["a0", "b0", "a1 (rotation unseen)", "b1", "a2 (second rotation unseen)", "a3 (both seen)", "b2"], alice, bob
+        )
     }
 
     /// Both sides rotate twice while a conversation goes on, each writing before seeing the
@@ -101,19 +89,14 @@ import Testing
         let (alice, bob) = try await ContactsAccountTests.pair()
         var expected: [String] = []
         for round in 0..<2 {
-            try await alice.sendDirect("alice \(round)", to: bob.feedID)
+            try await Self.say("alice \(round)", from: alice, to: bob, delivered: false)
             try await bob.rotateKeys()
             try await alice.rotateKeys()
             try await Self.deliver(alice, to: bob)
-            try await bob.sendDirect("bob \(round)", to: alice.feedID)
-            try await Self.deliver(bob, to: alice)
+            try await Self.say("bob \(round)", from: bob, to: alice)
             expected += ["alice \(round)", "bob \(round)"]
         }
-        try await alice.sendDirect("last", to: bob.feedID)
-        try await Self.deliver(alice, to: bob)
-        expected.append("last")
-        #expect(try await Self.texts(alice, with: bob) == expected)
-        #expect(try await Self.texts(bob, with: alice) == expected)
-        try await Self.expectNoFailures(alice, bob)
+        try await Self.say("last", from: alice, to: bob)
+        try await Self.expectBothRead(expected + ["last"], alice, bob)
     }
 }
