@@ -35,16 +35,17 @@ import Testing
     }
 
     /// The crash harness's known bug: Bob received Alice's first message (his reply chain's
-    /// encapsulation targeted her key then), Alice rotated twice, Bob replies after seeing both.
-    @Test func aReplyAfterTheContactRotatedTwiceDecrypts() async throws {
+    /// encapsulation targeted her key then), Alice rotated twice, Bob replies after seeing the
+    /// rotations. After four rotations no retired generation holds that key any more: the reply
+    /// opens only because its chain encapsulates to Alice's current key.
+    @Test(arguments: [2, 4]) func aReplyAfterTheContactRotatedSeveralTimesDecrypts(rotations: Int) async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
         try await Self.say("before", from: alice, to: bob)
-        try await alice.rotateKeys()
-        try await alice.rotateKeys()
+        for _ in 0..<rotations { try await alice.rotateKeys() }
         try await Self.deliver(alice, to: bob)
-        try await Self.say("hello after two rotations", from: bob, to: alice)
+        try await Self.say("hello after the rotations", from: bob, to: alice)
         try await Self.say("and back", from: alice, to: bob)
-        try await Self.expectBothRead(["before", "hello after two rotations", "and back"], alice, bob)
+        try await Self.expectBothRead(["before", "hello after the rotations", "and back"], alice, bob)
     }
 
     /// Bob rotates twice with no message in between; Alice, who has not seen either rotation,
