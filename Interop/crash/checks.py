@@ -16,10 +16,6 @@ class Broken(Exception):
     """A consistency property does not hold; the message says which, in which home."""
 
 
-class KnownBug(Exception):
-    """A failure that a known, deterministic Kith bug explains (README.md, "Known bugs"); reported, not counted."""
-
-
 def integrity(homes: Homes, who_list=("a", "b", "c")) -> None:
     """`PRAGMA integrity_check` is "ok" on every SQLite file of each home, opened read-only as left by the kill."""
     for who in who_list:

@@ -25,10 +25,10 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from checks import Broken, KnownBug, integrity  # noqa: E402
+from checks import Broken, integrity  # noqa: E402
 from homes import build_template  # noqa: E402
 from kith_driver import Kith, KithError  # noqa: E402
-from scenarios import ROTATION_BUG, SCENARIOS, Round, reproduce_rotation_bug  # noqa: E402
+from scenarios import ROTATION_CASE, SCENARIOS, Round, rotated_twice_case  # noqa: E402
 
 
 def main() -> int:
@@ -43,11 +43,11 @@ def main() -> int:
     parser.add_argument("--kith", default=os.environ.get("KITH"), help="the kith binary (default: $KITH)")
     parser.add_argument("--jobs", type=int, default=2,
                         help="rounds run at the same time (default 2; each round has its own homes)")
-    parser.add_argument("--known-bugs", action="store_true",
-                        help="only replay the known deterministic bugs (no kills) and say whether they reproduce")
+    parser.add_argument("--regressions", action="store_true",
+                        help="only replay the deterministic regression cases (no kills); exit 1 when one fails")
     parser.add_argument("--keep", action="store_true", help="keep the homes of failing rounds (paths printed)")
     args = parser.parse_args()
-    # Long mode (--rounds given): the known nondeterministic bugs count as failures; the short mode reports them.
+    # Long mode (--rounds given) runs more rounds; both modes count every failure.
     args.long = args.rounds is not None
     args.rounds = len(SCENARIOS) if args.rounds is None else args.rounds
     if not args.kith:
@@ -57,17 +57,20 @@ def main() -> int:
 
     kith = Kith(os.path.abspath(args.kith))
     work = tempfile.mkdtemp(prefix="kith-crash-")
-    failures, expected, kills, rounds_run, scenarios_run = [], [], 0, 0, set()
+    failures, kills, rounds_run, scenarios_run = [], 0, 0, set()
     started = time.monotonic()
     printing = threading.Lock()
     try:
         template = build_template(kith, os.path.join(work, "template"))
         span = max(0.2, statistics.median(kith.durations))
         print(f"template ready in {time.monotonic() - started:.0f}s; median command {span:.2f}s", flush=True)
-        if args.known_bugs:
-            still = reproduce_rotation_bug(template.copy_to(os.path.join(work, "known-bug"), kith))
-            print(f"known bug {'REPRODUCES' if still else 'no longer reproduces'}: {ROTATION_BUG}")
-            return 0
+        broken = rotated_twice_case(template.copy_to(os.path.join(work, "regression"), kith))
+        print(f"regression case {'FAILED: ' + broken if broken else 'ok'}: {ROTATION_CASE}", flush=True)
+        if broken:
+            failures.append({"number": -1, "scenario": "regression", "failed": broken,
+                             "repro": f"KITH={args.kith} Interop/crash/run_crash.py --regressions"})
+        if args.regressions:
+            return 1 if broken else 0
         numbers = [n for n in (args.only or range(args.rounds))
                    if not args.scenario or SCENARIOS[n % len(SCENARIOS)].name in args.scenario]
 
@@ -80,8 +83,6 @@ def main() -> int:
                 scenarios_run.add(result["scenario"])
                 if result["status"] == "FAIL":
                     failures.append(result)
-                elif result["status"] != "ok":
-                    expected.append(result)
                 print(result["text"], flush=True)
 
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
@@ -94,7 +95,7 @@ def main() -> int:
             pool.shutdown(wait=True)
     finally:
         Kith.kill_all_instances()
-        if args.keep and (failures or expected):
+        if args.keep and failures:
             for name in os.listdir(work):  # the failing rounds' homes stay, with the template they came from
                 if name.startswith("round-") and not os.path.exists(os.path.join(work, name, "a")):
                     shutil.rmtree(os.path.join(work, name), ignore_errors=True)
@@ -104,8 +105,7 @@ def main() -> int:
     for result in sorted(failures, key=lambda r: r["number"]):
         reasons = "\n  ".join(line.strip()[:300] for line in result["failed"].splitlines())
         print(f"FAILED round {result['number']} ({result['scenario']}): {reasons}\n  reproduce: {result['repro']}")
-    known = f" ({len(expected)} expected-fail: known kith bug)" if expected else ""
-    print(f"crash-consistency: {kills} kills, {len(scenarios_run)} scenarios, {len(failures)} failures{known}")
+    print(f"crash-consistency: {kills} kills, {len(scenarios_run)} scenarios, {len(failures)} failures")
     return 1 if failures else 0
 
 
@@ -118,7 +118,7 @@ def run_round(number: int, template, span: float, seed: int, args) -> dict:
     rnd = Round(homes, rng, f"r{number}", span)
     repro = (f"KITH={args.kith} Interop/crash/run_crash.py --seed {seed} --kills {args.kills}"
              + (f" --rounds {args.rounds}" if args.long else "") + f" --round {number} --keep")
-    notes, failed, kills, known = [], None, 0, False
+    notes, failed, kills = [], None, 0
     try:
         for n in range(args.kills):
             report = scenario.kill(rnd, n)
@@ -132,8 +132,6 @@ def run_round(number: int, template, span: float, seed: int, args) -> dict:
                 raise Broken(f"after kill {n + 1} ({notes[-1]}): {broken}") from None
         scenario.finish(rnd)
         integrity(homes)
-    except KnownBug as bug:
-        failed, known = f"KnownBug: {bug}", True
     except (Broken, KithError) as error:
         failed = f"{type(error).__name__}: {error}"
     except Exception:  # noqa: BLE001 - a harness bug is reported as the round's failure, with its trace
@@ -141,13 +139,10 @@ def run_round(number: int, template, span: float, seed: int, args) -> dict:
     finally:
         kith.kill_everything()
     status = "ok"
-    if rnd.racy_bugs and (known or not failed):
+    if rnd.racy_bugs:  # the public.json rotation bug is fixed (README.md, "Bugs found and fixed"): it fails in both modes
         racy = "RacyBug: " + "; ".join(rnd.racy_bugs)
         failed = f"{failed}\n  {racy}" if failed else racy
-        known = False  # the public.json rotation bug is fixed (README.md, "Bugs found and fixed"): it fails in both modes
-    if failed and known:
-        status = "expected-fail (known kith bug, README.md \"Known bugs\")"
-    elif failed:
+    if failed:
         status = "FAIL"
     text = (f"round {number} {scenario.name}: {status}; kills: {'; '.join(notes)}"
             + (f"; notes: {'; '.join(rnd.notes)}" if rnd.notes else ""))

@@ -288,21 +288,23 @@ extension Account {
         }
     }
 
-    /// The previous generation's keys after a rotation, nil before.
-    func previousRatchetKeys() throws(KithError) -> LocalIdentityKeys? {
-        guard let previous = identity.previousGeneration else { return nil }
+    /// The retired generations' keys still kept after rotations, newest first (none before the first).
+    func retiredRatchetKeys() throws(KithError) -> [LocalIdentityKeys] {
+        let feed = feedID.string
         do throws(RatchetError) {
-            return try LocalIdentityKeys(identityKey: previous.signingKey, dhKey: previous.dhKey, pqKey: previous.pqKey, feedID: feedID.string)
+            return try identity.retiredGenerations.map { generation throws(RatchetError) in
+                try LocalIdentityKeys(identityKey: generation.signingKey, dhKey: generation.dhKey, pqKey: generation.pqKey, feedID: feed)
+            }
         } catch {
             throw .ratchet(error)
         }
     }
 
-    /// The session layer for this identity's current (and previous) keys.
+    /// The session layer for this identity's current keys and its retired generations.
     func directSessions() throws(KithError) -> DirectSessions {
         let local = try ratchetKeys()
-        let previous = try previousRatchetKeys()
-        do throws(RatchetError) { return try DirectSessions(local: local, previous: previous) } catch { throw .ratchet(error) }
+        let retired = try retiredRatchetKeys()
+        do throws(RatchetError) { return try DirectSessions(local: local, retired: retired) } catch { throw .ratchet(error) }
     }
 
 

@@ -12,7 +12,8 @@ import KithStore
 /// key: `previous_key_sig`), and from the next message on signs with the new key. The feed id
 /// never changes. Contacts keys are re-derived with the fresh dh key, which is the spec's
 /// 30-day contacts key rotation. One previous dh key is kept so posts contacts wrote before
-/// they saw the rotation stay readable.
+/// they saw the rotation stay readable, and up to three retired generations so direct messages
+/// written to them still open (`RotatedKeySeeds.maxRetiredGenerations`).
 ///
 /// Crash safety: the new seeds are written to `keys-pending.sealed` before the announcement
 /// and moved over `keys.sealed` after it is stored; opening a home finishes or discards a
@@ -29,10 +30,10 @@ extension Account {
     }
 
     func rotateKeysBlocking(reason: KeyRotationReason) throws(KithError) {
-        let seeds = RotatedKeySeeds(current: Seed.generate(), previous: keySeeds?.current)
+        let seeds = RotatedKeySeeds.rotating(keySeeds, to: Seed.generate())
         let rotated: Identity
         do throws(IdentityError) {
-            rotated = try Identity(seed: deviceSeed, keySeed: seeds.current, previousKeySeed: seeds.previous)
+            rotated = try Identity(seed: deviceSeed, keySeeds: seeds)
         } catch {
             throw .identity(error)
         }
@@ -116,7 +117,7 @@ extension Account {
 
     static func identity(seed: Seed, seeds: RotatedKeySeeds?) throws(KithError) -> Identity {
         do throws(IdentityError) {
-            return try Identity(seed: seed, keySeed: seeds?.current, previousKeySeed: seeds?.previous)
+            return try Identity(seed: seed, keySeeds: seeds)
         } catch {
             throw .identity(error)
         }

@@ -5,7 +5,7 @@ import Foundation
 ///     identity.vault   the seed, encrypted under the passphrase (FileKeyVault)
 ///     public.json      feed id and public keys (nothing secret)
 ///     kith.sqlite      messages, contacts, sessions (no plaintext content, no private keys)
-///     keys.sealed      after `kith rotate-keys`: seeds of the current (and previous) keys,
+///     keys.sealed      after `kith rotate-keys`: seeds of the current keys and up to three retired generations,
 ///                      sealed under a key derived from the device seed
 public struct AccountHome: Sendable {
     /// The directory.

@@ -10,8 +10,8 @@ import Foundation
 /// The device seed always derives the journal and storage keys and the **original** identity key,
 /// whose SHA-256 is the feed id forever. The announced keys (identity, dh, pq) come from the
 /// device seed until the first rotation, then from the current key seed (same HKDF labels).
-/// One previous generation's dh key is kept, so contacts posts written before a contact saw the
-/// rotation stay readable.
+/// One previous generation's dh key is used for contacts posts written before a contact saw the
+/// rotation; up to ``RotatedKeySeeds/maxRetiredGenerations`` retired generations open direct messages.
 public struct Identity: Sendable {
     /// Ed25519 key that signs every envelope (the current generation).
     public let signingKey: Curve25519.Signing.PrivateKey
@@ -30,6 +30,14 @@ public struct Identity: Sendable {
     /// The keys of the previous generation, after a rotation (to read what contacts wrote before
     /// they saw the rotation).
     public let previousGeneration: KeyGeneration?
+
+    /// The generations before ``previousGeneration`` that are still kept, newest first (at most
+    /// ``RotatedKeySeeds/maxRetiredGenerations`` - 1): direct messages written by a contact who
+    /// has not seen several rotations still target them.
+    public let olderGenerations: [KeyGeneration]
+
+    /// Every retired generation still kept, newest first: ``previousGeneration``, then ``olderGenerations``.
+    public var retiredGenerations: [KeyGeneration] { (previousGeneration.map { [$0] } ?? []) + olderGenerations }
 
     /// The dh key of the previous generation, after a rotation.
     public var previousDHKey: Curve25519.KeyAgreement.PrivateKey? { previousGeneration?.dhKey }
@@ -52,7 +60,9 @@ public struct Identity: Sendable {
     ///   - seed: the device seed (journal and storage keys, original identity key).
     ///   - keySeed: the seed of the current announced keys, nil before the first rotation.
     ///   - previousKeySeed: the seed of the previous generation, nil when it was the device seed.
-    public init(seed: Seed, keySeed: Seed?, previousKeySeed: Seed?) throws(IdentityError) {
+    ///   - olderKeySeeds: the generations before the previous one, newest first (nil: the device
+    ///     seed's generation); ignored before the first rotation.
+    public init(seed: Seed, keySeed: Seed?, previousKeySeed: Seed?, olderKeySeeds: [Seed?] = []) throws(IdentityError) {
         let original = try KeyGeneration(seed: seed)
         let current = try keySeed.map { seed throws(IdentityError) in try KeyGeneration(seed: seed) } ?? original
         signingKey = current.signingKey
@@ -62,12 +72,23 @@ public struct Identity: Sendable {
         feedID = FeedID(identityKey: original.signingKey.publicKey)
         if keySeed != nil {
             previousGeneration = try previousKeySeed.map { seed throws(IdentityError) in try KeyGeneration(seed: seed) } ?? original
+            var older: [KeyGeneration] = []
+            for olderSeed in olderKeySeeds.prefix(RotatedKeySeeds.maxRetiredGenerations - 1) {
+                older.append(try olderSeed.map { seed throws(IdentityError) in try KeyGeneration(seed: seed) } ?? original)
+            }
+            olderGenerations = older
         } else {
             previousGeneration = nil
+            olderGenerations = []
         }
         journalKey = KeyDerivation.derive(KeyDerivation.journalKey, from: seed)
         storageKey = KeyDerivation.derive(KeyDerivation.storageKey, from: seed)
         publicKeys = PublicKeys(identityKey: signingKey.publicKey, dhKey: dhKey.publicKey, pqKey: pqKey.publicKey)
+    }
+
+    /// Derives an identity from the device seed and the rotated key seeds (nil: never rotated).
+    public init(seed: Seed, keySeeds: RotatedKeySeeds?) throws(IdentityError) {
+        try self.init(seed: seed, keySeed: keySeeds?.current, previousKeySeed: keySeeds?.previous, olderKeySeeds: keySeeds?.older ?? [])
     }
 
     /// Creates a brand-new identity from a fresh CSPRNG seed; returns it with the seed to store.

@@ -19,19 +19,30 @@ import KithIdentity
 public struct DirectSessions: Sendable {
     /// This identity's current keys.
     public let local: LocalIdentityKeys
-    /// The previous generation's keys after a key rotation: messages a contact wrote before it
-    /// saw the rotation still target them.
-    public let previous: LocalIdentityKeys?
+    /// The retired generations' keys after key rotations, newest first: messages a contact wrote
+    /// before it saw the rotations still target them (an X3DH to their dh and pq keys, or a
+    /// ratchet step encapsulated to their pq key).
+    public let retired: [LocalIdentityKeys]
+
+    /// The previous generation's keys after a key rotation (the first of ``retired``).
+    public var previous: LocalIdentityKeys? { retired.first }
 
     /// Creates the session layer for one identity.
     ///
     /// - Throws: ``RatchetError/malformed(_:)`` when `previous` belongs to another feed.
     public init(local: LocalIdentityKeys, previous: LocalIdentityKeys? = nil) throws(RatchetError) {
-        if let previous, previous.feedID != local.feedID {
-            throw .malformed("previous keys of feed \(previous.feedID) given for feed \(local.feedID)")
+        try self.init(local: local, retired: previous.map { [$0] } ?? [])
+    }
+
+    /// Creates the session layer for one identity with its retired generations (newest first).
+    ///
+    /// - Throws: ``RatchetError/malformed(_:)`` when a retired generation belongs to another feed.
+    public init(local: LocalIdentityKeys, retired: [LocalIdentityKeys]) throws(RatchetError) {
+        for keys in retired where keys.feedID != local.feedID {
+            throw .malformed("previous keys of feed \(keys.feedID) given for feed \(local.feedID)")
         }
         self.local = local
-        self.previous = previous
+        self.retired = retired
     }
 
     // MARK: Sending
@@ -62,7 +73,7 @@ public struct DirectSessions: Sendable {
             record = SessionRecord(current: try RatchetSession.initiate(local: local, bundle: bundle, entropy: entropy))
             usedPrekey = oneTime?.id
         }
-        let (wire, next) = try record.encrypt(plaintext, context: context)
+        let (wire, next) = try record.encrypt(plaintext, context: context, entropy: entropy)
         try sessions.saveSessionRecord(next, with: peer.feed)
         if let usedPrekey { try peerPrekeys.removePeerPrekey(id: usedPrekey, forPeer: peer.feed) }
         return wire
@@ -72,7 +83,7 @@ public struct DirectSessions: Sendable {
 
     /// Opens one direct message `peer` sent to this identity.
     ///
-    /// Tries the current keys, then the previous generation's. A prekey message may start a new
+    /// Tries the current keys, then the retired generations' (newest first). A prekey message may start a new
     /// session (see ``SessionRecord/receive(_:record:context:local:peer:prekeys:now:entropy:)``);
     /// its one-time prekey is consumed once the message authenticated. The advanced record is saved.
     ///
@@ -89,19 +100,20 @@ public struct DirectSessions: Sendable {
             throw .malformed("message of feed \(context.feedID) to '\(context.audience)' is not from \(peer.feedID) to \(local.feedID)")
         }
         let record = try sessions.sessionRecord(with: peer.feed).map { $0.updatingPeerPQKey(peer.pqKey) }
-        let received: SessionRecord.Received
-        do {
-            received = try SessionRecord.receive(
-                wire, record: record, context: context, local: local, peer: peer, prekeys: prekeys, now: now, entropy: entropy
-            )
-        } catch {
-            guard let previous, !Self.isStorage(error) else { throw error }
-            received = try SessionRecord.receive(
-                wire, record: record, context: context, local: previous, peer: peer, prekeys: prekeys, now: now, entropy: entropy
-            )
+        var firstError: RatchetError?
+        for keys in [local] + retired {
+            do throws(RatchetError) {
+                let received = try SessionRecord.receive(
+                    wire, record: record, context: context, local: keys, peer: peer, prekeys: prekeys, now: now, entropy: entropy
+                )
+                try sessions.saveSessionRecord(received.record, with: peer.feed)
+                return received.plaintext
+            } catch {
+                if Self.isStorage(error) { throw error }
+                if firstError == nil { firstError = error }
+            }
         }
-        try sessions.saveSessionRecord(received.record, with: peer.feed)
-        return received.plaintext
+        throw firstError ?? .authenticationFailed
     }
 
     /// Adds a one-time prekey batch `peer` sent (a `prekey_batch` message's bytes) to the held pool.

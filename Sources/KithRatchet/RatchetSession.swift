@@ -54,12 +54,18 @@ public struct RatchetSession: Sendable, Equatable {
     /// X3DH prelude (prekey messages).
     public var isAwaitingReply: Bool { role == .initiator && pendingPrelude != nil }
 
-    /// True when ``encrypt(_:context:)`` can be called.
-    public var canSend: Bool { sendingChainKey != nil }
+    /// True when ``encrypt(_:context:entropy:)`` can be called.
+    public var canSend: Bool { sendingChainKey != nil || owesSendingStep }
+
+    /// True after a DH ratchet step on receiving and before the next message is sent: the sending
+    /// chain is derived by the next ``encrypt(_:context:entropy:)``, with a fresh ML-KEM
+    /// encapsulation to ``peerPQKey`` as it is then (the contact's current key after a rotation,
+    /// not the key they had when their message arrived).
+    var owesSendingStep: Bool { sendingChainKey == nil && receivingChainKey != nil }
 
     // MARK: Establishment
 
-    /// Starts a session as initiator (Alice). The first ``encrypt(_:context:)`` produces a prekey message.
+    /// Starts a session as initiator (Alice). The first ``encrypt(_:context:entropy:)`` produces a prekey message.
     public static func initiate(
         local: LocalIdentityKeys, bundle: PrekeyBundle,
         configuration: RatchetConfiguration = RatchetConfiguration(),
@@ -114,7 +120,8 @@ public struct RatchetSession: Sendable, Equatable {
             skippedKeys: SkippedMessageKeys()
         )
         // The initial chain is covered by the X3DH pq_ss (in the master secret): no ratchet ciphertext.
-        try session.ratchetStep(theirRatchetKey: parsed.header.dhPublicKey, receivedPQSecret: nil, entropy: entropy)
+        // The sending half of the step waits for the first reply (see `owesSendingStep`).
+        try session.receivingRatchetStep(theirRatchetKey: parsed.header.dhPublicKey, receivedPQSecret: nil, entropy: entropy)
         let plaintext = try session.decryptOnCurrentChain(
             parsed, associatedData: context.associatedData(headerBytes: headerBytes), nonce: context.nonce, now: now
         )
@@ -136,20 +143,29 @@ public struct RatchetSession: Sendable, Equatable {
 
     /// Encrypts `plaintext` for the envelope described by `context`.
     ///
+    /// The first message after a DH ratchet step on receiving derives the new sending chain here,
+    /// encapsulating to the contact's ML-KEM key as it is now (``peerPQKey``); `entropy` supplies
+    /// that encapsulation.
+    ///
     /// - Returns: the `content_enc` bytes and the new session state (persist it before sending).
-    public func encrypt(_ plaintext: [UInt8], context: DirectMessageContext) throws(RatchetError) -> (wire: [UInt8], session: RatchetSession) {
+    public func encrypt(
+        _ plaintext: [UInt8], context: DirectMessageContext, entropy: some RatchetEntropySource = SystemEntropySource()
+    ) throws(RatchetError) -> (wire: [UInt8], session: RatchetSession) {
         guard plaintext.count <= RatchetConstants.maxPlaintextSize else { throw .plaintextTooLarge(plaintext.count) }
-        guard let chainKey = sendingChainKey else { throw .noSendingChain }
+        var next = self
+        if next.owesSendingStep { try next.sendingRatchetStep(entropy: entropy) }
+        guard let chainKey = next.sendingChainKey else { throw .noSendingChain }
+        let sendingMessageNumber = next.sendingMessageNumber
         guard sendingMessageNumber < UInt32.max else { throw .chainExhausted }
         let (messageKey, nextChainKey) = RatchetKDF.chainStep(chainKey: chainKey)
         let carryAll = configuration.pqCarryPolicy == .everyMessage
         let firstOfChain = sendingMessageNumber == 0
         let header = RatchetHeader(
-            dhPublicKey: sendingRatchetPublicKey, messageNumber: sendingMessageNumber,
-            previousChainLength: previousSendingChainLength,
-            pqCiphertext: (carryAll || firstOfChain) ? sendingPQCiphertext : nil
+            dhPublicKey: next.sendingRatchetPublicKey, messageNumber: sendingMessageNumber,
+            previousChainLength: next.previousSendingChainLength,
+            pqCiphertext: (carryAll || firstOfChain) ? next.sendingPQCiphertext : nil
         )
-        let prelude = (carryAll || firstOfChain) ? pendingPrelude : nil
+        let prelude = (carryAll || firstOfChain) ? next.pendingPrelude : nil
         let headerBytes = DirectMessageWire(prelude: prelude, header: header, ciphertext: []).headerBytes
         let sealed: ChaChaPoly.SealedBox
         do {
@@ -165,7 +181,6 @@ public struct RatchetSession: Sendable, Equatable {
         wire.reserveCapacity(headerBytes.count + plaintext.count + RatchetConstants.tagSize)
         wire.append(contentsOf: sealed.ciphertext)
         wire.append(contentsOf: sealed.tag)
-        var next = self
         next.sendingChainKey = nextChainKey
         next.sendingMessageNumber += 1
         if !carryAll { next.sendingPQCiphertext = nil }   // sent once; no need to keep 1,088 bytes
@@ -206,7 +221,7 @@ public struct RatchetSession: Sendable, Equatable {
             guard let ciphertext = header.pqCiphertext else { throw .missingPQCiphertext }
             try state.skipMessageKeys(until: header.previousChainLength, now: now)
             let pqSecret = try HybridX3DH.decapsulate(ciphertext, with: local.pqKey)
-            try state.ratchetStep(theirRatchetKey: header.dhPublicKey, receivedPQSecret: pqSecret, entropy: entropy)
+            try state.receivingRatchetStep(theirRatchetKey: header.dhPublicKey, receivedPQSecret: pqSecret, entropy: entropy)
         }
         let plaintext = try state.decryptOnCurrentChain(parsed, associatedData: associatedData, nonce: nonce, now: now)
         return (plaintext, state)
@@ -247,9 +262,12 @@ public struct RatchetSession: Sendable, Equatable {
         receivingChainKey = chainKey
     }
 
-    /// The DH (+ PQ) ratchet step on receiving a new ratchet key: derives the receiving chain with
-    /// the peer's ML-KEM secret, then a fresh sending key pair and chain with a fresh encapsulation.
-    private mutating func ratchetStep(
+    /// The receiving half of the DH (+ PQ) ratchet step on a new ratchet key of the peer: derives
+    /// the receiving chain with the peer's ML-KEM secret and draws the next sending ratchet key
+    /// pair (so the previous private key is gone at once). The sending chain is derived by
+    /// ``sendingRatchetStep(entropy:)`` when the next message is sent: its encapsulation then
+    /// targets the contact's key at that time, which a key rotation may have changed meanwhile.
+    private mutating func receivingRatchetStep(
         theirRatchetKey: [UInt8], receivedPQSecret: [UInt8]?, entropy: some RatchetEntropySource
     ) throws(RatchetError) {
         let theirKey = try X25519Agreement.publicKey(theirRatchetKey)
@@ -258,25 +276,42 @@ public struct RatchetSession: Sendable, Equatable {
             rootKey: rootKey, dhOutput: try X25519Agreement.sharedSecret(ourKey, theirKey), pqSharedSecret: receivedPQSecret
         )
         let newKey = try entropy.newX25519PrivateKey()
-        let (ciphertext, pqSecret) = try entropy.encapsulate(to: peerPQKey)
-        let sending = RatchetKDF.rootStep(
-            rootKey: receiving.rootKey, dhOutput: try X25519Agreement.sharedSecret(newKey, theirKey), pqSharedSecret: pqSecret
-        )
         if let retired = receivingRatchetPublicKey {
             retiredReceivingRatchetKeys.append(retired)
             if retiredReceivingRatchetKeys.count > RatchetConstants.maxRetiredReceivingKeys {
                 retiredReceivingRatchetKeys.removeFirst()
             }
         }
-        previousSendingChainLength = sendingMessageNumber
-        sendingMessageNumber = 0
+        // Only a chain that existed has a length to announce (PN); a step that follows another
+        // receiving step without a send in between keeps the announced length.
+        if sendingChainKey != nil {
+            previousSendingChainLength = sendingMessageNumber
+            sendingMessageNumber = 0
+        }
         receivingMessageNumber = 0
         receivingRatchetPublicKey = theirRatchetKey
         receivingChainKey = receiving.chainKey
-        rootKey = sending.rootKey
-        sendingChainKey = sending.chainKey
+        rootKey = receiving.rootKey
+        sendingChainKey = nil
+        sendingPQCiphertext = nil
         sendingRatchetPrivateKey = Array(newKey.rawRepresentation)
         sendingRatchetPublicKey = Array(newKey.publicKey.rawRepresentation)
+    }
+
+    /// The sending half of the DH (+ PQ) ratchet step, done by the first message after a
+    /// receiving step: a fresh ML-KEM encapsulation to ``peerPQKey`` (the contact's current key)
+    /// and the new sending chain from the drawn ratchet key and the peer's ratchet key.
+    private mutating func sendingRatchetStep(entropy: some RatchetEntropySource) throws(RatchetError) {
+        guard let theirRatchetKey = receivingRatchetPublicKey else { throw .noSendingChain }
+        let theirKey = try X25519Agreement.publicKey(theirRatchetKey)
+        let ourKey = try X25519Agreement.privateKey(sendingRatchetPrivateKey)
+        let (ciphertext, pqSecret) = try entropy.encapsulate(to: peerPQKey)
+        let sending = RatchetKDF.rootStep(
+            rootKey: rootKey, dhOutput: try X25519Agreement.sharedSecret(ourKey, theirKey), pqSharedSecret: pqSecret
+        )
+        rootKey = sending.rootKey
+        sendingChainKey = sending.chainKey
+        sendingMessageNumber = 0
         sendingPQCiphertext = ciphertext
     }
 

@@ -15,6 +15,9 @@ import KithIdentity
 /// retired_count u8 (<= 5) | retired_count x receiving_ratchet_public 32
 /// skipped_count u16 (<= 2000) | skipped_count x (ratchet_public 32 | number u32 | message_key 32 | stored_at u64)
 /// ```
+///
+/// A receiving chain without a sending chain means the sending half of the last DH ratchet step
+/// is owed (the next ``RatchetSession/encrypt(_:context:entropy:)`` derives it).
 public enum RatchetSessionCodec {
     /// The current format version.
     public static let version: UInt8 = 0x01

@@ -41,9 +41,12 @@ public struct SessionRecord: Sendable, Equatable {
 
     // MARK: Sending
 
-    /// Encrypts with the current session; returns the wire and the record to persist.
-    public func encrypt(_ plaintext: [UInt8], context: DirectMessageContext) throws(RatchetError) -> (wire: [UInt8], record: SessionRecord) {
-        let (wire, session) = try current.encrypt(plaintext, context: context)
+    /// Encrypts with the current session (see ``RatchetSession/encrypt(_:context:entropy:)``);
+    /// returns the wire and the record to persist.
+    public func encrypt(
+        _ plaintext: [UInt8], context: DirectMessageContext, entropy: some RatchetEntropySource = SystemEntropySource()
+    ) throws(RatchetError) -> (wire: [UInt8], record: SessionRecord) {
+        let (wire, session) = try current.encrypt(plaintext, context: context, entropy: entropy)
         var next = self
         next.current = session
         return (wire, next)

@@ -84,7 +84,7 @@ import Testing
             let context = try from.context(to: to, sequence: sequence)
             let wire: [UInt8]
             if sender == "alice" {
-                (wire, aliceSession) = try aliceSession.encrypt(Array(text.utf8), context: context)
+                (wire, aliceSession) = try aliceSession.encrypt(Array(text.utf8), context: context, entropy: aliceEntropy)
                 if let session = bobSession {
                     let opened = try session.decrypt(wire, context: context, local: bob.keys, now: now, entropy: bobEntropy)
                     #expect(opened.plaintext == Array(text.utf8))
@@ -98,7 +98,7 @@ import Testing
                 }
             } else {
                 let session = try #require(bobSession)
-                let sent = try session.encrypt(Array(text.utf8), context: context)
+                let sent = try session.encrypt(Array(text.utf8), context: context, entropy: bobEntropy)
                 wire = sent.wire
                 bobSession = sent.session
                 let opened = try aliceSession.decrypt(wire, context: context, local: alice.keys, now: now, entropy: aliceEntropy)
