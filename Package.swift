@@ -349,6 +349,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // TLS for every connection (kith serve --tls-cert/--tls-key).
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // NIO's WebSocket upgrader and frame codec for signaling on channel handlers.
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 // NIOThreadPool for the gateway's password hashing.
@@ -527,6 +529,7 @@ let package = Package(
                 "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity", "KithInvites", "KithTestSupport", "KithTDF",
                 "KithPush", "KithPushDelivery",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -45,6 +45,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "File holding the secret shared with a coturn server (use-auth-secret); enables GET /api/turn-credentials. Also KITH_TURN_SECRET_FILE.")
     var turnSecretFile: String?
 
+    @Option(help: "Serve everything over TLS (HTTPS, WSS) with this PEM certificate chain, leaf first (needs --tls-key). Also KITH_SERVE_TLS_CERT.")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert. Also KITH_SERVE_TLS_KEY.")
+    var tlsKey: String?
+
     @Option(help: "A STUN/TURN URL handed out with TURN credentials (repeat for several), e.g. turn:example.org:3478.")
     var turnURI: [String] = []
 
@@ -117,6 +123,8 @@ struct ServeCommand: AsyncParsableCommand {
         flags.databasePath = database
         flags.deadNodeAfterSeconds = deadNodeAfter
         flags.turnSecretFile = turnSecretFile
+        flags.tlsCertificateFile = tlsCert
+        flags.tlsKeyFile = tlsKey
         flags.turnURIs = turnURI
         flags.turnTTLSeconds = turnTTL
         flags.maximumConnections = maxConnections
@@ -171,8 +179,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let json = global.json
             let database = assembly.database
+            let secure = settings.tls != nil
             try await assembly.run { host, port in
-                Self.announce(host: host, port: port, database: database, json: json)
+                Self.announce(host: host, port: port, secure: secure, database: database, json: json)
             }
             if !json { Output.error("kith serve: stopped") }
         }
@@ -193,15 +202,16 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// One line with the REST and WebSocket addresses and the database (JSON with --json).
-    private static func announce(host: String, port: Int, database: String, json: Bool) {
+    private static func announce(host: String, port: Int, secure: Bool, database: String, json: Bool) {
         let shown = host.contains(":") ? "[\(host)]" : host
+        let (http, ws) = secure ? ("https", "wss") : ("http", "ws")
         if json {
             Output.json(.object([
-                "listening": .string("http://\(shown):\(port)"), "signaling": .string("ws://\(shown):\(port)/"),
+                "listening": .string("\(http)://\(shown):\(port)"), "signaling": .string("\(ws)://\(shown):\(port)/"),
                 "host": .string(host), "port": .integer(Int64(port)), "database": .string(database),
             ]))
         } else {
-            Output.line("kith serve: listening on http://\(shown):\(port) (signaling ws://\(shown):\(port)/), database \(database)")
+            Output.line("kith serve: listening on \(http)://\(shown):\(port) (signaling \(ws)://\(shown):\(port)/), database \(database)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import KithPushDelivery
 import Logging
+import NIOSSL
 
 /// `kith serve` put together from its ``ServerSettings``: the one assembly path the command line and the
 /// benchmark share.
@@ -35,6 +36,9 @@ public struct ServerAssembly: Sendable {
         var configuration = RendezvousServerConfiguration(
             host: settings.host, port: settings.port, limits: settings.limits, turn: try TURNConfiguration.load(settings: settings),
             push: PushConfiguration(providers: [], publicURL: settings.publicURL, limits: settings.pushLimits))
+        if let tls = settings.tls {
+            configuration.tls = try TLSConfiguration.server(certificateFile: tls.certificateFile, keyFile: tls.keyFile)
+        }
         let stores = try await ServerStores.open(settings: settings, nodeID: configuration.nodeID)
         if stores.fanout != nil {
             // Messages stored through another node arrive by LISTEN/NOTIFY; a slow poll catches any

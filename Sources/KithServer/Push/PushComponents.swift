@@ -23,7 +23,8 @@ struct PushComponents: Sendable {
         let metrics = PushMetrics(registry: serverMetrics.registry)
         let hub = PushSubscriberHub()
         let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let publicBase = PublicBaseURL(configured: push.publicURL, fallback: "http://\(shown):\(configuration.port)")
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let publicBase = PublicBaseURL(configured: push.publicURL, fallback: "\(scheme)://\(shown):\(configuration.port)", scheme: scheme)
         let dispatcher = PushDispatcher(providers: push.providers, store: store, limits: limits, metrics: metrics, logger: logger)
         let keys = configuration.limits.rateLimiterKeys
         self.store = store

@@ -159,8 +159,11 @@ struct PushServiceAPI: PushAPIStep, Sendable {
 final class PublicBaseURL: Sendable {
     private let configured: String?
     private let bound = Mutex<String>("")
+    /// `https` when the server serves TLS itself.
+    private let scheme: String
 
-    init(configured: String?, fallback: String) {
+    init(configured: String?, fallback: String, scheme: String = "http") {
+        self.scheme = scheme
         var trimmed = configured
         while trimmed?.hasSuffix("/") == true { trimmed?.removeLast() }
         self.configured = trimmed
@@ -170,7 +173,7 @@ final class PublicBaseURL: Sendable {
     /// Records the bound address (when no URL is configured).
     func listening(host: String, port: Int) {
         let shown = host.contains(":") ? "[\(host)]" : host
-        bound.withLock { $0 = "http://\(shown):\(port)" }
+        bound.withLock { [scheme] in $0 = "\(scheme)://\(shown):\(port)" }
     }
 
     /// The base URL, without a trailing slash.

@@ -3,6 +3,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import NIOWebSocket
 
 /// The HTTP/1 server with WebSocket upgrade, each connection guarded by a ``RequestHeadGuard``.
@@ -39,6 +40,9 @@ struct GuardedUpgradeChannel: ServerChildChannel {
 
     let base: HTTP1WebSocketUpgradeChannel
     let requestHeadTimeout: TimeAmount
+    /// TLS in front of everything (nil: plain HTTP; a failure: the configured TLS could not be set up, so every
+    /// connection is closed unread instead of being served in clear).
+    let tls: Result<NIOSSLContext, any Error>?
     /// Serves the signaling upgrades, on channel handlers.
     let signalingHub: SignalingHub
     /// Open connections by source.
@@ -57,8 +61,17 @@ struct GuardedUpgradeChannel: ServerChildChannel {
         }
         let connections = connections
         channel.closeFuture.whenComplete { _ in connections.release(source) }
+        let tls = tls
         let guarded = channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(timeout: requestHeadTimeout), position: .first)
+            switch tls {
+            case nil: break
+            case .success(let context):
+                // First in the pipeline: the head guard's deadline covers the handshake too.
+                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context), position: .first)
+            case .failure:
+                throw TLSUnavailable()
+            }
         }
         let hub = signalingHub
         let hummingbird = base
@@ -121,3 +134,6 @@ struct GuardedUpgradeChannel: ServerChildChannel {
         await base.handle(value: hummingbird, logger: logger)
     }
 }
+
+/// The configured TLS context could not be made: connections are refused, never served in clear.
+struct TLSUnavailable: Error {}

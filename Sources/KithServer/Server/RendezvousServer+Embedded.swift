@@ -2,7 +2,7 @@ import ServiceLifecycle
 
 extension RendezvousServer {
     /// Runs the server in this process while `body` runs, then stops it: for `kith demo` and
-    /// tests. `body` gets the base URL it listens on, such as `http://127.0.0.1:53211`
+    /// tests. `body` gets the base URL it listens on, such as `http://127.0.0.1:53211` (`https://` with TLS)
     /// (configure port 0 for a free one).
     ///
     /// - Throws: what `body` throws; ``EmbeddedServerError/didNotStart`` when the server ended
@@ -25,7 +25,7 @@ extension RendezvousServer {
         let shown = host.contains(":") ? "[\(host)]" : host
         let result: Swift.Result<Result, any Error>
         do {
-            result = .success(try await body("http://\(shown):\(port)"))
+            result = .success(try await body("\(configuration.tls == nil ? "http" : "https")://\(shown):\(port)"))
         } catch {
             result = .failure(error)
         }

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import KithRendezvous
 import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import UnixSignals
 
@@ -29,6 +30,9 @@ public struct RendezvousServer: Sendable {
     public let metrics: ServerMetrics
     /// Open TCP connections by source, against ``RendezvousServerLimits/connectionsPerSource``.
     let sourceConnections: SourceConnectionCounter
+    /// The TLS context of ``RendezvousServerConfiguration/tls``, made once (a failure refuses every connection
+    /// rather than serving plain HTTP; ``ServerAssembly`` checks the files before a server is made).
+    let tlsContext: Result<NIOSSLContext, any Error>?
 
     /// A server on `store`, reading time from `clock`; with `fanout`, events for connections on
     /// other nodes sharing the database travel through PostgreSQL (its node id must be
@@ -48,6 +52,7 @@ public struct RendezvousServer: Sendable {
         self.fanout = fanout
         self.metrics = metrics
         sourceConnections = SourceConnectionCounter(limitPerSource: configuration.limits.connectionsPerSource)
+        tlsContext = configuration.tls.map { tls in Result { try NIOSSLContext(configuration: tls) } }
         let bus = LocalSignalBus(nodeID: configuration.nodeID)
         if let fanout { bus.route(remote: fanout) }
         hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits, metrics: metrics)
@@ -93,6 +98,7 @@ public struct RendezvousServer: Sendable {
                             idleTimeout: .seconds(60)),
                         ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval)))),
                 requestHeadTimeout: TimeAmount(limits.requestHeadTimeout),
+                tls: tlsContext,
                 signalingHub: hub,
                 connections: sourceConnections, metrics: metrics)
         }

@@ -1,4 +1,5 @@
 import KithRendezvous
+import NIOSSL
 
 /// Where and how a rendezvous server runs.
 public struct RendezvousServerConfiguration: Sendable {
@@ -15,6 +16,8 @@ public struct RendezvousServerConfiguration: Sendable {
     /// The push gateway's providers, the push service's public URL and the push bounds (used when
     /// the server has a ``PushStore``).
     public var push: PushConfiguration
+    /// TLS for every connection (HTTPS, WSS; ALPN `http/1.1`); nil: plain HTTP.
+    public var tls: TLSConfiguration?
 
     /// A configuration binding `host:port` (127.0.0.1:7460 by default).
     public init(

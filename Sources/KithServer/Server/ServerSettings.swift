@@ -20,6 +20,10 @@ public struct ServerSettings: Sendable {
         public var databaseURL: String?
         /// `--turn-secret-file`.
         public var turnSecretFile: String?
+        /// `--tls-cert`: the certificate chain (PEM) to serve HTTPS and WSS with.
+        public var tlsCertificateFile: String?
+        /// `--tls-key`: its private key (PEM).
+        public var tlsKeyFile: String?
         /// `--max-connections`.
         public var maximumConnections: Int?
         /// `--max-connections-per-source`.
@@ -71,6 +75,10 @@ public struct ServerSettings: Sendable {
         case databaseURL = "KITH_DATABASE_URL"
         /// File holding the TURN shared secret.
         case turnSecretFile = "KITH_TURN_SECRET_FILE"
+        /// Certificate chain (PEM) for TLS.
+        case tlsCertificateFile = "KITH_SERVE_TLS_CERT"
+        /// Private key (PEM) for TLS.
+        case tlsKeyFile = "KITH_SERVE_TLS_KEY"
         /// Signaling connections one node holds.
         case maximumConnections = "KITH_SERVE_MAX_CONNECTIONS"
         /// TCP connections one source address (an IPv6 /64) may hold open.
@@ -112,6 +120,16 @@ public struct ServerSettings: Sendable {
     public var deadNodeAfterSeconds: Int
     /// File holding the TURN shared secret, if any.
     public var turnSecretFile: String?
+    /// The certificate chain (PEM) and private key (PEM) to serve everything over TLS with (HTTPS, WSS); nil: plain
+    /// HTTP, for loopback or behind a TLS-terminating reverse proxy.
+    public var tls: (certificateFile: String, keyFile: String)? {
+        guard let tlsCertificateFile, let tlsKeyFile else { return nil }
+        return (tlsCertificateFile, tlsKeyFile)
+    }
+    /// `--tls-cert`, if given.
+    public var tlsCertificateFile: String?
+    /// `--tls-key`, if given.
+    public var tlsKeyFile: String?
     /// STUN/TURN URLs handed out with TURN credentials (they need ``turnSecretFile``).
     public var turnURIs: [String]
     /// Lifetime of TURN credentials in seconds (default 3600; 1...86400, checked when the secret file is read).
@@ -193,6 +211,9 @@ public struct ServerSettings: Sendable {
             throw .outOfRange(source: "--dead-node-after", value: String(deadNodeAfterSeconds), range: Self.deadNodeAfterRange)
         }
         turnSecretFile = flags.turnSecretFile ?? variable(.turnSecretFile)
+        tlsCertificateFile = flags.tlsCertificateFile ?? variable(.tlsCertificateFile)
+        tlsKeyFile = flags.tlsKeyFile ?? variable(.tlsKeyFile)
+        guard (tlsCertificateFile == nil) == (tlsKeyFile == nil) else { throw .incompleteTLS }
         turnURIs = flags.turnURIs
         turnTTLSeconds = flags.turnTTLSeconds ?? 3_600
         pushProviders = flags.pushProviders
@@ -272,6 +293,8 @@ public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvert
     case invalidSwitch(source: String, value: String)
     /// Both an SQLite file (`--database`) and a PostgreSQL URL.
     case conflictingDatabases
+    /// A TLS certificate without its key, or a key without its certificate.
+    case incompleteTLS
 
     /// One sentence naming the setting and what it accepts.
     public var description: String {
@@ -286,6 +309,8 @@ public enum ServerSettingsError: Error, Sendable, Equatable, CustomStringConvert
             "\(source) must be 1, true or yes (on) or 0, false or no (off) (got \"\(value)\")"
         case .conflictingDatabases:
             "use --database or --database-url, not both"
+        case .incompleteTLS:
+            "TLS needs both --tls-cert and --tls-key (or KITH_SERVE_TLS_CERT and KITH_SERVE_TLS_KEY)"
         }
     }
 }

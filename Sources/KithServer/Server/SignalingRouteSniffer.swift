@@ -61,9 +61,23 @@ final class SignalingRouteSniffer: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // Input ended, or the request-head guard gives up: Hummingbird's negotiation ends it quietly.
-        if !decided { decide(.hummingbird, context: context) }
+        // Input ended, or the request-head guard gives up: Hummingbird's negotiation ends it quietly. Other events
+        // (a TLS handshake that completed) do not decide the route: the request head does.
+        if !decided, let channelEvent = event as? ChannelEvent, channelEvent == .inputClosed { decide(.hummingbird, context: context) }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // An error before any pipeline serves the connection (a failed TLS handshake: plain HTTP or a client that
+        // does not trust the certificate): close it now rather than at the head timeout.
+        guard decided else {
+            decided = true
+            held = nil
+            install(context, .notHTTP)
+            context.close(promise: nil)
+            return
+        }
+        context.fireErrorCaught(error)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
