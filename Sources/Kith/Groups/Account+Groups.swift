@@ -358,12 +358,19 @@ extension Account {
     }
 
     func sendToGroupBlocking(_ id: GroupID, content: Content) throws(KithError) -> Envelope {
+        guard content.isKnown else { throw .input(.invalid("\(content.type) cannot be sent to a group")) }
+        let plaintext: [UInt8]
+        do throws(FeedError) { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
+        return try sendToGroupBlocking(id, content: content, plaintext: plaintext)
+    }
+
+    /// Sends `plaintext`, the exact bytes of `content` (they may carry fields beyond its typed form, such as
+    /// attachment keys), to the group.
+    func sendToGroupBlocking(_ id: GroupID, content: Content, plaintext: [UInt8]) throws(KithError) -> Envelope {
         // The receiving side's rule (Account.notInGroups), applied before anything is sealed.
         guard content.isKnown, !Self.notInGroups.contains(content.type) else {
             throw .input(.invalid("\(content.type) cannot be sent to a group"))
         }
-        let plaintext: [UInt8]
-        do throws(FeedError) { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
         return try appendGroupMessage(id, plaintext: plaintext, type: content.type) { membership throws(KithError) in
             do throws(GroupError) { return try membership.encrypt(plaintext).tlsEncoded } catch { throw .group(error) }
         }

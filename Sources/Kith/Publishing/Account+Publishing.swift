@@ -23,17 +23,31 @@ extension Account {
     }
 
     func publishBlocking(_ content: Content, audience: Audience) throws(KithError) -> Envelope {
-        if case .direct(let peer) = audience { return try sendDirectBlocking(content, to: peer) }
+        let plaintext: [UInt8]
+        do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
+        return try send(content, plaintext: plaintext, audience: audience)
+    }
+
+    /// The one audience dispatcher: every send path that takes an audience (``publish(_:audience:)``, the posts,
+    /// reactions, retractions, profile updates and introductions) hands its content here.
+    ///
+    /// `direct:` goes through the Double Ratchet session with that contact, `group:` through the group's MLS state,
+    /// `self` and `contacts` are sealed for the feed. `plaintext` is the content's exact bytes (it may carry fields
+    /// beyond `content`'s typed form, such as attachment keys); `onlyTo` narrows a `contacts` message to some contacts.
+    func send(_ content: Content, plaintext: [UInt8], audience: Audience, onlyTo: Set<FeedID>? = nil) throws(KithError) -> Envelope {
+        if case .direct(let peer) = audience {
+            var refill = true
+            if case .prekeyBatch = content { refill = false }
+            return try sendDirectBlocking(plaintext: plaintext, type: content.type, to: peer, refill: refill)
+        }
         // Push tokens are for one contact: never in a feed-wide or group audience.
         if case .pushTokens = content { throw .input(.invalid("push_tokens content is direct only: hand tokens over with handOverPushTokens(_:to:expiresAt:)")) }
         if case .group(let text) = audience {
             let id: GroupID
             do throws(GroupError) { id = try GroupID(text) } catch { throw .group(error) }
-            return try sendToGroupBlocking(id, content: content)
+            return try sendToGroupBlocking(id, content: content, plaintext: plaintext)
         }
-        let plaintext: [UInt8]
-        do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
-        let seal = try audienceSealer(plaintext, audience: audience)
+        let seal = try audienceSealer(plaintext, audience: audience, onlyTo: onlyTo)
         return try append(plaintext: plaintext, type: content.type, audience: audience, seal: seal)
     }
 
@@ -170,12 +184,8 @@ extension Account {
         let plaintext = CanonicalJSON.serialize(object)
         guard let type = object["type"]?.stringValue else { throw .input(.invalid("content has no type")) }
         guard plaintext.count <= FeedLimits.maxContentJSONBytes else { throw .input(.invalid("content too large")) }
-        do throws(FeedError) { _ = try Content.parse(plaintext, envelopeType: type) } catch { throw .feed(error) }
-        if case .direct(let peer) = audience { return try sendDirectBlocking(plaintext: plaintext, type: type, to: peer) }
-        guard audience == .selfOnly || audience == .contacts else {
-            throw KithError.notYetSupported("audience '\(audience)' is not available for this content")
-        }
-        let seal = try audienceSealer(plaintext, audience: audience, onlyTo: onlyTo)
-        return try append(plaintext: plaintext, type: type, audience: audience, seal: seal)
+        let content: Content
+        do throws(FeedError) { content = try Content.parse(plaintext, envelopeType: type) } catch { throw .feed(error) }
+        return try send(content, plaintext: plaintext, audience: audience, onlyTo: onlyTo)
     }
 }
