@@ -48,14 +48,8 @@ public final class Account: Sendable {
     var keySeeds: RotatedKeySeeds? { keyState.withLock { $0.keySeeds } }
     /// The subscribers of ``events()``.
     let hub = AccountEventHub()
-    /// Test seam: when armed, the next group message processing fails right after storing a decrypted content and
-    /// before the group state is saved (the transaction must then keep neither).
-    let groupFaultAfterContent = Mutex(false)
     /// Contacts keys derived by earlier imports.
     let contactsKeyCache = ContactsKeyCache()
-    /// Largest ratchet tree this account's commits put in a Welcome (``GroupWireMessage/maxInBandTreeBytes``; tests
-    /// lower it to send small trees apart).
-    let groupTreeInBandLimit = Mutex(GroupWireMessage.maxInBandTreeBytes)
     /// How many refused invite join requests each requester may cost this identity (docs/INVITES.md).
     let inviteJoinBudget = Mutex(JoinRequestBudget())
     /// How many invite exchanges with strangers may run and start (docs/INVITES.md, "Joiners who never met the creator").
@@ -64,10 +58,14 @@ public final class Account: Sendable {
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])
 
+    /// What tests changed in this account's behaviour (``AccountTestingHooks/production`` outside tests).
+    let testingHooks: AccountTestingHooks
+
     init(
         identity: Identity, deviceSeed: Seed, keySeeds: RotatedKeySeeds? = nil, store: FeedStore, home: AccountHome?,
-        clock: @escaping @Sendable () -> Int64
+        clock: @escaping @Sendable () -> Int64, testingHooks: AccountTestingHooks = .production
     ) throws(KithError) {
+        self.testingHooks = testingHooks
         self.keyState = Mutex(KeyState(identity: identity, keySeeds: keySeeds))
         self.deviceSeed = deviceSeed
         self.store = store

@@ -384,7 +384,7 @@ extension Account {
         }
         try groupStoreCall(access.storeContent(plaintext, of: item.entry.envelope, content: content))
         try groupStoreCall(access.markProcessed(item.entry.messageID, group: "", outcome: "stored"))
-        if groupFaultAfterContent.withLock({ armed in defer { armed = false }; return armed }) {
+        if testingHooks.failAfterGroupContent() {
             throw .store(.database("injected fault after storing group content"))
         }
         if let id = try? MessageID(item.entry.messageID) { report.opened.append(id) }

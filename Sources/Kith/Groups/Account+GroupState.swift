@@ -130,7 +130,7 @@ extension Account {
             let access = slot.groups
             let (record, membership) = try self.activeMembership(id, in: access)
             var work = membership
-            work.inBandTreeLimit = self.groupTreeInBandLimit.withLock { $0 }
+            work.inBandTreeLimit = self.testingHooks.groupTreeInBandLimit
             let handshake = try make(&work, access)
             let bytes = handshake.message.tlsEncoded
             guard bytes.count <= GroupWireMessage.maxHandshakeBytes else { throw .group(.handshakeTooLarge(bytes.count)) }

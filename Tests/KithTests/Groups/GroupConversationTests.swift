@@ -120,8 +120,8 @@ import Testing
     /// A tree too large for a Welcome (here: any tree, the limit lowered) travels as an encrypted blob named by an
     /// `mls_group_tree` direct message; the joiner waits for the blob, then joins.
     @Test func aTreeTooLargeForTheWelcomeTravelsApart() async throws {
-        let (alice, bob, carol) = try await Self.people()
-        alice.groupTreeInBandLimit.withLock { $0 = 0 }
+        let (creator, bob, carol) = try await Self.people()
+        let alice = try creator.withTestingHooks(AccountTestingHooks(groupTreeInBandLimit: 0))
         try await bob.shareKeyPackage(with: alice.feedID)
         try await carol.shareKeyPackage(with: alice.feedID)
         try await Self.deliver(bob, to: alice)

@@ -7,6 +7,7 @@ import KithIdentity
 import KithMLS
 import KithStore
 import KithTestSupport
+import Synchronization
 import Testing
 
 @testable import Kith
@@ -161,12 +162,15 @@ import Testing
 
     @Test func aCrashBetweenStoringAMessageAndAdvancingTheStateLosesNothing() async throws {
         let (alice, others, group) = try await Self.crowd()
-        let bob = others[0]
+        let fault = Mutex(false)
+        let bob = try others[0].withTestingHooks(AccountTestingHooks(failAfterGroupContent: {
+            fault.withLock { armed in defer { armed = false }; return armed }
+        }))
         await Self.deliver(alice, to: bob)
         try await alice.sendToGroup(group, text: "first")
         try await alice.updateGroupKeys(group)
         try await alice.sendToGroup(group, text: "second")
-        bob.groupFaultAfterContent.withLock { $0 = true }
+        fault.withLock { $0 = true }
         await #expect(throws: KithError.self) { try await bob.importKnownFeed(lines: try await alice.exportFeed()) }
         // The failed pass kept neither the content nor the state: nothing read, still epoch 1.
         #expect(try await bob.group(group).epoch == 1)

@@ -151,8 +151,8 @@ import Testing
     }
 
     @Test func aTreeTooLargeForTheWelcomeTravelsOverTheLink() async throws {
-        let (alice, dana, _) = try Self.strangers()
-        alice.groupTreeInBandLimit.withLock { $0 = 0 }
+        let (creator, dana, _) = try Self.strangers()
+        let alice = try creator.withTestingHooks(AccountTestingHooks(groupTreeInBandLimit: 0))
         let group = try await alice.createGroup(name: "g")
         let made = try await alice.createInvite(group: group.id, relay: Self.relay)
         let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.prepareStrangerJoin(made.url))
