@@ -182,7 +182,7 @@ extension Account {
         let content = Content.contactIntroduction(ContactIntroduction(
             introducedFeedID: person.feedID, introducedDHKey: person.dhKey, introducedPQKey: person.pqKey, note: note
         ))
-        return try publish(object: content.jsonObject, audience: .contacts, onlyTo: [target.feedID])
+        return try send(object: content.jsonObject, audience: .contacts, onlyTo: [target.feedID])
     }
 
     /// Every contact with the contacts key shared with them, for nearby discovery's beacon keys

@@ -81,7 +81,7 @@ extension Account {
         var object = Content.post(Post(body: text)).jsonObject
         object["attachments"] = .array(hashes)
         object["attachment_keys"] = .array(keys)
-        return try publish(object: object, audience: audience)
+        return try send(object: object, audience: audience)
     }
 
     /// Decrypts attachment `index` of a readable post held here.
@@ -128,7 +128,7 @@ extension Account {
             object["avatar_hash"] = .string(sealed.contentHash)
             object["avatar_key"] = .string(sealed.key)
         }
-        return try publish(object: object, audience: .contacts)
+        return try send(object: object, audience: .contacts)
     }
 
     /// Retracts one of this account's messages (spec 5.7) with a tombstone in the same audience.
@@ -180,7 +180,7 @@ extension Account {
 
     /// Publishes a content object that may carry fields beyond its typed form (attachment keys).
     /// The object must parse as valid content of its type.
-    func publish(object: JSONObject, audience: Audience, onlyTo: Set<FeedID>? = nil) throws(KithError) -> Envelope {
+    func send(object: JSONObject, audience: Audience, onlyTo: Set<FeedID>? = nil) throws(KithError) -> Envelope {
         let plaintext = CanonicalJSON.serialize(object)
         guard let type = object["type"]?.stringValue else { throw .input(.invalid("content has no type")) }
         guard plaintext.count <= FeedLimits.maxContentJSONBytes else { throw .input(.invalid("content too large")) }
