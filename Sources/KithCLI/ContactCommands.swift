@@ -152,7 +152,7 @@ struct Contact: AsyncParsableCommand {
                 let account = try await openAccount(global)
                 let record = try await account.removeContact(try await account.resolveContact(contact).feedID)
                 // Spec 4.3: rotate the contacts key after a removal (fresh dh key, key_rotation).
-                if !keepKeys { try await account.rotateKeys(reason: .scheduledRotation) }
+                if !keepKeys { try await account.rotation.rotate(reason: .scheduledRotation) }
                 // Push: the removal queued their whitelist tokens for revocation; DELETE them at the gateway now.
                 let push = await PushFlows.flushRevocations(account)
                 if global.json {
@@ -183,7 +183,7 @@ struct Contacts: AsyncParsableCommand {
             let account = try await openAccount(global)
             let contacts = try await account.contacts()
             let introductions = try await account.introductions()
-            let rotations = try await account.keyRotations()
+            let rotations = try await account.rotation.records()
             let pending = try await account.pendingContacts()
             if global.json {
                 var object = JSONObject()
@@ -226,7 +226,7 @@ struct Contacts: AsyncParsableCommand {
                 let note = intro.note.map { ": \(TerminalText.escaped($0))" } ?? ""
                 Output.line("introduced, not met: \(intro.introducedFeedID) by \(TerminalText.escaped(await account.displayName(of: intro.introducerFeedID)))\(note)")
             }
-            if try await account.keyRotationDue() {
+            if try await account.rotation.isDue() {
                 Output.line("NOTE: your keys are 30 days old or more; rotate them with `kith rotate-keys`.")
             }
             for rotation in rotations where !rotation.verified {
@@ -351,7 +351,7 @@ struct RotateKeys: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            if ifDue, try await !account.keyRotationDue() {
+            if ifDue, try await !account.rotation.isDue() {
                 if global.json {
                     var object = JSONObject()
                     object["rotated"] = .bool(false)
@@ -365,7 +365,7 @@ struct RotateKeys: AsyncParsableCommand {
                 // An unknown reason is invalid input (exit code 2), as it always was.
                 throw KithError.input(.invalid("reason must be one of \(KeyRotationReason.allCases.map(\.rawValue).joined(separator: ", "))"))
             }
-            try await account.rotateKeys(reason: reason)
+            try await account.rotation.rotate(reason: reason)
             if global.json {
                 var object = account.publicKeysJSON.objectValue ?? JSONObject()
                 object["rotated"] = .bool(true)

@@ -22,7 +22,7 @@ import Synchronization
 /// for message in try await account.timeline() { print(message.content) }
 /// ```
 public final class Account: Sendable {
-    /// The identity's current keys, replaced in place by ``rotateKeys(reason:)``.
+    /// The identity's current keys, replaced in place by ``Account/Rotation/rotate(reason:)``.
     struct KeyState: Sendable {
         /// The identity (private keys in memory only).
         var identity: Identity
@@ -34,7 +34,7 @@ public final class Account: Sendable {
     let keyState: Mutex<KeyState>
 
     /// The identity with its current keys (private keys in memory only). After
-    /// ``rotateKeys(reason:)`` this is the rotated identity; the feed id never changes.
+    /// ``Account/Rotation/rotate(reason:)`` this is the rotated identity; the feed id never changes.
     public var identity: Identity { keyState.withLock { $0.identity } }
     /// The local store (internal: apps use the account's methods; tests reach it with
     /// `@testable import Kith`).

@@ -138,13 +138,6 @@ extension Account {
         }
     }
 
-    /// Key rotations seen, with their verification state.
-    public func keyRotations(feed: FeedID? = nil) async throws(KithError) -> [KeyRotationRecord] {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) { return try self.store.keyRotations(feed: feed) } catch { throw .store(error) }
-        }
-    }
-
     /// The latest profile this account published, if any.
     public func ownProfile() async throws(KithError) -> ProfileUpdate? {
         try await BlockingWork.run { () throws(KithError) in try self.ownProfileBlocking() }

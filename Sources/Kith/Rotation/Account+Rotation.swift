@@ -21,13 +21,6 @@ extension Account {
     /// How often the spec asks for a contacts key rotation (30 days), in seconds.
     public static let keyRotationInterval: Int64 = 30 * 24 * 3600
 
-    /// Rotates the keys in place: after it returns, this account signs, seals and opens with the
-    /// new keys (every task sharing it sees them at once), and contacts learn them from the
-    /// `key_rotation` message on the account's feed.
-    public func rotateKeys(reason: KeyRotationReason = .scheduledRotation) async throws(KithError) {
-        try await BlockingWork.run { () throws(KithError) in try self.rotateKeysBlocking(reason: reason) }
-    }
-
     func rotateKeysBlocking(reason: KeyRotationReason) throws(KithError) {
         let seeds = RotatedKeySeeds(current: Seed.generate(), previous: keySeeds?.current)
         let rotated: Identity
@@ -53,21 +46,6 @@ extension Account {
         ) { slot throws(KithError) in try seal(slot.sequence) }
         if let home { try Self.commitPendingRotation(home) }
         try finishRotation()
-    }
-
-    /// True when the last rotation (or, without one, the feed's first message) is older than
-    /// ``keyRotationInterval``.
-    public func keyRotationDue() async throws(KithError) -> Bool {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) {
-                var since = try self.store.latestTimestamp(feed: self.feedID, type: "key_rotation")
-                if since == nil { since = try self.store.earliestTimestamp(feed: self.feedID) }
-                guard let since else { return false }
-                return self.clock() - since >= Self.keyRotationInterval
-            } catch {
-                throw .store(error)
-            }
-        }
     }
 
     // MARK: Opening
@@ -172,6 +150,37 @@ extension Account {
             try FileManager.default.moveItem(at: home.pendingRotatedKeysURL, to: home.rotatedKeysURL)
         } catch {
             throw .fileSystem(path: home.rotatedKeysURL.path, reason: error.localizedDescription)
+        }
+    }
+}
+
+extension Account.Rotation {
+    /// Key rotations seen, with their verification state.
+    public func records(feed: FeedID? = nil) async throws(KithError) -> [KeyRotationRecord] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try account.store.keyRotations(feed: feed) } catch { throw .store(error) }
+        }
+    }
+
+    /// Rotates the keys in place: after it returns, this account signs, seals and opens with the
+    /// new keys (every task sharing it sees them at once), and contacts learn them from the
+    /// `key_rotation` message on the account's feed.
+    public func rotate(reason: KeyRotationReason = .scheduledRotation) async throws(KithError) {
+        try await BlockingWork.run { () throws(KithError) in try account.rotateKeysBlocking(reason: reason) }
+    }
+
+    /// True when the last rotation (or, without one, the feed's first message) is older than
+    /// ``Account/keyRotationInterval``.
+    public func isDue() async throws(KithError) -> Bool {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) {
+                var since = try account.store.latestTimestamp(feed: account.feedID, type: "key_rotation")
+                if since == nil { since = try account.store.earliestTimestamp(feed: account.feedID) }
+                guard let since else { return false }
+                return account.clock() - since >= Account.keyRotationInterval
+            } catch {
+                throw .store(error)
+            }
         }
     }
 }

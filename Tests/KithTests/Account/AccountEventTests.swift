@@ -32,7 +32,7 @@ struct AccountEventTests {
         let second = bob.events()
         let direct = try await alice.sendDirect("hello Bob", to: bob.feedID)
         _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
-        try await alice.rotateKeys(reason: .scheduledRotation)
+        try await alice.rotation.rotate(reason: .scheduledRotation)
         _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         let post = try await bob.post("hi all", audience: .contacts)
         try await bob.removeContact(alice.feedID)

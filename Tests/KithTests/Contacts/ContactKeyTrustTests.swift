@@ -38,7 +38,7 @@ import Testing
             return true
         }
         #expect(try bob.store.contact(alice.feedID) == before)
-        #expect(try await bob.keyRotations(feed: alice.feedID).isEmpty)
+        #expect(try await bob.rotation.records(feed: alice.feedID).isEmpty)
         #expect(try bob.store.identityKey(of: alice.feedID)?.rawRepresentation == alice.identity.publicKeys.identityKey.rawRepresentation)
         // Alice's next entry is still hers and readable; Carol cannot sign into Alice's feed.
         let second = try await alice.post("still me", audience: .contacts)
@@ -51,7 +51,7 @@ import Testing
     @Test func aFirstMeetingWithARotatedIdentityIsUnverified() async throws {
         let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
-        try await alice.rotateKeys()
+        try await alice.rotation.rotate()
         try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         try await alice.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
         let held = try #require(try dave.store.contact(alice.feedID))
@@ -74,7 +74,7 @@ import Testing
     @Test func noDirectMessageToAnUnverifiedContact() async throws {
         let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
-        try await alice.rotateKeys()
+        try await alice.rotation.rotate()
         try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         let before = try dave.store.head(of: dave.feedID)
         await #expect {
@@ -111,9 +111,9 @@ import Testing
         let alice = pair.0
         let bob = pair.1
         let oldCard = try await alice.contactCard(displayName: "Alice")
-        try await alice.rotateKeys()
+        try await alice.rotation.rotate()
         _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
-        #expect(try await bob.keyRotations(feed: alice.feedID).map(\.verified) == [true])
+        #expect(try await bob.rotation.records(feed: alice.feedID).map(\.verified) == [true])
         let record = try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         #expect(record.keyIsVerified && record.identityKey == alice.identity.publicKeys.identityKeyString)
         // A card from before the verified rotation no longer matches the chain.

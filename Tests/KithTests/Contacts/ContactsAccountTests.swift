@@ -185,7 +185,7 @@ import Testing
         #expect(report.acceptedCount == 2)
         let post = try Envelope.parseV1(next)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "from my new phone")))
-        #expect(try await bob.keyRotations().map(\.verified) == [true])
+        #expect(try await bob.rotation.records().map(\.verified) == [true])
         // Bob's next contacts post is encrypted with the re-derived key.
         #expect(try bob.store.contact(alice.feedID)?.keyIsStale == true)
         let reply = try await bob.post("welcome back", audience: .contacts)
@@ -222,7 +222,7 @@ import Testing
         let lines = try await alice.exportFeed() + [CanonicalJSON.serialize(object)]
         let first = try await bob.importContactFeed(lines: lines, contact: alice.feedID)
         #expect(first.acceptedCount == 1)
-        #expect(try await bob.keyRotations().map(\.verified) == [false])
+        #expect(try await bob.rotation.records().map(\.verified) == [false])
         // They meet; Alice shows the card of her new device, naming her original feed.
         let card = try ContactCard.create(identity: rotated, displayName: "Alice", createdAt: Self.now, originalIdentityKey: alice.identity.publicKeys.identityKey)
         await #expect {
@@ -231,7 +231,7 @@ import Testing
             guard case KithError.store(.contactKeyConflict)? = error as? KithError else { return false }
             return true
         }
-        #expect(try await bob.keyRotations().map(\.verified) == [false])
+        #expect(try await bob.rotation.records().map(\.verified) == [false])
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
         let second = try await bob.importContactFeed(lines: lines, contact: alice.feedID)
         #expect(second.outcomes.last?.isAccepted == false)

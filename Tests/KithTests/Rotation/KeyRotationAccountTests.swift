@@ -24,7 +24,7 @@ import Testing
         let bob = pair.1
         let before = try await alice.post("before rotating", audience: .contacts)
         let oldKey = alice.identity.publicKeys.identityKeyString
-        try await alice.rotateKeys(reason: .scheduledRotation)
+        try await alice.rotation.rotate(reason: .scheduledRotation)
         #expect(alice.identity.isRotated)
         #expect(alice.identity.publicKeys.identityKeyString != oldKey)
         #expect(alice.feedID == FeedID(identityKey: alice.identity.originalIdentityKey))
@@ -32,7 +32,7 @@ import Testing
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
         #expect(try Self.body(bob, before.messageID) == "before rotating")
         #expect(try Self.body(bob, after.messageID) == "after rotating")
-        #expect(try await bob.keyRotations(feed: alice.feedID).map(\.verified) == [true])
+        #expect(try await bob.rotation.records(feed: alice.feedID).map(\.verified) == [true])
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
         // Bob's reply uses Alice's new dh key; she reads it.
         let reply = try await bob.post("welcome to your new keys", audience: .contacts)
@@ -47,19 +47,19 @@ import Testing
         var posts: [Envelope] = []
         for round in 0..<2 {
             posts.append(try await alice.post("generation \(round)", audience: .contacts))
-            try await alice.rotateKeys()
+            try await alice.rotation.rotate()
         }
         posts.append(try await alice.post("generation 2", audience: .contacts))
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
         #expect(try posts.map { try Self.body(bob, $0.messageID) } == ["generation 0", "generation 1", "generation 2"])
-        #expect(try await bob.keyRotations(feed: alice.feedID).map(\.verified) == [true, true])
+        #expect(try await bob.rotation.records(feed: alice.feedID).map(\.verified) == [true, true])
     }
 
     @Test func postsWrittenBeforeTheContactSawTheRotationStayReadable() async throws {
         let pair = try await ContactsAccountTests.pair()
         let alice = pair.0
         let bob = pair.1
-        try await alice.rotateKeys()
+        try await alice.rotation.rotate()
         // Bob has not imported the rotation yet: he encrypts with Alice's previous dh key.
         let stale = try await bob.post("written to your old key", audience: .contacts)
         try await Self.deliver(bob, to: alice, contact: bob.feedID)
@@ -72,7 +72,7 @@ import Testing
         let bob = pair.1
         try await alice.sendDirect("before", to: bob.feedID)
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
-        try await alice.rotateKeys()
+        try await alice.rotation.rotate()
         try await alice.sendDirect("after", to: bob.feedID)
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
         try await bob.sendDirect("reply", to: alice.feedID)
@@ -90,7 +90,7 @@ import Testing
     @Test func aDirectMessageBeforeARotationOpensWhenBothArriveTogether() async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
         try await alice.sendDirect("before", to: bob.feedID)
-        try await alice.rotateKeys()
+        try await alice.rotation.rotate()
         try await alice.sendDirect("after", to: bob.feedID)
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
         let texts = try await bob.conversation(with: alice.feedID).compactMap { message -> String? in
@@ -110,7 +110,7 @@ import Testing
         let alice = pair.0
         let bob = pair.1
         let oldKey = alice.identity.publicKeys.identityKeyString
-        async let rotation: Void = alice.rotateKeys(reason: .keyCompromise)
+        async let rotation: Void = alice.rotation.rotate(reason: .keyCompromise)
         async let before: [StoredMessage] = alice.timeline()
         _ = try await (rotation, before)
         #expect(alice.identity.publicKeys.identityKeyString != oldKey)
@@ -121,25 +121,25 @@ import Testing
         }
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
         for post in posts { #expect(try Self.body(bob, post.messageID)?.hasPrefix("after") == true) }
-        #expect(try await bob.keyRotations(feed: alice.feedID).map(\.reason) == ["key_compromise"])
+        #expect(try await bob.rotation.records(feed: alice.feedID).map(\.reason) == ["key_compromise"])
     }
 
     @Test func rotationIsDueAfterThirtyDays() async throws {
         let start: Int64 = 1_790_000_000
         let clock = Clock(now: start)
         let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: { clock.now })
-        #expect(try await alice.keyRotationDue() == false)
+        #expect(try await alice.rotation.isDue() == false)
         try await alice.post("first", audience: .selfOnly)
         clock.now = start + Account.keyRotationInterval
-        #expect(try await alice.keyRotationDue())
-        try await alice.rotateKeys()
-        #expect(try await alice.keyRotationDue() == false)
+        #expect(try await alice.rotation.isDue())
+        try await alice.rotation.rotate()
+        #expect(try await alice.rotation.isDue() == false)
     }
 
     @Test func aHomeReopensWithItsRotatedKeysAndFinishesAnInterruptedRotation() async throws {
         let home = AccountHome(directory: FileManager.default.temporaryDirectory.appendingPathComponent("kith-rotate-\(UUID().uuidString)"))
         let created = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
-        try await created.rotateKeys()
+        try await created.rotation.rotate()
         let rotatedKey = created.identity.publicKeys.identityKeyString
         let rotatedSeeds = try #require(created.keySeeds)
         let reopened = try await Account.open(home: home, passphrase: { "p" })
@@ -155,7 +155,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.pendingRotatedKeysURL.path))
 
         // A rotation cut after its announcement was stored is finished on open.
-        try await afterCrash.rotateKeys()
+        try await afterCrash.rotation.rotate()
         try FileManager.default.removeItem(at: home.rotatedKeysURL)
         try Account.writeSealed(try #require(afterCrash.keySeeds), deviceSeed: afterCrash.deviceSeed, to: home.pendingRotatedKeysURL)
         try Account.writeSealed(rotatedSeeds, deviceSeed: afterCrash.deviceSeed, to: home.rotatedKeysURL)
@@ -172,7 +172,7 @@ import Testing
         let home = AccountHome(directory: FileManager.default.temporaryDirectory.appendingPathComponent("kith-rotate-\(UUID().uuidString)"))
         let created = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
         let before = try Data(contentsOf: home.publicKeysURL)
-        try await created.rotateKeys()
+        try await created.rotation.rotate()
         let rotatedKey = created.identity.publicKeys.identityKeyString
         // The state a kill between commitPendingRotation and finishRotation leaves behind.
         try before.write(to: home.publicKeysURL)
