@@ -63,9 +63,9 @@ struct PushCommand: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let registration = try await account.pushRegistration()
-                let pools = try await account.pushTokenPools()
-                let pending = try await account.pendingPushRevocations().count
+                let registration = try await account.push.registration()
+                let pools = try await account.push.tokenPools()
+                let pending = try await account.push.pendingRevocations().count
                 if global.json {
                     var object = registration.map(PushRendering.registration) ?? JSONObject()
                     object["registered"] = .bool(registration != nil)
@@ -111,7 +111,7 @@ struct PushCommand: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                guard try await account.pushRegistration() != nil else { throw PushFlows.FlowError.notRegistered }
+                guard try await account.push.registration() != nil else { throw PushFlows.FlowError.notRegistered }
                 let refilled = try await PushFlows.refill(account)
                 if global.json {
                     Output.json(.object(["refilled": PushRendering.refilled(refilled)]))
@@ -178,7 +178,7 @@ struct KnocksCommand: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                guard try await account.pushRegistration() != nil else { throw PushFlows.FlowError.notRegistered }
+                guard try await account.push.registration() != nil else { throw PushFlows.FlowError.notRegistered }
                 let json = global.json
                 let once = once
                 let address = try syncWith.map(SyncRun.hostAndPort)
@@ -265,7 +265,7 @@ enum PushRendering {
 /// travel in that very session. A gateway that cannot be reached only prints a warning.
 enum PushAutoRefill {
     static func run(_ account: Account) async {
-        guard (try? await account.pushRegistration()) != nil else { return }
+        guard (try? await account.push.registration()) != nil else { return }
         do {
             _ = try await PushFlows.refill(account)
         } catch {

@@ -36,7 +36,7 @@ extension Demo {
         say("She issues \(summary.tokensHanded) whitelist tokens for Bob alone and hands them over in a push_tokens direct message.")
         _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
         try await bob.processDirectMessages()
-        summary.tokensHeld = try await bob.pushTokenPools().first { $0.peer == alice.feedID }?.heldUnused ?? 0
+        summary.tokensHeld = try await bob.push.tokenPools().first { $0.peer == alice.feedID }?.heldUnused ?? 0
         say("Bob syncs Alice's feed: he now holds \(summary.tokensHeld) tokens to knock on her with (nobody else has them).")
 
         try await bob.sendDirect("Are you free tonight?", to: alice.feedID)

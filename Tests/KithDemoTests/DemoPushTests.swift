@@ -78,7 +78,7 @@ import Testing
 
             // Alice revokes every token Bob holds, then hands him fresh ones: his next knock meets 404s on the
             // old ones, drops each and succeeds with the first fresh token.
-            try await alice.revokePushTokens(of: bob.feedID)
+            try await alice.push.revokeTokens(of: bob.feedID)
             let flushed = await PushFlows.flushRevocations(alice)
             #expect(flushed.revoked == 10 && flushed.pending == 0)
             #expect(try await PushFlows.refill(alice).map(\.count) == [10])
@@ -96,8 +96,8 @@ import Testing
             try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
             #expect(try await PushFlows.refill(alice).map(\.count) == [10])
             try await PushFlows.register(alice, gatewayURL: url)
-            #expect(try await alice.pendingPushRevocations().isEmpty)
-            #expect(try await alice.pushTokenRefills().map(\.count) == [10])
+            #expect(try await alice.push.pendingRevocations().isEmpty)
+            #expect(try await alice.push.tokenRefills().map(\.count) == [10])
             await #expect {
                 try await PushFlows.knock(bob, contact: alice.feedID)
             } throws: { error in

@@ -180,7 +180,6 @@ public final class Account: Sendable {
         return try Account(identity: identity, deviceSeed: seed, store: store, home: nil, clock: clock)
     }
 
-
     var decryptor: AccountDecryptor { AccountDecryptor(identity: identity, store: store, cache: contactsKeyCache) }
 
     /// A decryptor for an import: it reads the contacts' keys only for a batch that holds a `contacts` message of

@@ -41,7 +41,7 @@ extension Account {
             return try sendDirectBlocking(plaintext: plaintext, type: content.type, to: peer, refill: refill)
         }
         // Push tokens are for one contact: never in a feed-wide or group audience.
-        if case .pushTokens = content { throw .input(.invalid("push_tokens content is direct only: hand tokens over with handOverPushTokens(_:to:expiresAt:)")) }
+        if case .pushTokens = content { throw .input(.invalid("push_tokens content is direct only: hand tokens over with push.handOverTokens(_:to:expiresAt:)")) }
         if case .group(let text) = audience {
             let id: GroupID
             do throws(GroupError) { id = try GroupID(text) } catch { throw .group(error) }
@@ -56,7 +56,6 @@ extension Account {
     public func post(_ text: String, audience: Audience) async throws(KithError) -> Envelope {
         try await publish(.post(Post(body: text)), audience: audience)
     }
-
 
     /// Posts text with encrypted attachments (at most 4). Each attachment is encrypted under its
     /// own key and stored as a blob; the post lists the blob hashes in `attachments` and their

@@ -30,53 +30,53 @@ import Testing
     }
 
     static func pool(_ account: Account, _ peer: FeedID) async throws -> PushTokenPoolRecord? {
-        try await account.pushTokenPools().first { $0.peer == peer }
+        try await account.push.tokenPools().first { $0.peer == peer }
     }
 
     @Test func registrationRoundTripsAndRefillsAreEmptyBeforeIt() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        #expect(try await alice.pushRegistration() == nil)
-        #expect(try await alice.pushTokenRefills().isEmpty)
-        await #expect(throws: KithError.self) { try await alice.handOverPushTokens(Self.tokens(1), to: bob.feedID, expiresAt: nil) }
-        try await alice.savePushRegistration(Self.registration())
-        #expect(try await alice.pushRegistration() == Self.registration())
-        #expect(try await alice.pushTokenRefills() == [PushTokenRefill(contact: bob.feedID, name: "Bob", count: PushTokenPolicy.refillTarget)])
+        #expect(try await alice.push.registration() == nil)
+        #expect(try await alice.push.tokenRefills().isEmpty)
+        await #expect(throws: KithError.self) { try await alice.push.handOverTokens(Self.tokens(1), to: bob.feedID, expiresAt: nil) }
+        try await alice.push.saveRegistration(Self.registration())
+        #expect(try await alice.push.registration() == Self.registration())
+        #expect(try await alice.push.tokenRefills() == [PushTokenRefill(contact: bob.feedID, name: "Bob", count: PushTokenPolicy.refillTarget)])
     }
 
     @Test func tokensReachTheContactAndKnocksMapBack() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        try await alice.savePushRegistration(Self.registration())
+        try await alice.push.saveRegistration(Self.registration())
         let issued = Self.tokens(10)
-        let envelopes = try await alice.handOverPushTokens(issued, to: bob.feedID, expiresAt: MetAccounts.now + 86_400)
+        let envelopes = try await alice.push.handOverTokens(issued, to: bob.feedID, expiresAt: MetAccounts.now + 86_400)
         #expect(envelopes.count == 1 && envelopes[0].type == "push_tokens" && envelopes[0].audience == .direct(bob.feedID))
         #expect(try await Self.pool(alice, bob.feedID)?.issuedUnused == 10)
-        #expect(try await alice.pushTokenRefills().isEmpty)
+        #expect(try await alice.push.tokenRefills().isEmpty)
         try await Self.deliver(alice, to: bob)
         #expect(try await Self.pool(bob, alice.feedID)?.heldUnused == 10)
 
-        let ticket = try #require(try await bob.takePushToken(for: alice.feedID))
+        let ticket = try #require(try await bob.push.takeToken(for: alice.feedID))
         #expect(ticket.token == issued[0])
         #expect(ticket.endpoint == "http://127.0.0.1:8080/api/v1/")
-        #expect(try await bob.takePushToken(for: alice.feedID)?.token == issued[1])
+        #expect(try await bob.push.takeToken(for: alice.feedID)?.token == issued[1])
         #expect(try await Self.pool(bob, alice.feedID)?.heldUnused == 8)
 
-        let origin = try #require(try await alice.knockOrigin(token: ticket.token))
+        let origin = try #require(try await alice.push.knockOrigin(token: ticket.token))
         #expect(origin == PushKnockOrigin(peer: bob.feedID, wasUsedBefore: false))
-        #expect(try await alice.knockOrigin(token: ticket.token) == PushKnockOrigin(peer: bob.feedID, wasUsedBefore: true))
-        #expect(try await alice.knockOrigin(token: WhitelistToken.generate()) == nil)
+        #expect(try await alice.push.knockOrigin(token: ticket.token) == PushKnockOrigin(peer: bob.feedID, wasUsedBefore: true))
+        #expect(try await alice.push.knockOrigin(token: WhitelistToken.generate()) == nil)
     }
 
     @Test func usedTokensTriggerARefillToTheTarget() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        try await alice.savePushRegistration(Self.registration())
+        try await alice.push.saveRegistration(Self.registration())
         let issued = Self.tokens(10)
-        try await alice.handOverPushTokens(issued, to: bob.feedID, expiresAt: nil)
-        for token in issued.prefix(6) { _ = try await alice.knockOrigin(token: token) }
-        #expect(try await alice.pushTokenRefills() == [PushTokenRefill(contact: bob.feedID, name: "Bob", count: 6)])
+        try await alice.push.handOverTokens(issued, to: bob.feedID, expiresAt: nil)
+        for token in issued.prefix(6) { _ = try await alice.push.knockOrigin(token: token) }
+        #expect(try await alice.push.tokenRefills() == [PushTokenRefill(contact: bob.feedID, name: "Bob", count: 6)])
         // Spent tokens are DELETEd at the gateway (hygiene: a token knocks once).
-        #expect(Set(try await alice.pendingPushRevocations()) == Set(issued.prefix(6)))
+        #expect(Set(try await alice.push.pendingRevocations()) == Set(issued.prefix(6)))
         // A large refill is split in messages of at most 20 tokens.
-        let envelopes = try await alice.handOverPushTokens(Self.tokens(25), to: bob.feedID, expiresAt: nil)
+        let envelopes = try await alice.push.handOverTokens(Self.tokens(25), to: bob.feedID, expiresAt: nil)
         #expect(envelopes.count == 2)
         try await Self.deliver(alice, to: bob)
         #expect(try await Self.pool(bob, alice.feedID)?.heldUnused == 35)
@@ -87,86 +87,86 @@ import Testing
         let carol = try MetAccounts.account(0xC0)
         try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
-        try await alice.savePushRegistration(Self.registration())
-        let refills = try await alice.pushTokenRefills()
+        try await alice.push.saveRegistration(Self.registration())
+        let refills = try await alice.push.tokenRefills()
         #expect(Set(refills.map(\.contact)) == [bob.feedID, carol.feedID])
         let forBob = Self.tokens(10), forCarol = Self.tokens(10)
-        try await alice.handOverPushTokens(forBob, to: bob.feedID, expiresAt: nil)
-        try await alice.handOverPushTokens(forCarol, to: carol.feedID, expiresAt: nil)
+        try await alice.push.handOverTokens(forBob, to: bob.feedID, expiresAt: nil)
+        try await alice.push.handOverTokens(forCarol, to: carol.feedID, expiresAt: nil)
         try await Self.deliver(alice, to: bob)
         try await Self.deliver(alice, to: carol)
         var bobHeld: Set<WhitelistToken> = [], carolHeld: Set<WhitelistToken> = []
-        while let ticket = try await bob.takePushToken(for: alice.feedID) { bobHeld.insert(ticket.token) }
-        while let ticket = try await carol.takePushToken(for: alice.feedID) { carolHeld.insert(ticket.token) }
+        while let ticket = try await bob.push.takeToken(for: alice.feedID) { bobHeld.insert(ticket.token) }
+        while let ticket = try await carol.push.takeToken(for: alice.feedID) { carolHeld.insert(ticket.token) }
         #expect(bobHeld == Set(forBob) && carolHeld == Set(forCarol) && bobHeld.isDisjoint(with: carolHeld))
         // Knocks are told apart by token alone.
-        #expect(try await alice.knockOrigin(token: forCarol[3])?.peer == carol.feedID)
-        #expect(try await alice.knockOrigin(token: forBob[7])?.peer == bob.feedID)
+        #expect(try await alice.push.knockOrigin(token: forCarol[3])?.peer == carol.feedID)
+        #expect(try await alice.push.knockOrigin(token: forBob[7])?.peer == bob.feedID)
         // Handing Bob's tokens to Carol as well is refused: they are recorded for Bob.
-        await #expect(throws: KithError.self) { try await alice.handOverPushTokens([forBob[1]], to: carol.feedID, expiresAt: nil) }
-        #expect(try await alice.knockOrigin(token: forBob[1])?.peer == bob.feedID)
+        await #expect(throws: KithError.self) { try await alice.push.handOverTokens([forBob[1]], to: carol.feedID, expiresAt: nil) }
+        #expect(try await alice.push.knockOrigin(token: forBob[1])?.peer == bob.feedID)
     }
 
     @Test func deadAndExpiredTokensAreSkipped() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        try await alice.savePushRegistration(Self.registration())
+        try await alice.push.saveRegistration(Self.registration())
         let issued = Self.tokens(3)
-        try await alice.handOverPushTokens(issued, to: bob.feedID, expiresAt: nil)
+        try await alice.push.handOverTokens(issued, to: bob.feedID, expiresAt: nil)
         try await Self.deliver(alice, to: bob)
-        let first = try #require(try await bob.takePushToken(for: alice.feedID))
-        try await bob.dropPushToken(first.token, from: alice.feedID)
+        let first = try #require(try await bob.push.takeToken(for: alice.feedID))
+        try await bob.push.dropToken(first.token, from: alice.feedID)
         #expect(try await Self.pool(bob, alice.feedID)?.heldSpent == 1)
-        #expect(try await bob.takePushToken(for: alice.feedID)?.token == issued[1])
+        #expect(try await bob.push.takeToken(for: alice.feedID)?.token == issued[1])
 
         let (carol, dave) = (try MetAccounts.account(0xC1), try MetAccounts.account(0xD1))
         try await dave.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
         try await carol.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
-        try await carol.savePushRegistration(Self.registration())
-        try await carol.handOverPushTokens(Self.tokens(2), to: dave.feedID, expiresAt: MetAccounts.now - 1)
+        try await carol.push.saveRegistration(Self.registration())
+        try await carol.push.handOverTokens(Self.tokens(2), to: dave.feedID, expiresAt: MetAccounts.now - 1)
         try await Self.deliver(carol, to: dave)
-        #expect(try await dave.takePushToken(for: carol.feedID) == nil)
+        #expect(try await dave.push.takeToken(for: carol.feedID) == nil)
         #expect(try await Self.pool(dave, carol.feedID)?.heldSpent == 2)
     }
 
     @Test func aNewEndpointReplacesTheUnusedTokens() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        try await alice.savePushRegistration(Self.registration())
-        try await alice.handOverPushTokens(Self.tokens(4), to: bob.feedID, expiresAt: nil)
+        try await alice.push.saveRegistration(Self.registration())
+        try await alice.push.handOverTokens(Self.tokens(4), to: bob.feedID, expiresAt: nil)
         try await Self.deliver(alice, to: bob)
         var moved = Self.registration()
         moved.gatewayURL = "https://push.example/"
-        try await alice.savePushRegistration(moved)
+        try await alice.push.saveRegistration(moved)
         let fresh = Self.tokens(2)
-        try await alice.handOverPushTokens(fresh, to: bob.feedID, expiresAt: nil)
+        try await alice.push.handOverTokens(fresh, to: bob.feedID, expiresAt: nil)
         try await Self.deliver(alice, to: bob)
         #expect(try await Self.pool(bob, alice.feedID)?.heldUnused == 2)
-        let ticket = try #require(try await bob.takePushToken(for: alice.feedID))
+        let ticket = try #require(try await bob.push.takeToken(for: alice.feedID))
         #expect(ticket.token == fresh[0] && ticket.endpoint == "https://push.example/api/v1/")
     }
 
     @Test func removingAContactQueuesItsTokensForRevocation() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        try await alice.savePushRegistration(Self.registration())
+        try await alice.push.saveRegistration(Self.registration())
         let issued = Self.tokens(5)
-        try await alice.handOverPushTokens(issued, to: bob.feedID, expiresAt: nil)
+        try await alice.push.handOverTokens(issued, to: bob.feedID, expiresAt: nil)
         try await Self.deliver(alice, to: bob)
         try await bob.removeContact(alice.feedID)
         #expect(try await Self.pool(bob, alice.feedID) == nil)   // the tokens Alice gave are forgotten
         try await alice.removeContact(bob.feedID)
-        #expect(Set(try await alice.pendingPushRevocations()) == Set(issued))
-        #expect(try await alice.knockOrigin(token: issued[0]) == PushKnockOrigin(peer: nil, wasUsedBefore: true))
-        try await alice.confirmPushRevocations(Array(issued.prefix(2)))
-        #expect(try await alice.pendingPushRevocations().count == 3)
-        #expect(try await alice.knockOrigin(token: issued[0]) == nil)
+        #expect(Set(try await alice.push.pendingRevocations()) == Set(issued))
+        #expect(try await alice.push.knockOrigin(token: issued[0]) == PushKnockOrigin(peer: nil, wasUsedBefore: true))
+        try await alice.push.confirmRevocations(Array(issued.prefix(2)))
+        #expect(try await alice.push.pendingRevocations().count == 3)
+        #expect(try await alice.push.knockOrigin(token: issued[0]) == nil)
     }
 
     @Test func revokingAContactsTokensWithoutRemovingIt() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        try await alice.savePushRegistration(Self.registration())
-        try await alice.handOverPushTokens(Self.tokens(5), to: bob.feedID, expiresAt: nil)
-        try await alice.revokePushTokens(of: bob.feedID)
-        #expect(try await alice.pendingPushRevocations().count == 5)
-        #expect(try await alice.pushTokenRefills().first?.count == PushTokenPolicy.refillTarget)
+        try await alice.push.saveRegistration(Self.registration())
+        try await alice.push.handOverTokens(Self.tokens(5), to: bob.feedID, expiresAt: nil)
+        try await alice.push.revokeTokens(of: bob.feedID)
+        #expect(try await alice.push.pendingRevocations().count == 5)
+        #expect(try await alice.push.tokenRefills().first?.count == PushTokenPolicy.refillTarget)
     }
 
     @Test func aStrangersTokensAreNeverAccepted() async throws {
@@ -174,12 +174,12 @@ import Testing
         let mallory = try MetAccounts.account(0x66)
         // Mallory holds Bob's card (so she can encrypt to him); Bob never added her.
         try await mallory.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
-        try await mallory.savePushRegistration(Self.registration())
-        try await mallory.handOverPushTokens(Self.tokens(3), to: bob.feedID, expiresAt: nil)
+        try await mallory.push.saveRegistration(Self.registration())
+        try await mallory.push.handOverTokens(Self.tokens(3), to: bob.feedID, expiresAt: nil)
         _ = try await bob.importFeed(lines: try await mallory.exportFeed(), identityKey: mallory.identity.publicKeys.identityKey)
         let report = try await bob.processDirectMessages()
         #expect(report.opened.isEmpty)
-        #expect(try await bob.pushTokenPools().isEmpty)
+        #expect(try await bob.push.tokenPools().isEmpty)
     }
 
     @Test func malformedTokensFromAContactChangeNothing() async throws {
@@ -189,8 +189,8 @@ import Testing
             try alice.sendDirectBlocking(plaintext: Array(bad.utf8), type: "push_tokens", to: bob.feedID)
         }
         try await Self.deliver(alice, to: bob)
-        #expect(try await bob.pushTokenPools().isEmpty)
-        #expect(try await bob.takePushToken(for: alice.feedID) == nil)
+        #expect(try await bob.push.tokenPools().isEmpty)
+        #expect(try await bob.push.takeToken(for: alice.feedID) == nil)
     }
 
     @Test func pushTokensAreDirectOnly() async throws {
@@ -199,7 +199,7 @@ import Testing
         for audience in [Audience.contacts, .selfOnly] {
             await #expect(throws: KithError.self) { try await alice.publish(content, audience: audience) }
         }
-        #expect(try await bob.pushTokenPools().isEmpty)
+        #expect(try await bob.push.tokenPools().isEmpty)
     }
 
     @Test func secretsAndTokensAreSealedAtRest() async throws {
@@ -211,9 +211,9 @@ import Testing
         try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
         let record = Self.registration(password: "PASSWORD-must-not-leak", authToken: "AUTHTOKEN-must-not-leak")
-        try await alice.savePushRegistration(record)
+        try await alice.push.saveRegistration(record)
         let issued = Self.tokens(5)
-        try await alice.handOverPushTokens(issued, to: bob.feedID, expiresAt: nil)
+        try await alice.push.handOverTokens(issued, to: bob.feedID, expiresAt: nil)
         try await Self.deliver(alice, to: bob)
         #expect(try await Self.pool(bob, alice.feedID)?.heldUnused == 5)
 
@@ -230,6 +230,6 @@ import Testing
         }
         // The sealed registration survives reopening.
         let reopened = try await Account.open(home: aliceHome, passphrase: { "p" })
-        #expect(try await reopened.pushRegistration() == record)
+        #expect(try await reopened.push.registration() == record)
     }
 }
