@@ -36,7 +36,7 @@ struct Circle: AsyncParsableCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 let record = try await account.resolveContact(contact)
-                try await account.addToCircle(record.feedID, poolSize: size)
+                try await account.circle.add(record.feedID, poolSize: size)
                 if global.json {
                     var object = JSONObject()
                     object["contact"] = .string(record.feedID.string)
@@ -66,8 +66,8 @@ struct Circle: AsyncParsableCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 let record = try await account.resolveContact(contact)
-                let envelope = try await account.sendOneTime(text, to: record.feedID)
-                let pools = try await account.circleStatus().first { $0.feedID == record.feedID.string }?.pools
+                let envelope = try await account.circle.send(text, to: record.feedID)
+                let pools = try await account.circle.status().first { $0.feedID == record.feedID.string }?.pools
                 if global.json {
                     var object = JSONObject()
                     object["message_id"] = .string(envelope.messageID.string)
@@ -94,7 +94,7 @@ struct Circle: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let members = try await account.circleStatus()
+                let members = try await account.circle.status()
                 let contacts = try await account.contacts()
                 func name(_ feed: String) -> String { contacts.first { $0.feedID.string == feed }?.shownName ?? feed }
                 if global.json {
@@ -159,7 +159,7 @@ struct Circle: AsyncParsableCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 let record = try await account.resolveContact(contact)
-                let had = try await account.revokeCircle(record.feedID)
+                let had = try await account.circle.revoke(record.feedID)
                 if global.json {
                     var object = JSONObject()
                     object["contact"] = .string(record.feedID.string)

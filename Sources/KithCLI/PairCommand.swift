@@ -190,7 +190,7 @@ extension PairRun {
     static func sendOneTime(_ text: String, over transport: RelayTransport, to peerStaticKey: [UInt8], account: Account) async {
         guard let contact = await account.makeSyncSource().contact(staticKey: peerStaticKey) else { return }
         do {
-            let nano = try await account.sealOneTimeForRelay(text, to: contact.feedID)
+            let nano = try await account.circle.sealForRelay(text, to: contact.feedID)
             try await transport.sendNanoTDF(nano)
             Output.error("kith: sent a one-time message to \(TerminalText.escaped(contact.shownName)) over the relay")
         } catch {
@@ -203,7 +203,7 @@ extension PairRun {
 /// (the relay router's output, opened once with the inner-circle pool key they name).
 enum RelayedOneTimeOutput {
     static func receiver(_ account: Account, json: Bool) -> any NanoTDFReceiver {
-        account.relayedOneTimeReceiver { outcome in
+        account.circle.relayedReceiver { outcome in
             switch outcome {
             case .success(let message):
                 let name = (try? await account.contact(message.contact))?.shownName ?? message.contact.string

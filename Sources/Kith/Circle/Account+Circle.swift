@@ -11,88 +11,16 @@ import KithTDF
 /// deleted by the peer in the transaction that decrypts it.
 ///
 /// ```swift
-/// try await alice.addToCircle(bob.feedID)           // both sides, then sync in person
-/// try await alice.sendOneTime("just us", to: bob.feedID)
-/// try await bob.processOneTimeMessages()             // also done after every sync and import
-/// try await alice.revokeCircle(bob.feedID)          // both pools gone; Bob is told at the next sync
+/// try await alice.circle.add(bob.feedID)           // both sides, then sync in person
+/// try await alice.circle.send("just us", to: bob.feedID)
+/// try await bob.circle.process()             // also done after every sync and import
+/// try await alice.circle.revoke(bob.feedID)          // both pools gone; Bob is told at the next sync
 /// ```
 extension Account {
     /// The pool size each side generates by default.
     public static let defaultCirclePoolSize = OneTimeKeyPool.defaultSize
 
-    /// Arms a pool exchange with `contact` for the next (or ongoing) sync session between the two
-    /// (both sides arm; the exchange runs in the session's side phase). Replaces a pending revocation.
-    public func addToCircle(_ contact: FeedID, poolSize: Int = defaultCirclePoolSize) async throws(KithError) {
-        try await BlockingWork.run { () throws(KithError) in
-            let record = try self.contactRecordBlocking(contact)
-            guard (1...PoolExchangeMessage.maximumKeys).contains(poolSize) else {
-                throw .circle(.invalidPool("pool size \(poolSize) is outside 1...\(PoolExchangeMessage.maximumKeys)"))
-            }
-            do throws(OneTimePoolError) {
-                try self.store.withOneTimePools { pools throws(OneTimePoolError) in
-                    try pools.setIntent(.exchange(poolSize: poolSize), peer: record.feedID.string)
-                }
-            } catch {
-                throw .circle(error)
-            }
-        }
-    }
-
-    /// Revokes trust: deletes both pools shared with `contact` at once (nothing more can be sent
-    /// or read with them) and records that the contact is told at the next sync session. Returns
-    /// false when no pool was shared.
-    @discardableResult
-    public func revokeCircle(_ contact: FeedID) async throws(KithError) -> Bool {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(OneTimePoolError) {
-                return try self.store.withOneTimePools { pools throws(OneTimePoolError) in
-                    let had = try pools.revoke(peer: contact.string)
-                    try pools.setIntent(.revoke, peer: contact.string)
-                    return had
-                }
-            } catch {
-                throw .circle(error)
-            }
-        }
-    }
-
-    /// The pools and intents of every inner-circle contact.
-    public func circleStatus() async throws(KithError) -> [CircleMember] {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(OneTimePoolError) {
-                return try self.store.withOneTimePools { pools throws(OneTimePoolError) in
-                    let statuses = try pools.statuses()
-                    let intents = try pools.intents()
-                    var members = statuses.map { CircleMember(feedID: $0.peer, pools: $0, intent: intents[$0.peer]) }
-                    for (peer, intent) in intents where !statuses.contains(where: { $0.peer == peer }) {
-                        members.append(CircleMember(feedID: peer, pools: nil, intent: intent))
-                    }
-                    return members.sorted { $0.feedID < $1.feedID }
-                }
-            } catch {
-                throw .circle(error)
-            }
-        }
-    }
-
     // MARK: Sending
-
-    /// Sends text to an inner-circle contact under the next one-time key of their pool.
-    @discardableResult
-    public func sendOneTime(_ text: String, to contact: FeedID) async throws(KithError) -> Envelope {
-        try await sendOneTime(.post(Post(body: text)), to: contact)
-    }
-
-    /// Sends content to an inner-circle contact: the next unused key of the pool they gave is
-    /// marked used in the transaction that appends the envelope, so two messages never share a
-    /// key and a failed append uses none.
-    /// - Throws: ``KithError/circle(_:)`` with `OneTimePoolError.noPool` (never
-    ///   exchanged, or revoked), `OneTimePoolError.pending` or
-    ///   `OneTimePoolError.exhausted`.
-    @discardableResult
-    public func sendOneTime(_ content: Content, to contact: FeedID) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.sendOneTimeBlocking(content, to: contact) }
-    }
 
     func sendOneTimeBlocking(_ content: Content, to contact: FeedID) throws(KithError) -> Envelope {
         let plaintext: [UInt8]
@@ -139,15 +67,6 @@ extension Account {
 
     // MARK: Receiving
 
-    /// Decrypts every one-time message addressed to this account that is not decrypted yet; each
-    /// key is deleted in the transaction that stores the content, so a replay finds no key.
-    /// Messages that do not open (no pool, unknown or used key, tampered) are recorded with their
-    /// reason, never retried, and leave the pools unchanged. Called after every sync and import.
-    @discardableResult
-    public func processOneTimeMessages() async throws(KithError) -> DirectOpenReport {
-        try await BlockingWork.run { () throws(KithError) in try self.processOneTimeMessagesBlocking() }
-    }
-
     @discardableResult
     func processOneTimeMessagesBlocking() throws(KithError) -> DirectOpenReport {
         let local = feedID
@@ -177,5 +96,88 @@ extension Account {
         }
         try access.deleteOwnKey(peer: envelope.feedID.string, keyID: id.bytes)
         return plaintext
+    }
+}
+
+extension Account.Circle {
+    /// Arms a pool exchange with `contact` for the next (or ongoing) sync session between the two
+    /// (both sides arm; the exchange runs in the session's side phase). Replaces a pending revocation.
+    public func add(_ contact: FeedID, poolSize: Int = Account.defaultCirclePoolSize) async throws(KithError) {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try account.contactRecordBlocking(contact)
+            guard (1...PoolExchangeMessage.maximumKeys).contains(poolSize) else {
+                throw .circle(.invalidPool("pool size \(poolSize) is outside 1...\(PoolExchangeMessage.maximumKeys)"))
+            }
+            do throws(OneTimePoolError) {
+                try account.store.withOneTimePools { pools throws(OneTimePoolError) in
+                    try pools.setIntent(.exchange(poolSize: poolSize), peer: record.feedID.string)
+                }
+            } catch {
+                throw .circle(error)
+            }
+        }
+    }
+
+    /// Revokes trust: deletes both pools shared with `contact` at once (nothing more can be sent
+    /// or read with them) and records that the contact is told at the next sync session. Returns
+    /// false when no pool was shared.
+    @discardableResult
+    public func revoke(_ contact: FeedID) async throws(KithError) -> Bool {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(OneTimePoolError) {
+                return try account.store.withOneTimePools { pools throws(OneTimePoolError) in
+                    let had = try pools.revoke(peer: contact.string)
+                    try pools.setIntent(.revoke, peer: contact.string)
+                    return had
+                }
+            } catch {
+                throw .circle(error)
+            }
+        }
+    }
+
+    /// The pools and intents of every inner-circle contact.
+    public func status() async throws(KithError) -> [CircleMember] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(OneTimePoolError) {
+                return try account.store.withOneTimePools { pools throws(OneTimePoolError) in
+                    let statuses = try pools.statuses()
+                    let intents = try pools.intents()
+                    var members = statuses.map { CircleMember(feedID: $0.peer, pools: $0, intent: intents[$0.peer]) }
+                    for (peer, intent) in intents where !statuses.contains(where: { $0.peer == peer }) {
+                        members.append(CircleMember(feedID: peer, pools: nil, intent: intent))
+                    }
+                    return members.sorted { $0.feedID < $1.feedID }
+                }
+            } catch {
+                throw .circle(error)
+            }
+        }
+    }
+
+    /// Sends text to an inner-circle contact under the next one-time key of their pool.
+    @discardableResult
+    public func send(_ text: String, to contact: FeedID) async throws(KithError) -> Envelope {
+        try await send(.post(Post(body: text)), to: contact)
+    }
+
+    /// Sends content to an inner-circle contact: the next unused key of the pool they gave is
+    /// marked used in the transaction that appends the envelope, so two messages never share a
+    /// key and a failed append uses none.
+    /// - Throws: ``KithError/circle(_:)`` with `OneTimePoolError.noPool` (never
+    ///   exchanged, or revoked), `OneTimePoolError.pending` or
+    ///   `OneTimePoolError.exhausted`.
+    @discardableResult
+    public func send(_ content: Content, to contact: FeedID) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.sendOneTimeBlocking(content, to: contact) }
+    }
+
+    /// Decrypts every one-time message addressed to this account that is not decrypted yet; each
+    /// key is deleted in the transaction that stores the content, so a replay finds no key.
+    /// Messages that do not open (no pool, unknown or used key, tampered) are recorded with their
+    /// reason, never retried, and leave the pools unchanged. Called after every sync and import.
+    @discardableResult
+    public func process() async throws(KithError) -> DirectOpenReport {
+        try await BlockingWork.run { () throws(KithError) in try account.processOneTimeMessagesBlocking() }
     }
 }

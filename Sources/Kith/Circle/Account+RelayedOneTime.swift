@@ -15,24 +15,50 @@ public struct RelayedOneTimeMessage: Sendable, Equatable {
 }
 
 extension Account {
+    /// The encrypted policy of a relayed one-time message: author and recipient (no feed sequence;
+    /// replays fail because the key is gone).
+    static func relayPolicy(from author: FeedID, to recipient: FeedID) -> [UInt8] {
+        Array("kith-otk-relay-v1|\(author.string)|\(recipient.string)".utf8)
+    }
+}
+
+/// Opens what the relay router hands over (see ``Account/Circle/relayedReceiver(_:)``).
+struct RelayedOneTimeReceiver: NanoTDFReceiver {
+    let account: Account
+    let handle: @Sendable (Result<RelayedOneTimeMessage, KithError>) async -> Void
+
+    func received(_ nano: NanoTDF) async {
+        do throws(KithError) {
+            await handle(.success(try await account.circle.openRelayed(nano)))
+        } catch {
+            await handle(.failure(error))
+        }
+    }
+
+    func rejected(_ error: NanoTDFError) async {
+        await handle(.failure(.circle(.invalidPool("a relayed NanoTDF did not parse: \(error)"))))
+    }
+}
+
+extension Account.Circle {
     /// Seals `text` for an inner-circle contact under the next key of their pool, for a relay
     /// (`RelayTransport.sendNanoTDF` in KithRendezvous): no feed entry; the key is marked used
     /// at once, so it is never used twice whether or not the message arrives.
     /// - Throws: ``KithError/circle(_:)`` when there is no active pool with `contact` or it is exhausted.
-    public func sealOneTimeForRelay(_ text: String, to contact: FeedID) async throws(KithError) -> NanoTDF {
+    public func sealForRelay(_ text: String, to contact: FeedID) async throws(KithError) -> NanoTDF {
         try await BlockingWork.run { () throws(KithError) in
             let plaintext: [UInt8]
             let content = Content.post(Post(body: text))
             do throws(FeedError) { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
             let taken: OneTimePoolAccess.TakenKey
             do throws(OneTimePoolError) {
-                taken = try self.store.withOneTimePools { pools throws(OneTimePoolError) in try pools.takeNextPeerKey(peer: contact.string) }
+                taken = try account.store.withOneTimePools { pools throws(OneTimePoolError) in try pools.takeNextPeerKey(peer: contact.string) }
             } catch {
                 throw .circle(error)
             }
-            if taken.crossedRenewalThreshold { self.hub.emit(.circlePoolLow(contact, remaining: taken.remaining, capacity: taken.capacity)) }
-            let local = self.feedID
-            return try Self.sealOneTimeNano(plaintext, to: taken.publicKey, from: local, policy: Self.relayPolicy(from: local, to: contact))
+            if taken.crossedRenewalThreshold { account.hub.emit(.circlePoolLow(contact, remaining: taken.remaining, capacity: taken.capacity)) }
+            let local = account.feedID
+            return try Account.sealOneTimeNano(plaintext, to: taken.publicKey, from: local, policy: Account.relayPolicy(from: local, to: contact))
         }
     }
 
@@ -40,7 +66,7 @@ extension Account {
     /// pool key; the encrypted policy must name author and recipient for the relay; the key is
     /// deleted in the transaction that opened it, so a replay cannot be read. Anything else (not
     /// a contact, no pool, unknown or used key, tampered, not a post) is refused and changes nothing.
-    public func openRelayedOneTime(_ nano: NanoTDF) async throws(KithError) -> RelayedOneTimeMessage {
+    public func openRelayed(_ nano: NanoTDF) async throws(KithError) -> RelayedOneTimeMessage {
         try await BlockingWork.run { () throws(KithError) in
             let kas = nano.header.kas
             guard kas.scheme == .sharedResourceDirectory, let id = OneTimeKeyID(bytes: kas.identifier),
@@ -48,17 +74,17 @@ extension Account {
                 throw .circle(.invalidPool("a relayed NanoTDF must name its author and one-time key in its KAS locator"))
             }
             let isContact: Bool
-            do throws(StoreError) { isContact = try self.store.contact(author) != nil } catch { throw .store(error) }
+            do throws(StoreError) { isContact = try account.store.contact(author) != nil } catch { throw .store(error) }
             guard isContact else { throw .circle(.noPool(peer: author.string)) }
-            let local = self.feedID
+            let local = account.feedID
             let plaintext: [UInt8]
             do throws(OneTimePoolError) {
-                plaintext = try self.store.withOneTimePools { pools throws(OneTimePoolError) in
+                plaintext = try account.store.withOneTimePools { pools throws(OneTimePoolError) in
                     let raw = try pools.ownPrivateKey(peer: author.string, keyID: id.bytes)
                     do {
                         let key = NanoTDF.PrivateKey.p256(try P256.KeyAgreement.PrivateKey(rawRepresentation: raw))
                         let opened = try nano.decrypt(using: key)
-                        guard ConstantTime.equals(try nano.policy(using: key), Self.relayPolicy(from: author, to: local)) else {
+                        guard ConstantTime.equals(try nano.policy(using: key), Account.relayPolicy(from: author, to: local)) else {
                             throw OneTimePoolError.invalidPool("the relayed message's policy does not name this sender and recipient")
                         }
                         try pools.deleteOwnKey(peer: author.string, keyID: id.bytes)
@@ -80,34 +106,10 @@ extension Account {
     }
 
     /// A receiver for the relay router (`RelayConnection.open(…, nanoTDF:)`) that opens each NanoTDF
-    /// with ``openRelayedOneTime(_:)`` and hands the outcome to `handle`.
-    public func relayedOneTimeReceiver(
+    /// with ``Account/Circle/openRelayed(_:)`` and hands the outcome to `handle`.
+    public func relayedReceiver(
         _ handle: @escaping @Sendable (Result<RelayedOneTimeMessage, KithError>) async -> Void
     ) -> any NanoTDFReceiver {
-        RelayedOneTimeReceiver(account: self, handle: handle)
-    }
-
-    /// The encrypted policy of a relayed one-time message: author and recipient (no feed sequence;
-    /// replays fail because the key is gone).
-    static func relayPolicy(from author: FeedID, to recipient: FeedID) -> [UInt8] {
-        Array("kith-otk-relay-v1|\(author.string)|\(recipient.string)".utf8)
-    }
-}
-
-/// Opens what the relay router hands over (see ``Account/relayedOneTimeReceiver(_:)``).
-struct RelayedOneTimeReceiver: NanoTDFReceiver {
-    let account: Account
-    let handle: @Sendable (Result<RelayedOneTimeMessage, KithError>) async -> Void
-
-    func received(_ nano: NanoTDF) async {
-        do throws(KithError) {
-            await handle(.success(try await account.openRelayedOneTime(nano)))
-        } catch {
-            await handle(.failure(error))
-        }
-    }
-
-    func rejected(_ error: NanoTDFError) async {
-        await handle(.failure(.circle(.invalidPool("a relayed NanoTDF did not parse: \(error)"))))
+        RelayedOneTimeReceiver(account: account, handle: handle)
     }
 }

@@ -14,7 +14,7 @@ import KithSync
 /// 11.9); with `SyncCapabilities.sidePhase` (both sides are Kith agents), the inner circle's pool
 /// exchange runs next on the same link (`CircleExchange`, docs/TDF.md). Every finished session is recorded per peer (`sync_peer_state`), and the direct
 /// and one-time messages it brought are decrypted (``Account/processDirectMessages()``,
-/// ``Account/processOneTimeMessages()``).
+/// ``Account/Circle/process()``).
 public struct SyncAgent: Sendable {
     /// The account.
     public let account: Account
@@ -139,7 +139,7 @@ public struct SyncAgent: Sendable {
         // Direct messages that arrived are decrypted now (each exactly once; a failure here
         // leaves them for the next pass and does not undo the sync).
         _ = try? await account.processDirectMessages()
-        _ = try? await account.processOneTimeMessages()
+        _ = try? await account.circle.process()
         return report
     }
 }

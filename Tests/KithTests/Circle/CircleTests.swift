@@ -13,7 +13,7 @@ import Testing
 /// messages read exactly once, revocation, exhaustion, and refused messages leaving pools unchanged.
 @Suite struct CircleTests {
     static func pools(_ account: Account, with peer: Account) async throws -> OneTimePoolStatus? {
-        try await account.circleStatus().first { $0.feedID == peer.feedID.string }?.pools
+        try await account.circle.status().first { $0.feedID == peer.feedID.string }?.pools
     }
 
     static func oneTimeTexts(_ reader: Account, from author: Account) async throws -> [String] {
@@ -26,8 +26,8 @@ import Testing
     /// Both arm, one session: both hold active pools of the same exchange.
     static func circle(size: Int = 16) async throws -> (Account, Account) {
         let (alice, bob) = try await SyncPair.met()
-        try await alice.addToCircle(bob.feedID, poolSize: size)
-        try await bob.addToCircle(alice.feedID, poolSize: size)
+        try await alice.circle.add(bob.feedID, poolSize: size)
+        try await bob.circle.add(alice.feedID, poolSize: size)
         _ = await SyncPair.session(alice, bob)
         return (alice, bob)
     }
@@ -35,8 +35,8 @@ import Testing
     /// Two met accounts arm an exchange of 8 keys and sync over a link cut after `cut` bytes; with the pools each then holds.
     static func exchangeCut(after cut: Int) async throws -> (Account, Account, OneTimePoolStatus?, OneTimePoolStatus?) {
         let (alice, bob) = try await SyncPair.met()
-        try await alice.addToCircle(bob.feedID, poolSize: 8)
-        try await bob.addToCircle(alice.feedID, poolSize: 8)
+        try await alice.circle.add(bob.feedID, poolSize: 8)
+        try await bob.circle.add(alice.feedID, poolSize: 8)
         var configuration = SimulatedBLEConfiguration()
         configuration.disconnectAfterBytes = cut
         _ = await SyncPair.session(alice, bob, configuration: configuration)
@@ -52,11 +52,11 @@ import Testing
         #expect(a.peerCapacity == 16 && a.ownCapacity == 16 && a.peerRemaining == 16)
         // The side that answered waits for the next session to learn that its commit arrived.
         let settled: (CircleMember) -> Bool = { $0.intent == nil || $0.intent == .confirm(poolSize: 16) }
-        #expect(try await alice.circleStatus().allSatisfy(settled))
-        #expect(try await bob.circleStatus().allSatisfy(settled))
+        #expect(try await alice.circle.status().allSatisfy(settled))
+        #expect(try await bob.circle.status().allSatisfy(settled))
 
-        try await alice.sendOneTime("one", to: bob.feedID)
-        try await bob.sendOneTime("two", to: alice.feedID)
+        try await alice.circle.send("one", to: bob.feedID)
+        try await bob.circle.send("two", to: alice.feedID)
         let outcome = await SyncPair.session(alice, bob)
         #expect(outcome.alice.completed && outcome.bob.completed)
         #expect(try await Self.oneTimeTexts(bob, from: alice) == ["one"])
@@ -64,10 +64,10 @@ import Testing
         #expect(try await Self.pools(bob, with: alice)?.ownRemaining == 15)
         #expect(try await Self.pools(alice, with: bob)?.peerRemaining == 15)
         // A second pass finds nothing left to open.
-        #expect(try await bob.processOneTimeMessages() == DirectOpenReport())
+        #expect(try await bob.circle.process() == DirectOpenReport())
         // That session opened without a request: the answering side forgot its confirmation.
-        #expect(try await alice.circleStatus().allSatisfy { $0.intent == nil })
-        #expect(try await bob.circleStatus().allSatisfy { $0.intent == nil })
+        #expect(try await alice.circle.status().allSatisfy { $0.intent == nil })
+        #expect(try await bob.circle.status().allSatisfy { $0.intent == nil })
     }
 
     @Test func aLostCommitIsRepairedByTheNextSessionWithoutArmingAgain() async throws {
@@ -83,8 +83,8 @@ import Testing
             let repairedA = try #require(try await Self.pools(alice, with: bob), "cut \(cut)")
             let repairedB = try #require(try await Self.pools(bob, with: alice), "cut \(cut)")
             #expect(repairedA.state == .active && repairedB.state == .active && repairedA.exchangeID == repairedB.exchangeID, "cut \(cut)")
-            try await alice.sendOneTime("a \(cut)", to: bob.feedID)
-            try await bob.sendOneTime("b \(cut)", to: alice.feedID)
+            try await alice.circle.send("a \(cut)", to: bob.feedID)
+            try await bob.circle.send("b \(cut)", to: alice.feedID)
             _ = await SyncPair.session(alice, bob)
             #expect(try await Self.oneTimeTexts(bob, from: alice) == ["a \(cut)"], "cut \(cut)")
             #expect(try await Self.oneTimeTexts(alice, from: bob) == ["b \(cut)"], "cut \(cut)")
@@ -96,8 +96,8 @@ import Testing
         // Whichever request runs (the smaller exchange id), Alice never holds more than the 8 keys she agreed to.
         for _ in 0..<6 {
             let (alice, bob) = try await SyncPair.met()
-            try await alice.addToCircle(bob.feedID, poolSize: 8)
-            try await bob.addToCircle(alice.feedID, poolSize: 64)
+            try await alice.circle.add(bob.feedID, poolSize: 8)
+            try await bob.circle.add(alice.feedID, poolSize: 64)
             _ = await SyncPair.session(alice, bob)
             let own = try await alice.store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM otk_own_keys") } ?? 0
             #expect(own <= 8)
@@ -107,7 +107,7 @@ import Testing
 
     @Test func aReplayedNanoTDFInANewEnvelopeCannotBeDecrypted() async throws {
         let (alice, bob) = try await Self.circle()
-        let first = try await alice.sendOneTime("once", to: bob.feedID)
+        let first = try await alice.circle.send("once", to: bob.feedID)
         _ = await SyncPair.session(alice, bob)
         #expect(try await Self.oneTimeTexts(bob, from: alice) == ["once"])
         // Alice's device (or anyone holding her keys) re-sends the same NanoTDF in a new envelope.
@@ -122,13 +122,13 @@ import Testing
 
     @Test func onlyOneSideArmedExchangesNothingAndKeepsItsIntent() async throws {
         let (alice, bob) = try await SyncPair.met()
-        try await alice.addToCircle(bob.feedID, poolSize: 8)
+        try await alice.circle.add(bob.feedID, poolSize: 8)
         let outcome = await SyncPair.session(alice, bob)
         #expect(outcome.alice.completed && outcome.bob.completed)
         #expect(try await Self.pools(alice, with: bob) == nil)
         #expect(try await Self.pools(bob, with: alice) == nil)
-        #expect(try await alice.circleStatus().first?.intent == .exchange(poolSize: 8))
-        await #expect(throws: KithError.self) { try await alice.sendOneTime("x", to: bob.feedID) }
+        #expect(try await alice.circle.status().first?.intent == .exchange(poolSize: 8))
+        await #expect(throws: KithError.self) { try await alice.circle.send("x", to: bob.feedID) }
     }
 
     @Test func anExchangeInterruptedAtAnyByteLeavesNoHalfPoolAndARetryWorks() async throws {
@@ -140,13 +140,13 @@ import Testing
             if a?.state == .active { #expect(b?.exchangeID == a?.exchangeID, "cut \(cut)") }
             if b?.state == .active { #expect(a?.exchangeID == b?.exchangeID, "cut \(cut)") }
             // Retry: both arm again (an armed intent survives an interruption) and sync.
-            try await alice.addToCircle(bob.feedID, poolSize: 8)
-            try await bob.addToCircle(alice.feedID, poolSize: 8)
+            try await alice.circle.add(bob.feedID, poolSize: 8)
+            try await bob.circle.add(alice.feedID, poolSize: 8)
             _ = await SyncPair.session(alice, bob)
             let retriedA = try #require(try await Self.pools(alice, with: bob), "cut \(cut)")
             let retriedB = try #require(try await Self.pools(bob, with: alice), "cut \(cut)")
             #expect(retriedA.state == .active && retriedB.state == .active && retriedA.exchangeID == retriedB.exchangeID, "cut \(cut)")
-            try await alice.sendOneTime("after cut \(cut)", to: bob.feedID)
+            try await alice.circle.send("after cut \(cut)", to: bob.feedID)
             _ = await SyncPair.session(alice, bob)
             #expect(try await Self.oneTimeTexts(bob, from: alice) == ["after cut \(cut)"], "cut \(cut)")
         }
@@ -154,15 +154,15 @@ import Testing
 
     @Test func aRelayedOneTimeMessageOpensOnceAndOnlyForItsRecipient() async throws {
         let (alice, bob) = try await Self.circle(size: 4)
-        let nano = try await alice.sealOneTimeForRelay("over the relay", to: bob.feedID)
+        let nano = try await alice.circle.sealForRelay("over the relay", to: bob.feedID)
         #expect(try await Self.pools(alice, with: bob)?.peerRemaining == 3)
         // Alice cannot open what she sealed for Bob (the key is in Bob's pool, not hers).
-        await #expect(throws: KithError.self) { try await alice.openRelayedOneTime(nano) }
-        let opened = try await bob.openRelayedOneTime(nano)
+        await #expect(throws: KithError.self) { try await alice.circle.openRelayed(nano) }
+        let opened = try await bob.circle.openRelayed(nano)
         #expect(opened == RelayedOneTimeMessage(contact: alice.feedID, post: Post(body: "over the relay")))
         #expect(try await Self.pools(bob, with: alice)?.ownRemaining == 3)
         // A replay finds no key.
-        await #expect(throws: KithError.self) { try await bob.openRelayedOneTime(nano) }
+        await #expect(throws: KithError.self) { try await bob.circle.openRelayed(nano) }
         // Nothing reached a feed.
         #expect(try await Self.oneTimeTexts(bob, from: alice).isEmpty)
     }
@@ -171,26 +171,26 @@ import Testing
         let (alice, bob) = try await Self.circle(size: 4)
         let carol = try SyncPair.account(0xC4)
         try await bob.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
-        let genuine = try await alice.sealOneTimeForRelay("genuine", to: bob.feedID)
+        let genuine = try await alice.circle.sealForRelay("genuine", to: bob.feedID)
         // Claimed by another author (Carol is a contact, but the key is not in her pool): refused.
         var header = genuine.header
         header.kas = try NanoTDF.ResourceLocator(scheme: .sharedResourceDirectory, body: carol.feedID.string, identifier: genuine.header.kas.identifier)
         let forged = try NanoTDF(header: header, payload: genuine.payload, signature: genuine.signature)
-        await #expect(throws: KithError.self) { try await bob.openRelayedOneTime(forged) }
+        await #expect(throws: KithError.self) { try await bob.circle.openRelayed(forged) }
         // A flipped ciphertext byte: refused.
         var bytes = genuine.serialized
         bytes[bytes.count - 20] ^= 0x01
         let tampered = try NanoTDF(parsing: bytes)
-        await #expect(throws: KithError.self) { try await bob.openRelayedOneTime(tampered) }
+        await #expect(throws: KithError.self) { try await bob.circle.openRelayed(tampered) }
         // A one-time message of a feed (its policy names a sequence) carried onto the relay: refused.
-        let entry = try await alice.sendOneTime("in the feed", to: bob.feedID)
-        await #expect(throws: KithError.self) { try await bob.openRelayedOneTime(try NanoTDF(parsing: try entry.contentBytes())) }
+        let entry = try await alice.circle.send("in the feed", to: bob.feedID)
+        await #expect(throws: KithError.self) { try await bob.circle.openRelayed(try NanoTDF(parsing: try entry.contentBytes())) }
         // The genuine one still opens, once: no refused attempt spent its key.
-        #expect(try await bob.openRelayedOneTime(genuine).post.body == "genuine")
+        #expect(try await bob.circle.openRelayed(genuine).post.body == "genuine")
         // Through the relay router's receiver interface.
         let outcomes = RelayOutcomes()
-        let receiver = bob.relayedOneTimeReceiver { outcomes.add($0) }
-        await receiver.received(try await alice.sealOneTimeForRelay("routed", to: bob.feedID))
+        let receiver = bob.circle.relayedReceiver { outcomes.add($0) }
+        await receiver.received(try await alice.circle.sealForRelay("routed", to: bob.feedID))
         await receiver.rejected(.truncated(field: "header", needed: 3, available: 1, offset: 0))
         let seen = outcomes.all
         #expect(seen.count == 2)
@@ -202,23 +202,23 @@ import Testing
         let (alice, bob) = try await Self.circle(size: 20)
         // A plain session first, so that neither side still holds the answering side's confirmation.
         _ = await SyncPair.session(alice, bob)
-        #expect(try await alice.circleStatus().first?.intent == nil)
-        #expect(try await bob.circleStatus().first?.intent == nil)
+        #expect(try await alice.circle.status().first?.intent == nil)
+        #expect(try await bob.circle.status().first?.intent == nil)
         let first = try #require(try await Self.pools(alice, with: bob)).exchangeID
         // 19 of Bob's 20 keys used: below 10 % (1 < 2); Alice, who sends, arms a renewal on her own.
-        for index in 0..<19 { try await alice.sendOneTime("m\(index)", to: bob.feedID) }
-        #expect(try await alice.circleStatus().first?.intent == .exchange(poolSize: 20))
+        for index in 0..<19 { try await alice.circle.send("m\(index)", to: bob.feedID) }
+        #expect(try await alice.circle.status().first?.intent == .exchange(poolSize: 20))
         _ = await SyncPair.session(alice, bob)
         #expect(try await Self.oneTimeTexts(bob, from: alice).count == 19)
         // Bob's own pool is low now: he answers Alice's request without arming.
-        #expect(try await bob.circleStatus().first?.pools?.needsRenewal == true)
+        #expect(try await bob.circle.status().first?.pools?.needsRenewal == true)
         // The next session exchanges fresh pools; nobody ran `kith circle add`.
         _ = await SyncPair.session(alice, bob)
         let a = try #require(try await Self.pools(alice, with: bob))
         let b = try #require(try await Self.pools(bob, with: alice))
         #expect(a.exchangeID != first && a.exchangeID == b.exchangeID)
         #expect(a.state == .active && b.state == .active && a.peerRemaining == 20 && b.ownRemaining == 20 && !a.needsRenewal)
-        try await alice.sendOneTime("fresh", to: bob.feedID)
+        try await alice.circle.send("fresh", to: bob.feedID)
         _ = await SyncPair.session(alice, bob)
         #expect(try await Self.oneTimeTexts(bob, from: alice).last == "fresh")
     }
@@ -232,19 +232,19 @@ import Testing
         // Make Alice's side pending, as if the commit had been lost.
         let id = try #require(try await Self.pools(alice, with: bob)).exchangeID
         try await alice.store.database.write { db in try db.execute(sql: "UPDATE otk_pools SET state = 'pending'") }
-        await #expect(throws: KithError.self) { try await alice.sendOneTime("not yet", to: bob.feedID) }
-        try await bob.sendOneTime("proof", to: alice.feedID)
+        await #expect(throws: KithError.self) { try await alice.circle.send("not yet", to: bob.feedID) }
+        try await bob.circle.send("proof", to: alice.feedID)
         _ = await SyncPair.session(alice, bob)
         #expect(try await Self.oneTimeTexts(alice, from: bob) == ["proof"])
         let now = try #require(try await Self.pools(alice, with: bob))
         #expect(now.state == .active && now.exchangeID == id)
-        try await alice.sendOneTime("now yes", to: bob.feedID)
+        try await alice.circle.send("now yes", to: bob.feedID)
     }
 
     @Test func twoMessagesSentAtOnceNeverShareAKey() async throws {
         let (alice, bob) = try await Self.circle(size: 16)
-        async let first = alice.sendOneTime("left", to: bob.feedID)
-        async let second = alice.sendOneTime("right", to: bob.feedID)
+        async let first = alice.circle.send("left", to: bob.feedID)
+        async let second = alice.circle.send("right", to: bob.feedID)
         let (one, two) = try await (first, second)
         let keyOne = try NanoTDF(parsing: try one.contentBytes()).header.kas.identifier
         let keyTwo = try NanoTDF(parsing: try two.contentBytes()).header.kas.identifier
@@ -256,10 +256,10 @@ import Testing
 
     @Test func anExhaustedPoolIsAnErrorNeverAReusedKey() async throws {
         let (alice, bob) = try await Self.circle(size: 2)
-        try await alice.sendOneTime("1", to: bob.feedID)
-        try await alice.sendOneTime("2", to: bob.feedID)
+        try await alice.circle.send("1", to: bob.feedID)
+        try await alice.circle.send("2", to: bob.feedID)
         do {
-            try await alice.sendOneTime("3", to: bob.feedID)
+            try await alice.circle.send("3", to: bob.feedID)
             Issue.record("a third message must not be sent")
         } catch {
             guard case .circle(.exhausted) = error else { Issue.record("\(error)"); return }
@@ -270,31 +270,31 @@ import Testing
 
     @Test func revocationDeletesBothPoolsTellsThePeerAndRefusesFurtherMessages() async throws {
         let (alice, bob) = try await Self.circle(size: 8)
-        #expect(try await alice.revokeCircle(bob.feedID))
+        #expect(try await alice.circle.revoke(bob.feedID))
         #expect(try await Self.pools(alice, with: bob) == nil)
         do {
-            try await alice.sendOneTime("no", to: bob.feedID)
+            try await alice.circle.send("no", to: bob.feedID)
             Issue.record("sending after revocation must fail")
         } catch {
             guard case .circle(.noPool) = error else { Issue.record("\(error)"); return }
         }
-        let late = try await bob.sendOneTime("late", to: alice.feedID)
+        let late = try await bob.circle.send("late", to: alice.feedID)
         _ = await SyncPair.session(alice, bob)
         // Bob was told over the link: his pools are gone too, and the late message stays unreadable.
         #expect(try await Self.pools(bob, with: alice) == nil)
         #expect(try await alice.directFailures().contains { $0.messageID == late.messageID })
-        #expect(try await alice.circleStatus().isEmpty)
+        #expect(try await alice.circle.status().isEmpty)
         do {
-            try await bob.sendOneTime("next", to: alice.feedID)
+            try await bob.circle.send("next", to: alice.feedID)
             Issue.record("Bob's next message must be refused")
         } catch {
             guard case .circle(.noPool) = error else { Issue.record("\(error)"); return }
         }
         // A new exchange starts over.
-        try await alice.addToCircle(bob.feedID, poolSize: 4)
-        try await bob.addToCircle(alice.feedID, poolSize: 4)
+        try await alice.circle.add(bob.feedID, poolSize: 4)
+        try await bob.circle.add(alice.feedID, poolSize: 4)
         _ = await SyncPair.session(alice, bob)
-        try await bob.sendOneTime("again", to: alice.feedID)
+        try await bob.circle.send("again", to: alice.feedID)
         _ = await SyncPair.session(alice, bob)
         #expect(try await Self.oneTimeTexts(alice, from: bob) == ["again"])
     }
