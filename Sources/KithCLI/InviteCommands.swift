@@ -68,7 +68,7 @@ struct InviteCommand: AsyncParsableCommand {
                     throw KithError.input(.invalid("--join-code may not start with '\(JoinCodeClaim.prefix)' (claimed codes are made by Kith; leave --join-code out to get one)"))
                 }
                 let relay = via.map { InviteRelay(server: $0, joinCode: joinCode ?? InviteServeRun.claimedJoinCode(for: account)) }
-                let made = try await account.createInvite(
+                let made = try await account.invites.create(
                     group: group.id, expiresIn: lifetime, singleUse: singleUse, name: name, description: description,
                     imageURL: imageURL, emoji: emoji, relay: relay)
                 if global.json {
@@ -104,7 +104,7 @@ struct InviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let inspection = try await account.inspectInvite(invite)
+                let inspection = try await account.invites.inspect(invite)
                 if global.json {
                     Output.json(.object(InviteJSON.inspection(inspection)))
                 } else {
@@ -131,7 +131,7 @@ struct InviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let inspection = try await account.inspectInvite(invite)
+                let inspection = try await account.invites.inspect(invite)
                 if let creator = inspection.invite.payload.creatorInboxID.feedID, creator != account.feedID,
                    try await account.contact(creator) == nil {
                     guard inspection.invite.payload.reach != nil else {
@@ -140,7 +140,7 @@ struct InviteCommand: AsyncParsableCommand {
                     try await InviteServeRun.acceptAsStranger(account: account, text: invite, timeout: timeout, json: global.json)
                     return
                 }
-                let sent = try await account.acceptInvite(invite)
+                let sent = try await account.invites.accept(invite)
                 let tag = sent.invite.payload.tag
                 if global.json {
                     var object = JSONObject()
@@ -194,7 +194,7 @@ struct InviteCommand: AsyncParsableCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 let group = try await account.resolveGroup(target.group)
-                let after = try await account.revokeInvites(group: group.id)
+                let after = try await account.invites.revoke(group: group.id)
                 let tag = after.metadata?.tag ?? ""
                 if global.json {
                     var object = JSONObject()

@@ -9,66 +9,7 @@ import KithStore
 /// The invite join flow (docs/INVITES.md, "Join flow"): the joiner's request, the creator's checks and commit, the
 /// replies.
 extension Account {
-    // MARK: Joiner
-
-    /// Asks an invite's creator to add this identity to the invite's group: checks the invite here (it reads, has not
-    /// expired, keeps Kith's field bounds, and its signer is the invite key on the creator's contact card), then sends
-    /// the creator an `invite_join_request` with a KeyPackage made for it over the direct session. The creator adds
-    /// this identity when it next processes messages; the Welcome arrives as usual.
-    ///
-    /// The creator must be a contact: a direct session needs the creator's keys. For a creator never met, use an invite
-    /// that carries Kith's reach field with ``prepareStrangerJoin(_:)`` and ``joinAsStranger(_:over:initiator:deadline:)``
-    /// (docs/INVITES.md, "Joiners who never met the creator").
-    ///
-    /// - Throws: ``KithError/invite(_:)`` for an unreadable, expired, over-bound or forged invite;
-    ///   ``KithError/contacts(_:)`` when the creator is not a contact.
-    @discardableResult
-    public func acceptInvite(_ text: String) async throws(KithError) -> InviteInspection {
-        try await BlockingWork.run { () throws(KithError) in
-            let inspection = try self.inspectInviteBlocking(text)
-            let payload = inspection.invite.payload
-            do throws(InviteError) {
-                try payload.checkNotExpired(nowUnix: self.clock())
-                try payload.checkKithBounds()
-            } catch {
-                throw .invite(error)
-            }
-            guard let creator = payload.creatorInboxID.feedID else { throw .invite(.invalidInboxID(bytes: InviteLimits.inboxIDBytes)) }
-            guard creator != self.feedID else { throw .input(.invalid("this is an invite of this identity's own")) }
-            let record = try self.contactRecordBlocking(creator)
-            guard case .knownContact = inspection.signerCheck else { throw .invite(.signerMismatch) }
-            let keyPackage = try self.makeKeyPackageBlocking(for: record)
-            let code: String
-            do throws(InviteError) { code = try InviteLink(parsing: text).code } catch { throw .invite(error) }
-            try self.withGroupStore { access throws(KithError) in
-                try self.groupStoreCall(
-                    access.recordJoinRequest(creator: creator.string, tag: payload.tag, inviteID: InviteJoinLadder.inviteID(of: inspection.invite)))
-            }
-            _ = try self.sendDirectBlocking(.inviteJoinRequest(InviteJoinRequest(invite: code, keyPackageBytes: keyPackage)), to: creator)
-            return inspection
-        }
-    }
-
-    /// Where this identity's join request to `creator` for `tag` stands: `pending`, `joined`, `refused`, or nil when
-    /// none was sent.
-    public func joinRequestStatus(creator: FeedID, tag: String) async throws(KithError) -> String? {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.readGroupStore { access in try access.joinRequestStatus(creator: creator.string, tag: tag) }
-        }
-    }
-
     // MARK: Creator
-
-    /// Handles every unprocessed invite message, each once: as a creator, join requests (the checks of
-    /// `InviteJoinLadder` (KithInvites) in order, then one commit adding the requester; refusals answered with an
-    /// `invite_join_error` when the ladder says so, at most a few per requester per hour); as a joiner, join errors
-    /// and Welcomes that settle requests sent.
-    ///
-    /// Called by every group processing pass (so by every import and sync).
-    @discardableResult
-    public func processInviteMessages() async throws(KithError) -> InviteProcessReport {
-        try await BlockingWork.run { () throws(KithError) in try self.processInviteMessagesBlocking() }
-    }
 
     @discardableResult
     func processInviteMessagesBlocking() throws(KithError) -> InviteProcessReport {
@@ -77,7 +18,7 @@ extension Account {
             (try access.joinRequests(to: self.feedID.string), try access.joinErrors(to: self.feedID.string))
         }
         if !requests.isEmpty {
-            let ladder = InviteJoinLadder(key: try inviteSigningKey(), inboxID: inviteInboxID)
+            let ladder = InviteJoinLadder(key: try inviteSigningKey(), inboxID: invites.inboxID)
             for request in requests { try handle(request, ladder: ladder, report: &report) }
         }
         for error in errors {
@@ -176,5 +117,64 @@ extension Account {
         } catch {
             throw .addFailed(error.description)
         }
+    }
+}
+
+extension Account.Invites {
+    /// Asks an invite's creator to add this identity to the invite's group: checks the invite here (it reads, has not
+    /// expired, keeps Kith's field bounds, and its signer is the invite key on the creator's contact card), then sends
+    /// the creator an `invite_join_request` with a KeyPackage made for it over the direct session. The creator adds
+    /// this identity when it next processes messages; the Welcome arrives as usual.
+    ///
+    /// The creator must be a contact: a direct session needs the creator's keys. For a creator never met, use an invite
+    /// that carries Kith's reach field with ``Account/Invites/prepareStrangerJoin(_:)`` and ``Account/Invites/joinAsStranger(_:over:initiator:deadline:)``
+    /// (docs/INVITES.md, "Joiners who never met the creator").
+    ///
+    /// - Throws: ``KithError/invite(_:)`` for an unreadable, expired, over-bound or forged invite;
+    ///   ``KithError/contacts(_:)`` when the creator is not a contact.
+    @discardableResult
+    public func accept(_ text: String) async throws(KithError) -> InviteInspection {
+        try await BlockingWork.run { () throws(KithError) in
+            let inspection = try account.inspectInviteBlocking(text)
+            let payload = inspection.invite.payload
+            do throws(InviteError) {
+                try payload.checkNotExpired(nowUnix: account.clock())
+                try payload.checkKithBounds()
+            } catch {
+                throw .invite(error)
+            }
+            guard let creator = payload.creatorInboxID.feedID else { throw .invite(.invalidInboxID(bytes: InviteLimits.inboxIDBytes)) }
+            guard creator != account.feedID else { throw .input(.invalid("this is an invite of this identity's own")) }
+            let record = try account.contactRecordBlocking(creator)
+            guard case .knownContact = inspection.signerCheck else { throw .invite(.signerMismatch) }
+            let keyPackage = try account.makeKeyPackageBlocking(for: record)
+            let code: String
+            do throws(InviteError) { code = try InviteLink(parsing: text).code } catch { throw .invite(error) }
+            try account.withGroupStore { access throws(KithError) in
+                try account.groupStoreCall(
+                    access.recordJoinRequest(creator: creator.string, tag: payload.tag, inviteID: InviteJoinLadder.inviteID(of: inspection.invite)))
+            }
+            _ = try account.sendDirectBlocking(.inviteJoinRequest(InviteJoinRequest(invite: code, keyPackageBytes: keyPackage)), to: creator)
+            return inspection
+        }
+    }
+
+    /// Where this identity's join request to `creator` for `tag` stands: `pending`, `joined`, `refused`, or nil when
+    /// none was sent.
+    public func joinRequestStatus(creator: FeedID, tag: String) async throws(KithError) -> String? {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.readGroupStore { access in try access.joinRequestStatus(creator: creator.string, tag: tag) }
+        }
+    }
+
+    /// Handles every unprocessed invite message, each once: as a creator, join requests (the checks of
+    /// `InviteJoinLadder` (KithInvites) in order, then one commit adding the requester; refusals answered with an
+    /// `invite_join_error` when the ladder says so, at most a few per requester per hour); as a joiner, join errors
+    /// and Welcomes that settle requests sent.
+    ///
+    /// Called by every group processing pass (so by every import and sync).
+    @discardableResult
+    public func process() async throws(KithError) -> InviteProcessReport {
+        try await BlockingWork.run { () throws(KithError) in try account.processInviteMessagesBlocking() }
     }
 }

@@ -14,79 +14,6 @@ import KithSync
 /// made a contact, and the only thing it can reach is the join ladder; it becomes a group member only by passing
 /// every check of ``InviteJoinLadder``, and its Welcome goes back over the same link.
 extension Account {
-    /// Answers one stranger over `transport` (a relay room, a TCP connection…): the Noise handshake (any static key
-    /// that has not used up its refusal budget), the full card the invite's compact card commits to, then the
-    /// joiner's request through the ladder and one commit adding it, or a refusal.
-    ///
-    /// Bounded before any cryptography by the exchange gate (2 at once, 30 per minute) and the per-key and
-    /// per-requester refusal budget (5 per hour); the whole exchange must end within `deadline`, else the link is
-    /// closed.
-    ///
-    /// - Throws: ``KithError/sync(_:)`` when the link fails or closes; ``KithError/input(_:)`` for a malformed or
-    ///   unexpected message.
-    public func answerStranger(
-        over transport: any SyncTransport, initiator: Bool, deadline: Duration = .seconds(30)
-    ) async throws(KithError) -> StrangerServeOutcome {
-        let started = clock()
-        guard strangerExchangeGate.withLock({ $0.begin(now: started) }) else {
-            await transport.close()
-            return .busy
-        }
-        defer { strangerExchangeGate.withLock { $0.end() } }
-        let configuration = SecureLinkConfiguration(localStatic: identity.dhKey) { [self] key in
-            inviteJoinBudget.withLock { $0.admits(Self.linkRequester(key), now: started) }
-        }
-        // The deadline covers the handshake too: a stranger who never finishes it must not hold a slot.
-        let watchdog = Task {
-            try? await Task.sleep(for: deadline)
-            await transport.close()
-        }
-        defer { watchdog.cancel() }
-        let link: SecureLink
-        do throws(SecureLinkError) {
-            link = initiator
-                ? try await SecureLink.connect(over: transport, configuration: configuration, responderStaticKey: nil)
-                : try await SecureLink.accept(over: transport, configuration: configuration)
-        } catch {
-            throw .sync(.link(error))
-        }
-        defer { Task { await link.close() } }
-        let channel = InviteExchangeChannel(link: link, maximumIncomingBytes: InviteExchangeMessage.maxJoinerMessageBytes)
-        guard case .cardRequest(let commitment) = try await channel.receive() else {
-            refuseLink(link.peerStaticKey)
-            throw .input(.invalid(InviteExchangeError.unexpected("first message (want a card request)").description))
-        }
-        let card = try await BlockingWork.run { () throws(KithError) in
-            try self.readGroupStore { access in try access.inviteCard(commitment: Base64URL.encode(commitment)) }
-        }
-        guard let card else {
-            refuseLink(link.peerStaticKey)
-            try await channel.send(.refusal(error: "generic_failure", reason: "the creator no longer keeps the card this invite names"))
-            return .refused(.addFailed("no kept card has the requested commitment"))
-        }
-        try await channel.send(.creatorCard(card))
-        guard case let .joinRequest(code, requesterCard, keyPackage) = try await channel.receive() else {
-            refuseLink(link.peerStaticKey)
-            throw .input(.invalid(InviteExchangeError.unexpected("second message (want a join request)").description))
-        }
-        let peerKey = link.peerStaticKey
-        let (outcome, reply) = try await BlockingWork.run { () throws(KithError) in
-            try self.answerStrangerBlocking(code: code, card: requesterCard, keyPackage: keyPackage, linkKey: peerKey)
-        }
-        if let reply {
-            try await channel.send(reply)
-            // Wait briefly for the joiner to hang up, so the answer is not cut off in flight; a joiner that
-            // stays on the line must not keep the slot until the deadline.
-            let hangUp = Task {
-                try? await Task.sleep(for: .seconds(2))
-                await transport.close()
-            }
-            _ = try? await channel.receive()
-            hangUp.cancel()
-        }
-        return outcome
-    }
-
     /// The refusal budget key of a link's static key (a stranger not identified by a card yet).
     static func linkRequester(_ key: [UInt8]) -> String { "link:" + Base64URL.encode(key) }
 
@@ -109,7 +36,7 @@ extension Account {
         }
         let requester = card.feedID.string
         guard inviteJoinBudget.withLock({ $0.admits(requester, now: now) }) else { return (.refused(.rateLimited), nil) }
-        let ladder = InviteJoinLadder(key: try inviteSigningKey(), inboxID: inviteInboxID)
+        let ladder = InviteJoinLadder(key: try inviteSigningKey(), inboxID: invites.inboxID)
         do throws(InviteJoinRefusal) {
             // A member asking again proved it holds the member's keys (its card names the link's key): its Welcome was
             // lost on the way, so it is readmitted (its old leaf replaced) rather than refused. A single-use invite it
@@ -198,7 +125,7 @@ extension Account {
     /// The own full card that strangers' invites commit to: the newest kept one while it still names this identity's
     /// keys and invite key and is younger than half the card age limit, else a fresh one, kept (`invite_cards`).
     func inviteCardBlocking() throws(KithError) -> ContactCard {
-        let inviteKey = try invitePublicKey()
+        let inviteKey = try inviteSigningKey().publicKey
         let keys = identity.publicKeys
         if let bytes = try readGroupStore({ try $0.latestInviteCard() }), let card = try? ContactCard.decode(bytes),
            card.publicKeys.identityKey.rawRepresentation == keys.identityKey.rawRepresentation,
@@ -211,5 +138,80 @@ extension Account {
             try self.groupStoreCall(access.saveInviteCard(card.encoded, commitment: Base64URL.encode(CompactContactCard.commitment(to: card))))
         }
         return card
+    }
+}
+
+extension Account.Invites {
+    /// Answers one stranger over `transport` (a relay room, a TCP connection…): the Noise handshake (any static key
+    /// that has not used up its refusal budget), the full card the invite's compact card commits to, then the
+    /// joiner's request through the ladder and one commit adding it, or a refusal.
+    ///
+    /// Bounded before any cryptography by the exchange gate (2 at once, 30 per minute) and the per-key and
+    /// per-requester refusal budget (5 per hour); the whole exchange must end within `deadline`, else the link is
+    /// closed.
+    ///
+    /// - Throws: ``KithError/sync(_:)`` when the link fails or closes; ``KithError/input(_:)`` for a malformed or
+    ///   unexpected message.
+    public func answerStranger(
+        over transport: any SyncTransport, initiator: Bool, deadline: Duration = .seconds(30)
+    ) async throws(KithError) -> StrangerServeOutcome {
+        let started = account.clock()
+        guard account.strangerExchangeGate.withLock({ $0.begin(now: started) }) else {
+            await transport.close()
+            return .busy
+        }
+        defer { account.strangerExchangeGate.withLock { $0.end() } }
+        let configuration = SecureLinkConfiguration(localStatic: account.identity.dhKey) { [self] key in
+            account.inviteJoinBudget.withLock { $0.admits(Account.linkRequester(key), now: started) }
+        }
+        // The deadline covers the handshake too: a stranger who never finishes it must not hold a slot.
+        let watchdog = Task {
+            try? await Task.sleep(for: deadline)
+            await transport.close()
+        }
+        defer { watchdog.cancel() }
+        let link: SecureLink
+        do throws(SecureLinkError) {
+            link = initiator
+                ? try await SecureLink.connect(over: transport, configuration: configuration, responderStaticKey: nil)
+                : try await SecureLink.accept(over: transport, configuration: configuration)
+        } catch {
+            throw .sync(.link(error))
+        }
+        defer { Task { await link.close() } }
+        let channel = InviteExchangeChannel(link: link, maximumIncomingBytes: InviteExchangeMessage.maxJoinerMessageBytes)
+        guard case .cardRequest(let commitment) = try await channel.receive() else {
+            account.refuseLink(link.peerStaticKey)
+            throw .input(.invalid(InviteExchangeError.unexpected("first message (want a card request)").description))
+        }
+        let card = try await BlockingWork.run { () throws(KithError) in
+            try account.readGroupStore { access in try access.inviteCard(commitment: Base64URL.encode(commitment)) }
+        }
+        guard let card else {
+            account.refuseLink(link.peerStaticKey)
+            try await channel.send(.refusal(error: "generic_failure", reason: "the creator no longer keeps the card this invite names"))
+            return .refused(.addFailed("no kept card has the requested commitment"))
+        }
+        try await channel.send(.creatorCard(card))
+        guard case let .joinRequest(code, requesterCard, keyPackage) = try await channel.receive() else {
+            account.refuseLink(link.peerStaticKey)
+            throw .input(.invalid(InviteExchangeError.unexpected("second message (want a join request)").description))
+        }
+        let peerKey = link.peerStaticKey
+        let (outcome, reply) = try await BlockingWork.run { () throws(KithError) in
+            try account.answerStrangerBlocking(code: code, card: requesterCard, keyPackage: keyPackage, linkKey: peerKey)
+        }
+        if let reply {
+            try await channel.send(reply)
+            // Wait briefly for the joiner to hang up, so the answer is not cut off in flight; a joiner that
+            // stays on the line must not keep the slot until the deadline.
+            let hangUp = Task {
+                try? await Task.sleep(for: .seconds(2))
+                await transport.close()
+            }
+            _ = try? await channel.receive()
+            hangUp.cancel()
+        }
+        return outcome
     }
 }

@@ -3,7 +3,7 @@ import KithGroups
 import KithIdentity
 import KithInvites
 
-/// What one pass over invite messages did (``Account/processInviteMessages()``).
+/// What one pass over invite messages did (``Account/Invites/process()``).
 public struct InviteProcessReport: Sendable, Equatable {
     /// Join requests accepted: the requester added to the group (one commit each).
     public var admitted: [Admission] = []

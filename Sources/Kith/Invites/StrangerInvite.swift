@@ -2,7 +2,7 @@ import KithIdentity
 import KithInvites
 
 /// An invite a joiner who never met its creator can use, checked before anything is sent
-/// (``Account/prepareStrangerJoin(_:)``): it reads, has not expired, keeps Kith's bounds, and carries the creator's
+/// (``Account/Invites/prepareStrangerJoin(_:)``): it reads, has not expired, keeps Kith's bounds, and carries the creator's
 /// compact card, whose signature holds and whose feed id is the invite's `creator_inbox_id`.
 public struct StrangerInvite: Sendable {
     /// The decoded invite and what could be checked of it.

@@ -1,6 +1,6 @@
 import KithGroups
 
-/// How an invite exchange ended for the joiner (``Account/joinAsStranger(_:over:initiator:deadline:)``).
+/// How an invite exchange ended for the joiner (``Account/Invites/joinAsStranger(_:over:initiator:deadline:)``).
 public enum StrangerJoinOutcome: Sendable, Equatable {
     /// The creator added this identity; it joined the group from the Welcome.
     case joined(GroupID)

@@ -2,7 +2,7 @@ import KithIdentity
 import KithGroups
 import KithInvites
 
-/// How one invite exchange with a stranger ended for the creator (``Account/answerStranger(over:initiator:deadline:)``).
+/// How one invite exchange with a stranger ended for the creator (``Account/Invites/answerStranger(over:initiator:deadline:)``).
 public enum StrangerServeOutcome: Sendable, Equatable {
     /// The requester passed every check and was added with one commit; its Welcome went back over the link.
     case admitted(group: GroupID, member: FeedID)

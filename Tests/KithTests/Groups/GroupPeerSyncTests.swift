@@ -22,8 +22,8 @@ import Testing
         let (alice, bob) = try await MetAccounts.met()
         let dana = try MetAccounts.account(0xD0)
         let group = try await alice.createGroup(name: "book club")
-        let made = try await alice.createInvite(group: group.id, relay: InviteStrangerTests.relay)
-        let outcome = await InviteStrangerTests.exchange(creator: alice, joiner: dana, invite: try await dana.prepareStrangerJoin(made.url))
+        let made = try await alice.invites.create(group: group.id, relay: InviteStrangerTests.relay)
+        let outcome = await InviteStrangerTests.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(made.url))
         #expect(try outcome.joiner.get() == .joined(group.id))
         return (alice, bob, dana, group.id)
     }

@@ -23,50 +23,50 @@ import Testing
     @Test func aSingleUseInviteAdmitsOnceAndIsThenRefused() async throws {
         let (alice, bob, carol) = try await GroupConversationTests.people()
         let group = try await alice.createGroup(name: "trip")
-        let made = try await alice.createInvite(group: group.id, singleUse: true, name: "Trip", emoji: "🧗")
+        let made = try await alice.invites.create(group: group.id, singleUse: true, name: "Trip", emoji: "🧗")
         #expect(made.url.hasPrefix("kith://invite/"))
         #expect(made.invite.payload.creatorInboxID.feedID == alice.feedID)
 
-        let seen = try await bob.acceptInvite(made.url)
+        let seen = try await bob.invites.accept(made.url)
         #expect(seen.signerCheck == .knownContact(alice.feedID))
-        #expect(try await bob.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "pending")
+        #expect(try await bob.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "pending")
         try await Self.deliver(bob, to: alice)
         let afterJoin = try await alice.group(group.id)
         #expect(afterJoin.members.contains(bob.feedID) && afterJoin.epoch == group.epoch + 1)
         try await Self.deliver(alice, to: bob)
         #expect(try await bob.group(group.id).status == .active)
-        #expect(try await bob.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "joined")
+        #expect(try await bob.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "joined")
 
         // Carol uses the same invite: refused, and nothing changes at Alice.
         let before = try await Self.state(alice, group.id)
-        try await carol.acceptInvite(made.url)
+        try await carol.invites.accept(made.url)
         try await Self.deliver(carol, to: alice)
         let after = try await Self.state(alice, group.id)
         #expect(after.0 == before.0 && after.1 == before.1)
         #expect(try alice.store.readGroupState { try $0.consumedInviteCount() } == 1)
         try await Self.deliver(alice, to: carol)
-        #expect(try await carol.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
+        #expect(try await carol.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
         await #expect(throws: KithError.self) { try await carol.group(group.id) }
     }
 
     @Test func revokingVoidsOutstandingInvitesAndANewOneWorks() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
         let group = try await alice.createGroup(name: "club")
-        let old = try await alice.createInvite(group: group.id)
-        let revoked = try await alice.revokeInvites(group: group.id)
+        let old = try await alice.invites.create(group: group.id)
+        let revoked = try await alice.invites.revoke(group: group.id)
         #expect(revoked.metadata?.tag != old.invite.payload.tag)
         let before = try await Self.state(alice, group.id)
-        try await bob.acceptInvite(old.url)
+        try await bob.invites.accept(old.url)
         try await Self.deliver(bob, to: alice)
         let after = try await Self.state(alice, group.id)
         #expect(after.0 == before.0 && after.1 == before.1)
         #expect(try alice.store.readGroupState { try $0.consumedInviteCount() } == 0)
         try await Self.deliver(alice, to: bob)
-        #expect(try await bob.joinRequestStatus(creator: alice.feedID, tag: old.invite.payload.tag) == "refused")
+        #expect(try await bob.invites.joinRequestStatus(creator: alice.feedID, tag: old.invite.payload.tag) == "refused")
 
-        let fresh = try await alice.createInvite(group: group.id)
+        let fresh = try await alice.invites.create(group: group.id)
         #expect(fresh.invite.payload.tag == revoked.metadata?.tag)
-        try await bob.acceptInvite(fresh.url)
+        try await bob.invites.accept(fresh.url)
         try await Self.deliver(bob, to: alice)
         try await Self.deliver(alice, to: bob)
         #expect(try await bob.group(group.id).members.contains(bob.feedID))
@@ -75,27 +75,27 @@ import Testing
     @Test func anExplodedConversationRefusesJoins() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
         let group = try await alice.createGroup(name: "flash", explodeAt: MetAccounts.now + 3_600)
-        let made = try await alice.createInvite(group: group.id)
+        let made = try await alice.invites.create(group: group.id)
         #expect(made.invite.payload.conversationExpiresAtUnix == MetAccounts.now + 3_600)
         try await alice.explodeGroup(group.id)
-        try await bob.acceptInvite(made.url)
+        try await bob.invites.accept(made.url)
         try await Self.deliver(bob, to: alice)
         #expect(try await alice.group(group.id).status == .exploded)
         try await Self.deliver(alice, to: bob)
-        #expect(try await bob.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
+        #expect(try await bob.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
     }
 
     @Test func theJoinerRefusesExpiredForgedAndForeignInvitesAndSendsNothing() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
         let group = try await alice.createGroup(name: "later")
-        let made = try await alice.createInvite(group: group.id, expiresIn: 60)
+        let made = try await alice.invites.create(group: group.id, expiresIn: 60)
         // Bob's clock is two minutes ahead: the invite expired for him.
         let late = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB1, count: 32)), clock: { MetAccounts.now + 120 })
         try await late.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice", maxAge: 1_000)
         let entries = try await late.exportFeed().count
-        await #expect(throws: KithError.self) { try await late.acceptInvite(made.url) }
+        await #expect(throws: KithError.self) { try await late.invites.accept(made.url) }
         #expect(try await late.exportFeed().count == entries)
-        #expect(try await late.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == nil)
+        #expect(try await late.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == nil)
 
         // An invite naming Alice but signed by another key: Bob's card of Alice says otherwise.
         let mallory = InviteSigningKey.generate()
@@ -103,30 +103,30 @@ import Testing
         let forged = try SignedInvite(signing: InvitePayload(
             conversationToken: payload.conversationToken, creatorInboxID: payload.creatorInboxID, tag: payload.tag), with: mallory)
         let forgedURL = InviteLink.kithURL(code: InviteCode.encode(forged))
-        #expect(try await bob.inspectInvite(forgedURL).signerCheck == .contactMismatch(alice.feedID))
+        #expect(try await bob.invites.inspect(forgedURL).signerCheck == .contactMismatch(alice.feedID))
         let bobEntries = try await bob.exportFeed().count
-        await #expect(throws: KithError.self) { try await bob.acceptInvite(forgedURL) }
+        await #expect(throws: KithError.self) { try await bob.invites.accept(forgedURL) }
         #expect(try await bob.exportFeed().count == bobEntries)
 
         // An invite of someone who is not a contact.
         let stranger = try MetAccounts.account(0xD0)
         let theirs = try await stranger.createGroup(name: "theirs")
-        let foreign = try await stranger.createInvite(group: theirs.id)
-        #expect(try await bob.inspectInvite(foreign.url).signerCheck == .unbound)
-        await #expect(throws: KithError.self) { try await bob.acceptInvite(foreign.url) }
+        let foreign = try await stranger.invites.create(group: theirs.id)
+        #expect(try await bob.invites.inspect(foreign.url).signerCheck == .unbound)
+        await #expect(throws: KithError.self) { try await bob.invites.accept(foreign.url) }
         #expect(try await bob.exportFeed().count == bobEntries)
     }
 
     @Test func onlyTheCommitterMakesInvitesAndItsOwnInviteChecks() async throws {
         let (alice, bob, _, group) = try await GroupConversationTests.trio()
-        await #expect(throws: KithError.self) { try await bob.createInvite(group: group) }
-        await #expect(throws: KithError.self) { try await bob.revokeInvites(group: group) }
-        let made = try await alice.createInvite(group: group, name: "trip", description: "<script>alert(1)</script>")
-        #expect(try await alice.inspectInvite(made.code).signerCheck == .ownInvite)
-        await #expect(throws: KithError.self) { try await alice.createInvite(group: group, name: String(repeating: "x", count: 200)) }
+        await #expect(throws: KithError.self) { try await bob.invites.create(group: group) }
+        await #expect(throws: KithError.self) { try await bob.invites.revoke(group: group) }
+        let made = try await alice.invites.create(group: group, name: "trip", description: "<script>alert(1)</script>")
+        #expect(try await alice.invites.inspect(made.code).signerCheck == .ownInvite)
+        await #expect(throws: KithError.self) { try await alice.invites.create(group: group, name: String(repeating: "x", count: 200)) }
         // Bob (a member already) asks anyway: refused quietly, nothing committed.
         let before = try await Self.state(alice, group)
-        try await bob.acceptInvite(made.url)
+        try await bob.invites.accept(made.url)
         try await Self.deliver(bob, to: alice)
         let after = try await Self.state(alice, group)
         #expect(after.0 == before.0 && after.1 == before.1)
@@ -135,14 +135,14 @@ import Testing
     @Test func theContactCardCarriesTheInviteKey() async throws {
         let (alice, _) = try await MetAccounts.met()
         let card = try await alice.contactCard()
-        #expect(card.invitePublicKey == (try alice.invitePublicKey()))
+        #expect(card.invitePublicKey == (try alice.invites.publicKey()))
     }
 
     @Test func aFloodOfRefusedRequestsGetsAFewRepliesThenSilence() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
         let group = try await alice.createGroup(name: "quiet")
-        let old = try await alice.createInvite(group: group.id)
-        try await alice.revokeInvites(group: group.id)
+        let old = try await alice.invites.create(group: group.id)
+        try await alice.invites.revoke(group: group.id)
         let before = try await Self.state(alice, group.id)
         // Bob sends eight requests with the revoked invite (bypassing his own checks, as a hostile client would).
         for _ in 0..<8 {
@@ -159,7 +159,7 @@ import Testing
     @Test func aRequestWhoseKeyPackageIsNotTheRequestersIsRefusedWithoutACommit() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
         let group = try await alice.createGroup(name: "strict")
-        let made = try await alice.createInvite(group: group.id, singleUse: true)
+        let made = try await alice.invites.create(group: group.id, singleUse: true)
         let before = try await Self.state(alice, group.id)
         try await bob.sendDirect(.inviteJoinRequest(InviteJoinRequest(invite: made.code, keyPackageBytes: [1, 2, 3])), to: alice.feedID)
         try await Self.deliver(bob, to: alice)
@@ -172,7 +172,7 @@ import Testing
         }
         #expect(replies == ["generic_failure"])
         // The invite was not used up: a proper request still works.
-        try await bob.acceptInvite(made.url)
+        try await bob.invites.accept(made.url)
         try await Self.deliver(bob, to: alice)
         #expect(try await alice.group(group.id).members.contains(bob.feedID))
     }

@@ -22,14 +22,14 @@ import Testing
         let (central, peripheral) = SimulatedBLELink.makePair()
         async let creatorSide: Result<StrangerServeOutcome, KithError> = {
             do throws(KithError) {
-                return .success(try await creator.answerStranger(over: joinerInitiates ? peripheral : central, initiator: !joinerInitiates, deadline: .seconds(20)))
+                return .success(try await creator.invites.answerStranger(over: joinerInitiates ? peripheral : central, initiator: !joinerInitiates, deadline: .seconds(20)))
             } catch {
                 return .failure(error)
             }
         }()
         let joinerSide: Result<StrangerJoinOutcome, KithError>
         do throws(KithError) {
-            joinerSide = .success(try await joiner.joinAsStranger(invite, over: joinerInitiates ? central : peripheral, initiator: joinerInitiates))
+            joinerSide = .success(try await joiner.invites.joinAsStranger(invite, over: joinerInitiates ? central : peripheral, initiator: joinerInitiates))
         } catch {
             joinerSide = .failure(error)
         }
@@ -44,19 +44,19 @@ import Testing
     @Test func aStrangerJoinsWithASingleUseInviteAndASecondStrangerIsRefused() async throws {
         let (alice, dana, erin) = try Self.strangers()
         let group = try await alice.createGroup(name: "book club")
-        let made = try await alice.createInvite(group: group.id, singleUse: true, name: "Book club", relay: Self.relay)
+        let made = try await alice.invites.create(group: group.id, singleUse: true, name: "Book club", relay: Self.relay)
         let reach = try #require(made.invite.payload.reach)
         #expect(reach.server == Self.relay.server && reach.joinCode == Self.relay.joinCode)
         #expect(try reach.compactCard().feedID == alice.feedID)
 
-        let invite = try await dana.prepareStrangerJoin(made.url)
+        let invite = try await dana.invites.prepareStrangerJoin(made.url)
         #expect(invite.creatorCard.feedID == alice.feedID)
         let first = await Self.exchange(creator: alice, joiner: dana, invite: invite)
         #expect(try first.joiner.get() == .joined(group.id))
         #expect(try first.creator.get() == .admitted(group: group.id, member: dana.feedID))
         #expect(try await dana.group(group.id).status == .active)
         #expect(try await alice.group(group.id).members.contains(dana.feedID))
-        #expect(try await dana.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "joined")
+        #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "joined")
         // An invite-scoped peer: neither side made the other a contact.
         #expect(try await alice.contact(dana.feedID) == nil)
         #expect(try await dana.contact(alice.feedID) == nil)
@@ -73,12 +73,12 @@ import Testing
         #expect(try await alice.groupMessages(group.id).contains { if case .post(let post)? = $0.content { post.body == "thanks" } else { false } })
 
         let before = try await alice.group(group.id)
-        let second = await Self.exchange(creator: alice, joiner: erin, invite: try await erin.prepareStrangerJoin(made.url))
+        let second = await Self.exchange(creator: alice, joiner: erin, invite: try await erin.invites.prepareStrangerJoin(made.url))
         #expect(try second.joiner.get() == .refused(error: "invite_used", reason: InviteJoinRefusal.alreadyUsed.description))
         #expect(try second.creator.get() == .refused(.alreadyUsed))
         let after = try await alice.group(group.id)
         #expect(after.epoch == before.epoch && after.members.sorted() == before.members.sorted())
-        #expect(try await erin.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
+        #expect(try await erin.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
         await #expect(throws: KithError.self) { try await erin.group(group.id) }
     }
 
@@ -87,8 +87,8 @@ import Testing
     @Test func aMemberWhoseWelcomeWasLostIsReadmittedWithTheSameInvite() async throws {
         let (alice, dana, erin) = try Self.strangers()
         let group = try await alice.createGroup(name: "book club")
-        let made = try await alice.createInvite(group: group.id, singleUse: true, relay: Self.relay)
-        let invite = try await dana.prepareStrangerJoin(made.url)
+        let made = try await alice.invites.create(group: group.id, singleUse: true, relay: Self.relay)
+        let invite = try await dana.invites.prepareStrangerJoin(made.url)
         // Alice admits Dana; the Welcome never reaches her (the link broke after the commit).
         let danaCard = try await dana.contactCard(displayName: "Dana")
         let lostKeyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
@@ -118,7 +118,7 @@ import Testing
         #expect(try await dana.groupMessages(group.id).contains { if case .post(let post)? = $0.content { post.body == "you made it" } else { false } })
 
         // The single-use invite still refuses everyone else.
-        let other = await Self.exchange(creator: alice, joiner: erin, invite: try await erin.prepareStrangerJoin(made.url))
+        let other = await Self.exchange(creator: alice, joiner: erin, invite: try await erin.invites.prepareStrangerJoin(made.url))
         #expect(try other.creator.get() == .refused(.alreadyUsed))
         #expect(try await alice.group(group.id).members.count == 2)
     }
@@ -126,7 +126,7 @@ import Testing
     @Test func readmissionsSpendTheRequestersBudget() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let danaCard = try await dana.contactCard(displayName: "Dana")
         let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
         func ask() throws -> StrangerServeOutcome {
@@ -145,8 +145,8 @@ import Testing
     @Test func theCreatorMayBeTheLinkInitiator() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
-        let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.prepareStrangerJoin(made.url), joinerInitiates: false)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
+        let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(made.url), joinerInitiates: false)
         #expect(try outcome.joiner.get() == .joined(group.id))
     }
 
@@ -154,8 +154,8 @@ import Testing
         let (creator, dana, _) = try Self.strangers()
         let alice = try creator.withTestingHooks(AccountTestingHooks(groupTreeInBandLimit: 0))
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
-        let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.prepareStrangerJoin(made.url))
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
+        let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(made.url))
         #expect(try outcome.joiner.get() == .joined(group.id))
         #expect(try await dana.group(group.id).status == .active)
     }
@@ -163,24 +163,24 @@ import Testing
     @Test func aRevokedInviteIsRefusedAndAFreshOneWorks() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let old = try await alice.createInvite(group: group.id, relay: Self.relay)
-        try await alice.revokeInvites(group: group.id)
-        let refused = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.prepareStrangerJoin(old.url))
+        let old = try await alice.invites.create(group: group.id, relay: Self.relay)
+        try await alice.invites.revoke(group: group.id)
+        let refused = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(old.url))
         #expect(try refused.creator.get() == .refused(.tagMismatch))
         #expect(try refused.joiner.get() == .refused(error: "conversation_expired", reason: InviteJoinRefusal.tagMismatch.description))
-        let fresh = try await alice.createInvite(group: group.id, relay: Self.relay)
-        #expect(try await Self.exchange(creator: alice, joiner: dana, invite: try await dana.prepareStrangerJoin(fresh.url)).joiner.get() == .joined(group.id))
+        let fresh = try await alice.invites.create(group: group.id, relay: Self.relay)
+        #expect(try await Self.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(fresh.url)).joiner.get() == .joined(group.id))
     }
 
     @Test func anExplodedGroupRefusesStrangers() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
-        let invite = try await dana.prepareStrangerJoin(made.url)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
+        let invite = try await dana.invites.prepareStrangerJoin(made.url)
         try await alice.explodeGroup(group.id)
         let outcome = await Self.exchange(creator: alice, joiner: dana, invite: invite)
         #expect(try outcome.creator.get() == .refused(.conversationExploded))
-        #expect(try await dana.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
+        #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
     }
 
     @Test func anExpiredInviteIsRefusedByTheJoinerAndByTheCreator() async throws {
@@ -188,8 +188,8 @@ import Testing
         let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: { time.withLock { $0 } })
         let dana = try MetAccounts.account(0xD0)
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, expiresIn: 60, relay: Self.relay)
-        let invite = try await dana.prepareStrangerJoin(made.url)
+        let made = try await alice.invites.create(group: group.id, expiresIn: 60, relay: Self.relay)
+        let invite = try await dana.invites.prepareStrangerJoin(made.url)
         time.withLock { $0 += 3_600 }
         let outcome = await Self.exchange(creator: alice, joiner: dana, invite: invite)
         guard case .success(.refused(.inviteExpired)) = outcome.creator else {
@@ -199,7 +199,7 @@ import Testing
         // Refused before the signature check: no answer, the link just closes.
         #expect(throws: KithError.self) { try outcome.joiner.get() }
         let expiredForJoiner = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xE1, count: 32)), clock: { MetAccounts.now + 3_600 })
-        await #expect(throws: KithError.self) { try await expiredForJoiner.prepareStrangerJoin(made.url) }
+        await #expect(throws: KithError.self) { try await expiredForJoiner.invites.prepareStrangerJoin(made.url) }
     }
 
     // MARK: The card and the binding
@@ -207,24 +207,24 @@ import Testing
     @Test func anInviteWithoutReachOrWithAForgedCardIsRefusedBeforeAnythingIsSent() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let plain = try await alice.createInvite(group: group.id)
+        let plain = try await alice.invites.create(group: group.id)
         do {
-            _ = try await dana.prepareStrangerJoin(plain.url)
+            _ = try await dana.invites.prepareStrangerJoin(plain.url)
             Issue.record("an invite without a reach field cannot be used by a stranger")
         } catch KithError.invite(.invalidReach) {
         } catch {
             Issue.record("expected invalidReach, got \(error)")
         }
         // A card whose signature does not hold (one byte of its name flipped), re-signed invite by Alice's key.
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         var payload = made.invite.payload
         var card = try #require(payload.reach).compactCardBytes
         card[card.count - 70] ^= 0x01
         payload.reach?.compactCardBytes = card
         let forged = try SignedInvite(signing: payload, with: try alice.inviteSigningKey())
-        await #expect(throws: KithError.self) { try await dana.prepareStrangerJoin(InviteCode.encode(forged)) }
+        await #expect(throws: KithError.self) { try await dana.invites.prepareStrangerJoin(InviteCode.encode(forged)) }
         do {
-            _ = try await dana.prepareStrangerJoin(InviteCode.encode(forged))
+            _ = try await dana.invites.prepareStrangerJoin(InviteCode.encode(forged))
         } catch KithError.invite(.invalidReach) {
         } catch {
             Issue.record("expected invalidReach, got \(error)")
@@ -234,14 +234,14 @@ import Testing
     @Test func aCardOfAnotherFeedThanTheCreatorIsRefused() async throws {
         let (alice, dana, erin) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         // Erin's compact card in Alice's invite, signed by Alice's key: card and inbox id disagree.
         var payload = made.invite.payload
         let erinCard = try await erin.contactCard(displayName: "Erin")
         payload.reach?.compactCardBytes = try await erin.compactContactCard(for: erinCard).encoded
         let forged = try SignedInvite(signing: payload, with: try alice.inviteSigningKey())
         do {
-            _ = try await dana.prepareStrangerJoin(InviteCode.encode(forged))
+            _ = try await dana.invites.prepareStrangerJoin(InviteCode.encode(forged))
             Issue.record("a card of another feed must be refused")
         } catch KithError.invite(.reachMismatch) {
         } catch {
@@ -252,25 +252,25 @@ import Testing
     @Test func anInviteNotSignedByTheCardsInviteKeyIsRefusedOverTheLink() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         // Same payload (Alice's card, Alice's inbox id) signed by another secp256k1 key.
         let other = try InviteSigningKey(seed: try Seed(bytes: [UInt8](repeating: 0x77, count: 32)))
         let forged = try SignedInvite(signing: made.invite.payload, with: other)
-        let invite = try await dana.prepareStrangerJoin(InviteCode.encode(forged))
+        let invite = try await dana.invites.prepareStrangerJoin(InviteCode.encode(forged))
         let outcome = await Self.exchange(creator: alice, joiner: dana, invite: invite)
         guard case .failure(.invite(.reachMismatch)) = outcome.joiner else {
             Issue.record("expected reachMismatch, got \(outcome.joiner)")
             return
         }
         #expect(try await alice.group(group.id).members == [alice.feedID])
-        #expect(try await dana.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == nil)
+        #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == nil)
     }
 
     @Test func aFullCardThatDoesNotMatchTheCommitmentIsRefused() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
-        let invite = try await dana.prepareStrangerJoin(made.url)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
+        let invite = try await dana.invites.prepareStrangerJoin(made.url)
         // Another card of Alice's (another name, so other bytes): a valid card, but not the committed one.
         let other = try await alice.contactCard(displayName: "Not the committed card")
         #expect(throws: KithError.self) { try Account.checkCreatorCard(other.encoded, for: invite) }
@@ -282,8 +282,8 @@ import Testing
     @Test func invitesReuseOneKeptCard() async throws {
         let (alice, _, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let first = try await alice.createInvite(group: group.id, relay: Self.relay)
-        let second = try await alice.createInvite(group: group.id, relay: Self.relay)
+        let first = try await alice.invites.create(group: group.id, relay: Self.relay)
+        let second = try await alice.invites.create(group: group.id, relay: Self.relay)
         #expect(first.invite.payload.reach?.compactCardBytes == second.invite.payload.reach?.compactCardBytes)
     }
 
@@ -292,7 +292,7 @@ import Testing
     @Test func aRequesterCardThatIsNotTheLinksKeyIsRefused() async throws {
         let (alice, dana, erin) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let danaCard = try await dana.contactCard(displayName: "Dana")
         let keyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
         // Erin's link key with Dana's card.
@@ -319,8 +319,8 @@ import Testing
     @Test func aRequesterRefusedTooOftenIsDroppedBeforeAnyCryptography() async throws {
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.createGroup(name: "g")
-        let made = try await alice.createInvite(group: group.id, relay: Self.relay)
-        try await alice.revokeInvites(group: group.id)
+        let made = try await alice.invites.create(group: group.id, relay: Self.relay)
+        try await alice.invites.revoke(group: group.id)
         let danaCard = try await dana.contactCard(displayName: "Dana")
         let keyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
         let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
@@ -331,7 +331,7 @@ import Testing
         let (dropped, reply) = try alice.answerStrangerBlocking(code: made.code, card: danaCard.encoded, keyPackage: keyPackage, linkKey: danaKey)
         #expect(dropped == .refused(.rateLimited) && reply == nil)
         // Its link key is refused at the handshake too.
-        let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.prepareStrangerJoin(made.url))
+        let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(made.url))
         guard case .failure(.sync) = outcome.creator else {
             Issue.record("expected a refused handshake, got \(outcome.creator)")
             return
@@ -344,7 +344,7 @@ import Testing
         for _ in 0..<40 {
             let (central, peripheral) = SimulatedBLELink.makePair()
             await central.close()
-            if case .busy? = try? await alice.answerStranger(over: peripheral, initiator: false, deadline: .seconds(1)) { busy += 1 }
+            if case .busy? = try? await alice.invites.answerStranger(over: peripheral, initiator: false, deadline: .seconds(1)) { busy += 1 }
         }
         // 30 starts per minute, then every further one is turned away unread.
         #expect(busy == 10)
@@ -356,7 +356,7 @@ import Testing
         // The stranger's side stays open and silent: no handshake message ever comes.
         let (silent, peripheral) = SimulatedBLELink.makePair()
         let started = ContinuousClock.now
-        let outcome = try? await alice.answerStranger(over: peripheral, initiator: false, deadline: .seconds(1))
+        let outcome = try? await alice.invites.answerStranger(over: peripheral, initiator: false, deadline: .seconds(1))
         #expect(outcome == nil)
         // Not a timing test: without the deadline the call never returns. The bound only has to be far above a
         // loaded CI machine's scheduling delays (24 s seen with the whole suite running on 2 cores).
@@ -371,8 +371,8 @@ import Testing
         let (alice, dana, _) = try Self.strangers()
         let wanted = try await alice.createGroup(name: "wanted")
         let other = try await alice.createGroup(name: "other")
-        let wantedInvite = try await alice.createInvite(group: wanted.id, relay: Self.relay)
-        _ = try await alice.createInvite(group: other.id, relay: Self.relay)
+        let wantedInvite = try await alice.invites.create(group: wanted.id, relay: Self.relay)
+        _ = try await alice.invites.create(group: other.id, relay: Self.relay)
         let wantedTag = wantedInvite.invite.payload.tag
         // Alice adds Dana's KeyPackage to the OTHER group and hands that Welcome over.
         let keyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
@@ -393,6 +393,6 @@ import Testing
             try dana.joinFromInviteExchange(welcome: queued.message, tree: [], creator: alice.feedID, tag: wantedTag)
         }
         await #expect(throws: KithError.self) { try await dana.group(other.id) }
-        #expect(try await dana.joinRequestStatus(creator: alice.feedID, tag: wantedTag) == "pending")
+        #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: wantedTag) == "pending")
     }
 }
