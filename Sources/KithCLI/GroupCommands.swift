@@ -34,7 +34,7 @@ struct GroupCommand: AsyncParsableCommand {
     ) async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let group = try await account.resolveGroup(target.group)
+            let group = try await account.groups.resolve(target.group)
             let (after, lead) = try await operation(account, group)
             try await GroupShow.print(after, account: account, json: global.json, lead: lead)
         }
@@ -59,7 +59,7 @@ struct GroupCommand: AsyncParsableCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 let explodeAt = try ExplosionTime.parse(at: explodeAt, in: explodeIn, now: Int64(Date().timeIntervalSince1970))
-                let group = try await account.createGroup(name: name, explodeAt: explodeAt)
+                let group = try await account.groups.create(name: name, explodeAt: explodeAt)
                 if global.json {
                     var object = JSONObject()
                     object["group_id"] = .string(group.id.string)
@@ -86,7 +86,7 @@ struct GroupCommand: AsyncParsableCommand {
             try await GroupCommand.perform(global, target) { account, group in
                 var feeds: [FeedID] = []
                 for contact in contacts { feeds.append(try await account.resolveContact(contact).feedID) }
-                return (try await account.addToGroup(group.id, contacts: feeds), "Added \(feeds.count); they join when they sync your feed.")
+                return (try await account.groups.add(group.id, contacts: feeds), "Added \(feeds.count); they join when they sync your feed.")
             }
         }
     }
@@ -104,7 +104,7 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
                 let feed = try await GroupShow.resolveMember(member, in: group, account: account)
-                return (try await account.removeFromGroup(group.id, member: feed), "Removed.")
+                return (try await account.groups.remove(group.id, member: feed), "Removed.")
             }
         }
     }
@@ -120,7 +120,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
-                let after = try await account.updateGroupKeys(group.id)
+                let after = try await account.groups.updateKeys(group.id)
                 return (after, after.isCommitter ? "Keys updated (epoch \(after.epoch))." : "Key update proposed; the committer applies it when it syncs your feed.")
             }
         }
@@ -135,7 +135,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
-                (try await account.leaveGroup(group.id), "Departure proposed; you are out once the committer applies it.")
+                (try await account.groups.leave(group.id), "Departure proposed; you are out once the committer applies it.")
             }
         }
     }
@@ -153,8 +153,8 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
-                let envelope = try await account.sendToGroup(group.id, text: text)
+                let group = try await account.groups.resolve(target.group)
+                let envelope = try await account.groups.send(group.id, text: text)
                 if global.json {
                     var object = JSONObject()
                     object["message_id"] = .string(envelope.messageID.string)
@@ -194,7 +194,7 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
                 let feed = try await GroupShow.resolveMember(member, in: group, account: account)
-                return (try await account.handOverGroup(group.id, to: feed), "Handed over: they commit from now on.")
+                return (try await account.groups.handOver(group.id, to: feed), "Handed over: they commit from now on.")
             }
         }
     }
@@ -210,7 +210,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
-                (try await account.explodeGroup(group.id), "Exploded: state, keys and messages deleted here; members follow when they sync.")
+                (try await account.groups.explode(group.id), "Exploded: state, keys and messages deleted here; members follow when they sync.")
             }
         }
     }
@@ -236,7 +236,7 @@ struct GroupCommand: AsyncParsableCommand {
             func run() async throws {
                 try await Output.run {
                     let account = try await openAccount(global)
-                    let text = try await account.keyPackageHandover(for: try await account.resolveContact(contact).feedID)
+                    let text = try await account.groups.keyPackageHandover(for: try await account.resolveContact(contact).feedID)
                     if global.json {
                         var object = JSONObject()
                         object["key_package"] = .string(text)
@@ -265,8 +265,8 @@ struct GroupCommand: AsyncParsableCommand {
                     let account = try await openAccount(global)
                     let record = try await account.resolveContact(contact)
                     let text = String(decoding: try Output.readLines(file, maxBytes: 8192).joined(), as: UTF8.self)
-                    try await account.importKeyPackage(text, from: record.feedID)
-                    let held = try await account.keyPackageCount(of: record.feedID)
+                    try await account.groups.importKeyPackage(text, from: record.feedID)
+                    let held = try await account.groups.keyPackageCount(of: record.feedID)
                     if global.json {
                         var object = JSONObject()
                         object["feed_id"] = .string(record.feedID.string)
@@ -294,7 +294,7 @@ struct GroupCommand: AsyncParsableCommand {
                     var rows: [JSONValue] = []
                     for contact in contacts {
                         let record = try await account.resolveContact(contact)
-                        let envelope = try await account.shareKeyPackage(with: record.feedID)
+                        let envelope = try await account.groups.shareKeyPackage(with: record.feedID)
                         var object = JSONObject()
                         object["feed_id"] = .string(record.feedID.string)
                         object["message_id"] = .string(envelope.messageID.string)
@@ -319,7 +319,7 @@ struct Groups: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let groups = try await account.groups()
+            let groups = try await account.groups.all()
             if global.json {
                 Output.json(.array(groups.map(GroupShow.json)))
                 return
@@ -396,8 +396,8 @@ enum GroupShow {
 /// `kith log --group GROUP`.
 enum GroupLog {
     static func print(_ text: String, account: Account, limit: Int, json: Bool) async throws {
-        let group = try await account.resolveGroup(text)
-        let messages = try await account.groupMessages(group.id, limit: limit)
+        let group = try await account.groups.resolve(text)
+        let messages = try await account.groups.messages(group.id, limit: limit)
         if json {
             Output.json(.array(messages.map(MessageRendering.json)))
             return

@@ -61,7 +61,7 @@ struct InviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+                let group = try await account.groups.resolve(target.group)
                 let lifetime = try expiresIn.map(InviteDuration.parse)
                 if joinCode != nil, via == nil { throw KithError.input(.invalid("--join-code needs --via SERVER_URL")) }
                 if let joinCode, joinCode.hasPrefix(JoinCodeClaim.prefix) {
@@ -193,7 +193,7 @@ struct InviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+                let group = try await account.groups.resolve(target.group)
                 let after = try await account.invites.revoke(group: group.id)
                 let tag = after.metadata?.tag ?? ""
                 if global.json {

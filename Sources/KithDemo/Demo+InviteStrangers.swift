@@ -13,7 +13,7 @@ extension Demo {
         let dana = try Account.inMemory()
         let erin = try Account.inMemory()
         say("Dana and Erin have never met Alice: no cards exchanged, no contact on either side.")
-        let group = try await alice.createGroup(name: "Book club")
+        let group = try await alice.groups.create(name: "Book club")
         let made = try await alice.invites.create(
             group: group.id, expiresIn: 7 * 86_400, singleUse: true, name: "Book club", emoji: "📚",
             relay: InviteRelay(server: serverURL, joinCode: Self.freshJoinCode()))
@@ -29,9 +29,9 @@ extension Demo {
         say("Over the relay Dana fetches Alice's full card (it matches the commitment; its invite key signed the invite), sends")
         say("her card and a KeyPackage; Alice runs the checks and adds her with one commit; the Welcome comes back on the link.")
         say("Dana \(summary.inviteJoined ? "joined" : "did NOT join"); neither is the other's contact (\(summary.inviteJoinerWasStranger ? "still strangers" : "CONTACTS")).")
-        try await alice.sendToGroup(group.id, text: "Welcome, Dana!")
+        try await alice.groups.send(group.id, text: "Welcome, Dana!")
         let synced = try await relaySync(alice, dana, code: JoinCode.randomDigits(count: 8), serverURL: serverURL)
-        let danaReads = try await dana.groupMessages(group.id).contains { message in
+        let danaReads = try await dana.groups.messages(group.id).contains { message in
             if case .post(let post)? = message.content { return post.body == "Welcome, Dana!" }
             return false
         }
@@ -41,7 +41,7 @@ extension Demo {
 
         let erinInvite = try await erin.invites.prepareStrangerJoin(made.url)
         let erinFirst = try await relayExchange(creator: alice, joiner: erin, invite: erinInvite, serverURL: serverURL)
-        let membersAfterErin = try await alice.group(group.id).members.count
+        let membersAfterErin = try await alice.groups.summary(group.id).members.count
         summary.secondUseRefused = erinFirst.joiner == .refused(error: "invite_used", reason: InviteJoinRefusal.alreadyUsed.description)
             && membersAfterErin == 2
         say("Erin tries the same invite: Alice refuses (invite_used); the group still has \(membersAfterErin) members.")
@@ -49,7 +49,7 @@ extension Demo {
         let multi = try await alice.invites.create(group: group.id, relay: InviteRelay(server: serverURL, joinCode: Self.freshJoinCode()))
         try await alice.invites.revoke(group: group.id)
         let revoked = try await relayExchange(creator: alice, joiner: erin, invite: try await erin.invites.prepareStrangerJoin(multi.url), serverURL: serverURL)
-        var stillTwo = try await alice.group(group.id).members.count == 2
+        var stillTwo = try await alice.groups.summary(group.id).members.count == 2
         if case .joined = revoked.joiner { stillTwo = false }
         say("Alice revokes (one commit rotates the group's invite tag); an older invite now fails: \(stillTwo ? "refused" : "ACCEPTED").")
 

@@ -13,7 +13,7 @@ public enum AccountEvent: Sendable {
     case messagesStored(feed: FeedID, messages: [MessageID])
     /// Direct messages addressed to this account were decrypted.
     case directMessagesOpened([MessageID])
-    /// Group messages were decrypted and stored (``Account/processGroupMessages()``).
+    /// Group messages were decrypted and stored (``Account/Groups/process()``).
     case groupMessagesOpened([MessageID])
     /// A sync session made progress (see `SyncSessionEvent`).
     case syncProgress(SyncSessionEvent)

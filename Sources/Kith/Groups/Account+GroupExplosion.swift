@@ -5,18 +5,6 @@ import KithStore
 /// clock — at the start of every processing pass, when the account opens, and before any read path shows a group or
 /// its messages, so a conversation past its explosion time is never shown, whether or not a sync ran since.
 extension Account {
-    /// Explodes a conversation now (committer only): every other member is removed in one commit, then this device
-    /// deletes the group's state, keys and decrypted messages; envelopes stay (chain integrity) with their content
-    /// cleared, and nothing more is read or sent. Members explode when they process the removal, or by their own
-    /// clock when the group's explosion time passes (docs/GROUPS.md, section 6).
-    @discardableResult
-    public func explodeGroup(_ id: GroupID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.explodeBlocking(id, removingOthers: true)
-            return try self.groupBlocking(id)
-        }
-    }
-
     /// Explodes one group here; the committer first removes the others (one commit in its feed). Returns false when
     /// the group had already ended.
     @discardableResult
@@ -85,5 +73,19 @@ extension Account {
     func explodeDueGroups() throws(KithError) {
         var report = GroupProcessReport()
         try explodeDueGroupsBlocking(report: &report)
+    }
+}
+
+extension Account.Groups {
+    /// Explodes a conversation now (committer only): every other member is removed in one commit, then this device
+    /// deletes the group's state, keys and decrypted messages; envelopes stay (chain integrity) with their content
+    /// cleared, and nothing more is read or sent. Members explode when they process the removal, or by their own
+    /// clock when the group's explosion time passes (docs/GROUPS.md, section 6).
+    @discardableResult
+    public func explode(_ id: GroupID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.explodeBlocking(id, removingOthers: true)
+            return try account.groupBlocking(id)
+        }
     }
 }

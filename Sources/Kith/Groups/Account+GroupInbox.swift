@@ -7,17 +7,6 @@ import KithStore
 
 /// Receiving group messages: Welcomes, then every group's inbox in epoch order (docs/GROUPS.md, "Processing").
 extension Account {
-    /// Joins groups from Welcomes and processes every group message not yet processed, each exactly once: application
-    /// messages are decrypted and stored, proposals kept, commits applied in epoch order; a message of an epoch not
-    /// reached yet is held until it is. Then the committer commits what members proposed, and a member re-proposes
-    /// what a new epoch left unapplied.
-    ///
-    /// Called by every import and sync; call it after receiving entries some other way.
-    @discardableResult
-    public func processGroupMessages() async throws(KithError) -> GroupProcessReport {
-        try await BlockingWork.run { () throws(KithError) in try self.processGroupMessagesBlocking() }
-    }
-
     ///
     /// `passes` (from ``FeedStore/pendingPasses(local:now:)``) skips the steps that have nothing to do; the default runs
     /// every step.
@@ -483,5 +472,18 @@ extension Account {
             return true
         }
         return false
+    }
+}
+
+extension Account.Groups {
+    /// Joins groups from Welcomes and processes every group message not yet processed, each exactly once: application
+    /// messages are decrypted and stored, proposals kept, commits applied in epoch order; a message of an epoch not
+    /// reached yet is held until it is. Then the committer commits what members proposed, and a member re-proposes
+    /// what a new epoch left unapplied.
+    ///
+    /// Called by every import and sync; call it after receiving entries some other way.
+    @discardableResult
+    public func process() async throws(KithError) -> GroupProcessReport {
+        try await BlockingWork.run { () throws(KithError) in try account.processGroupMessagesBlocking() }
     }
 }

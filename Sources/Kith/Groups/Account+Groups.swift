@@ -9,25 +9,16 @@ import KithStore
 /// Group conversations on MLS carried by feeds (docs/GROUPS.md).
 ///
 /// ```swift
-/// let group = try await alice.createGroup(name: "climbing")
-/// try await alice.shareKeyPackage(with: bob.feedID)      // on Bob's device: Bob hands Alice an offer to be added
-/// try await alice.addToGroup(group.id, contacts: [bob.feedID])
-/// try await alice.sendToGroup(group.id, text: "saturday?")
+/// let group = try await alice.groups.create(name: "climbing")
+/// try await alice.groups.shareKeyPackage(with: bob.feedID)      // on Bob's device: Bob hands Alice an offer to be added
+/// try await alice.groups.add(group.id, contacts: [bob.feedID])
+/// try await alice.groups.send(group.id, text: "saturday?")
 /// // after a sync, on Bob's device:
-/// try await bob.processGroupMessages()                   // also done by every import and sync
-/// let messages = try await bob.groupMessages(group.id)
+/// try await bob.groups.process()                   // also done by every import and sync
+/// let messages = try await bob.groups.messages(group.id)
 /// ```
 extension Account {
     // MARK: Creating and listing
-
-    /// Creates a group whose only member and committer is this identity.
-    ///
-    /// - Parameters:
-    ///   - name: the group's name (1 to 128 bytes), shared with the members in the conversation metadata.
-    ///   - explodeAt: when the conversation explodes (Unix seconds); see ``explodeGroup(_:)``.
-    public func createGroup(name: String, explodeAt: Int64? = nil) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in try self.createGroupBlocking(name: name, explodeAt: explodeAt) }
-    }
 
     func createGroupBlocking(name: String, explodeAt: Int64?) throws(KithError) -> GroupSummary {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -51,48 +42,9 @@ extension Account {
         return try groupBlocking(id)
     }
 
-    /// Every group this identity was ever in, newest first. Groups past their explosion time explode first (their
-    /// content is deleted, their status is `exploded`), whether or not a sync ran since.
-    public func groups() async throws(KithError) -> [GroupSummary] {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.explodeDueGroups()
-            let records = try self.readGroupStore { access in try access.groups() }
-            var summaries: [GroupSummary] = []
-            for record in records { summaries.append(try self.summary(record)) }
-            return summaries
-        }
-    }
-
-    /// One group.
-    public func group(_ id: GroupID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.explodeDueGroups()
-            return try self.groupBlocking(id)
-        }
-    }
-
     func groupBlocking(_ id: GroupID) throws(KithError) -> GroupSummary {
         guard let record = try readGroupStore({ access in try access.group(id.string) }) else { throw .group(.unknownGroup(id.string)) }
         return try summary(record, withMetadata: true)
-    }
-
-    /// Sets this identity's profile in the group's conversation metadata (its name as the group shows it; Convos'
-    /// member profiles). The committer commits it at once; anyone else sends a `profile_update` to the group, which
-    /// the committer merges into the metadata — changing that member's own entry and nothing else.
-    @discardableResult
-    public func setGroupProfile(_ id: GroupID, displayName: String?) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            let membership = try self.withGroupStore { access throws(KithError) in try self.activeMembership(id, in: access).1 }
-            if membership.isCommitter {
-                let me = self.feedID
-                try self.commitMetadataChange(id) { current throws(ConversationMetadataError) in
-                    try current.updatingProfile(of: me, name: displayName, image: nil)
-                }
-            } else {
-                _ = try self.sendToGroupBlocking(id, content: .profileUpdate(ProfileUpdate(displayName: displayName)))
-            }
-            return try self.groupBlocking(id)
-        }
     }
 
     /// Commits a change of the conversation metadata (committer only); nothing when it changes nothing. Returns whether
@@ -117,37 +69,7 @@ extension Account {
         return true
     }
 
-    /// Finds a group by id, unique id prefix (at least 4 characters) or exact name.
-    public func resolveGroup(_ text: String) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.explodeDueGroups()
-            let records = try self.readGroupStore { access in try access.groups() }
-            if let exact = records.first(where: { $0.groupID == text }) { return try self.summary(exact) }
-            let matches = records.filter { $0.name == text || (text.count >= 4 && $0.groupID.hasPrefix(text)) }
-            guard matches.count == 1, let match = matches.first else {
-                throw .group(matches.isEmpty ? .unknownGroup(text) : .ambiguousGroup(text))
-            }
-            return try self.summary(match)
-        }
-    }
-
-    /// The group's messages (its audience, every member's feed), oldest first. A group past its explosion time explodes
-    /// first: its messages come back without content.
-    public func groupMessages(_ id: GroupID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.explodeDueGroups()
-            do throws(StoreError) { return try self.store.groupMessages(id.string, limit: limit) } catch { throw .store(error) }
-        }
-    }
-
     // MARK: KeyPackages
-
-    /// Hands a contact a fresh KeyPackage over the direct session (an `mls_key_package` message), so the contact can
-    /// add this identity to groups. Its private keys stay here, sealed, until a Welcome uses them.
-    @discardableResult
-    public func shareKeyPackage(with contact: FeedID) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.shareKeyPackageBlocking(with: contact) }
-    }
 
     func shareKeyPackageBlocking(with contact: FeedID) throws(KithError) -> Envelope {
         let record = try contactRecordBlocking(contact)
@@ -180,77 +102,7 @@ extension Account {
         return bytes
     }
 
-    /// A fresh KeyPackage for `contact` to carry away in person (file, NFC, QR code): base64url of its TLS encoding.
-    /// Its private keys stay here, sealed, like those of ``shareKeyPackage(with:)``. The KeyPackage is signed by its
-    /// leaf key and names this feed and its identity key; `contact` checks both on import.
-    public func keyPackageHandover(for contact: FeedID) async throws(KithError) -> String {
-        try await BlockingWork.run { () throws(KithError) in
-            Base64URL.encode(try self.makeKeyPackageBlocking(for: try self.contactRecordBlocking(contact)))
-        }
-    }
-
-    /// Imports a KeyPackage `contact` handed over in person (``keyPackageHandover(for:)`` on their device).
-    ///
-    /// - Throws: ``KithError/group(_:)`` when the text is not a KeyPackage of `contact` (wrong owner, identity key,
-    ///   suite or signature, or larger than 4 KiB).
-    public func importKeyPackage(_ text: String, from contact: FeedID) async throws(KithError) {
-        try await BlockingWork.run { () throws(KithError) in
-            let record = try self.contactRecordBlocking(contact)
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard trimmed.utf8.count <= (GroupKeyPackage.maxEncodedBytes + 2) / 3 * 4, let bytes = try? Base64URL.decode(trimmed) else {
-                throw .group(.invalidKeyPackage("not base64url of at most \(GroupKeyPackage.maxEncodedBytes) bytes"))
-            }
-            let reference: [UInt8]
-            do throws(GroupError) {
-                let keyPackage = try GroupKeyPackage.decode(bytes)
-                try GroupKeyPackage.check(keyPackage, owner: record.feedID)
-                reference = try GroupKeyPackage.reference(keyPackage)
-            } catch {
-                throw .group(error)
-            }
-            try self.withGroupStore { access throws(KithError) in
-                try self.groupStoreCall(access.savePeerKeyPackage(reference: Base64URL.encode(reference), peer: record.feedID.string, keyPackage: bytes))
-            }
-        }
-    }
-
-    /// How many KeyPackages of `contact` this identity holds (each adds the contact to one group).
-    public func keyPackageCount(of contact: FeedID) async throws(KithError) -> Int {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.readGroupStore { access in try access.peerKeyPackageCount(of: contact.string) }
-        }
-    }
-
     // MARK: Membership
-
-    /// Adds contacts to a group (committer only), each with one of the KeyPackages they handed this identity. The
-    /// commit goes into this feed as a `group_event`; each new member gets the Welcome as a direct message.
-    @discardableResult
-    public func addToGroup(_ id: GroupID, contacts: [FeedID]) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            guard !contacts.isEmpty else { throw .input(.invalid("name at least one contact to add")) }
-            var records: [ContactRecord] = []
-            for contact in contacts {
-                let record = try self.contactRecordBlocking(contact)
-                guard record.keyIsVerified else { throw .contacts(.unverified(name: record.shownName, record.feedID)) }
-                records.append(record)
-            }
-            // One commit when it fits in a feed entry; otherwise the add is split in halves until each does.
-            var pending = records[...]
-            var chunk = pending.count
-            while !pending.isEmpty {
-                do throws(KithError) {
-                    try self.commitAdding(Array(pending.prefix(chunk)), to: id)
-                    pending = pending.dropFirst(chunk)
-                    chunk = pending.count
-                } catch .group(.handshakeTooLarge) where chunk > 1 {
-                    chunk = (chunk + 1) / 2
-                }
-            }
-            try self.flushWelcomes()
-            return try self.groupBlocking(id)
-        }
-    }
 
     /// One commit adding `records`, each with one of their KeyPackages (taken in the commit's transaction).
     private func commitAdding(_ records: [ContactRecord], to id: GroupID) throws(KithError) {
@@ -272,90 +124,7 @@ extension Account {
         }
     }
 
-    /// Adds a member again with a fresh KeyPackage, removing its old leaf in the same commit (committer only): for a
-    /// member whose device lost the group's state (a restored identity, a damaged store). Its new device joins from
-    /// the Welcome; its old leaf can no longer read.
-    @discardableResult
-    public func readdToGroup(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            let record = try self.contactRecordBlocking(member)
-            try self.commitToGroup(id) { membership, access throws(KithError) in
-                guard let bytes = try self.groupStoreCall(access.takePeerKeyPackage(of: record.feedID.string)) else {
-                    throw .group(.noKeyPackage(name: record.shownName, record.feedID))
-                }
-                do throws(GroupError) {
-                    let keyPackage = try GroupKeyPackage.decode(bytes)
-                    try GroupKeyPackage.check(keyPackage, owner: record.feedID)
-                    return try membership.commit(adding: [keyPackage], removing: [record.feedID])
-                } catch {
-                    throw .group(error)
-                }
-            }
-            try self.flushWelcomes()
-            return try self.groupBlocking(id)
-        }
-    }
-
-    /// Hands the committer role to another member (committer only): one commit changes the group's policy; from then
-    /// on only `member` adds, removes and commits proposals, and this identity may leave.
-    @discardableResult
-    public func handOverGroup(_ id: GroupID, to member: FeedID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.commitToGroup(id) { membership, _ throws(KithError) in
-                do throws(GroupError) { return try membership.handOver(to: member) } catch { throw .group(error) }
-            }
-            return try self.groupBlocking(id)
-        }
-    }
-
-    /// Removes a member (committer only).
-    @discardableResult
-    public func removeFromGroup(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.commitToGroup(id) { membership, _ throws(KithError) in
-                do throws(GroupError) { return try membership.commit(removing: [member]) } catch { throw .group(error) }
-            }
-            return try self.groupBlocking(id)
-        }
-    }
-
-    /// Refreshes this identity's keys in the group: a commit with a new path from the committer, an Update proposal
-    /// from anyone else (the committer applies it on its next processing).
-    @discardableResult
-    public func updateGroupKeys(_ id: GroupID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.commitToGroup(id) { membership, _ throws(KithError) in
-                do throws(GroupError) { return try membership.updateKeys() } catch { throw .group(error) }
-            }
-            return try self.groupBlocking(id)
-        }
-    }
-
-    /// Asks to leave the group: a proposal the committer commits (re-sent after each epoch until it does). The
-    /// committer hands the role over first.
-    @discardableResult
-    public func leaveGroup(_ id: GroupID) async throws(KithError) -> GroupSummary {
-        try await BlockingWork.run { () throws(KithError) in
-            try self.commitToGroup(id) { membership, _ throws(KithError) in
-                do throws(GroupError) { return try membership.leave() } catch { throw .group(error) }
-            }
-            return try self.groupBlocking(id)
-        }
-    }
-
     // MARK: Sending
-
-    /// Sends text to the group: a `post` whose `content_enc` is an MLS PrivateMessage of the current epoch.
-    @discardableResult
-    public func sendToGroup(_ id: GroupID, text: String) async throws(KithError) -> Envelope {
-        try await sendToGroup(id, content: .post(Post(body: text)))
-    }
-
-    /// Sends content to the group (audience `group:{id}`).
-    @discardableResult
-    public func sendToGroup(_ id: GroupID, content: Content) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.sendToGroupBlocking(id, content: content) }
-    }
 
     func sendToGroupBlocking(_ id: GroupID, content: Content) throws(KithError) -> Envelope {
         guard content.isKnown else { throw .input(.invalid("\(content.type) cannot be sent to a group")) }
@@ -394,5 +163,238 @@ extension Account {
         guard let keyPackage = try? GroupKeyPackage.decode(offer.keyPackageBytes), (try? GroupKeyPackage.check(keyPackage, owner: peer)) != nil,
               let reference = try? GroupKeyPackage.reference(keyPackage) else { return }
         try access.savePeerKeyPackage(reference: Base64URL.encode(reference), peer: peer.string, keyPackage: offer.keyPackageBytes)
+    }
+}
+
+extension Account.Groups {
+    /// Creates a group whose only member and committer is this identity.
+    ///
+    /// - Parameters:
+    ///   - name: the group's name (1 to 128 bytes), shared with the members in the conversation metadata.
+    ///   - explodeAt: when the conversation explodes (Unix seconds); see ``Account/Groups/explode(_:)``.
+    public func create(name: String, explodeAt: Int64? = nil) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in try account.createGroupBlocking(name: name, explodeAt: explodeAt) }
+    }
+
+    /// Every group this identity was ever in, newest first. Groups past their explosion time explode first (their
+    /// content is deleted, their status is `exploded`), whether or not a sync ran since.
+    public func all() async throws(KithError) -> [GroupSummary] {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.explodeDueGroups()
+            let records = try account.readGroupStore { access in try access.groups() }
+            var summaries: [GroupSummary] = []
+            for record in records { summaries.append(try account.summary(record)) }
+            return summaries
+        }
+    }
+
+    /// One group.
+    public func summary(_ id: GroupID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.explodeDueGroups()
+            return try account.groupBlocking(id)
+        }
+    }
+
+    /// Sets this identity's profile in the group's conversation metadata (its name as the group shows it; Convos'
+    /// member profiles). The committer commits it at once; anyone else sends a `profile_update` to the group, which
+    /// the committer merges into the metadata — changing that member's own entry and nothing else.
+    @discardableResult
+    public func setProfile(_ id: GroupID, displayName: String?) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            let membership = try account.withGroupStore { access throws(KithError) in try account.activeMembership(id, in: access).1 }
+            if membership.isCommitter {
+                let me = account.feedID
+                try account.commitMetadataChange(id) { current throws(ConversationMetadataError) in
+                    try current.updatingProfile(of: me, name: displayName, image: nil)
+                }
+            } else {
+                _ = try account.sendToGroupBlocking(id, content: .profileUpdate(ProfileUpdate(displayName: displayName)))
+            }
+            return try account.groupBlocking(id)
+        }
+    }
+
+    /// Finds a group by id, unique id prefix (at least 4 characters) or exact name.
+    public func resolve(_ text: String) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.explodeDueGroups()
+            let records = try account.readGroupStore { access in try access.groups() }
+            if let exact = records.first(where: { $0.groupID == text }) { return try account.summary(exact) }
+            let matches = records.filter { $0.name == text || (text.count >= 4 && $0.groupID.hasPrefix(text)) }
+            guard matches.count == 1, let match = matches.first else {
+                throw .group(matches.isEmpty ? .unknownGroup(text) : .ambiguousGroup(text))
+            }
+            return try account.summary(match)
+        }
+    }
+
+    /// The group's messages (its audience, every member's feed), oldest first. A group past its explosion time explodes
+    /// first: its messages come back without content.
+    public func messages(_ id: GroupID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.explodeDueGroups()
+            do throws(StoreError) { return try account.store.groupMessages(id.string, limit: limit) } catch { throw .store(error) }
+        }
+    }
+
+    /// Hands a contact a fresh KeyPackage over the direct session (an `mls_key_package` message), so the contact can
+    /// add this identity to groups. Its private keys stay here, sealed, until a Welcome uses them.
+    @discardableResult
+    public func shareKeyPackage(with contact: FeedID) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.shareKeyPackageBlocking(with: contact) }
+    }
+
+    /// A fresh KeyPackage for `contact` to carry away in person (file, NFC, QR code): base64url of its TLS encoding.
+    /// Its private keys stay here, sealed, like those of ``Account/Groups/shareKeyPackage(with:)``. The KeyPackage is signed by its
+    /// leaf key and names this feed and its identity key; `contact` checks both on import.
+    public func keyPackageHandover(for contact: FeedID) async throws(KithError) -> String {
+        try await BlockingWork.run { () throws(KithError) in
+            Base64URL.encode(try account.makeKeyPackageBlocking(for: try account.contactRecordBlocking(contact)))
+        }
+    }
+
+    /// Imports a KeyPackage `contact` handed over in person (``Account/Groups/keyPackageHandover(for:)`` on their device).
+    ///
+    /// - Throws: ``KithError/group(_:)`` when the text is not a KeyPackage of `contact` (wrong owner, identity key,
+    ///   suite or signature, or larger than 4 KiB).
+    public func importKeyPackage(_ text: String, from contact: FeedID) async throws(KithError) {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try account.contactRecordBlocking(contact)
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard trimmed.utf8.count <= (GroupKeyPackage.maxEncodedBytes + 2) / 3 * 4, let bytes = try? Base64URL.decode(trimmed) else {
+                throw .group(.invalidKeyPackage("not base64url of at most \(GroupKeyPackage.maxEncodedBytes) bytes"))
+            }
+            let reference: [UInt8]
+            do throws(GroupError) {
+                let keyPackage = try GroupKeyPackage.decode(bytes)
+                try GroupKeyPackage.check(keyPackage, owner: record.feedID)
+                reference = try GroupKeyPackage.reference(keyPackage)
+            } catch {
+                throw .group(error)
+            }
+            try account.withGroupStore { access throws(KithError) in
+                try account.groupStoreCall(access.savePeerKeyPackage(reference: Base64URL.encode(reference), peer: record.feedID.string, keyPackage: bytes))
+            }
+        }
+    }
+
+    /// How many KeyPackages of `contact` this identity holds (each adds the contact to one group).
+    public func keyPackageCount(of contact: FeedID) async throws(KithError) -> Int {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.readGroupStore { access in try access.peerKeyPackageCount(of: contact.string) }
+        }
+    }
+
+    /// Adds contacts to a group (committer only), each with one of the KeyPackages they handed this identity. The
+    /// commit goes into this feed as a `group_event`; each new member gets the Welcome as a direct message.
+    @discardableResult
+    public func add(_ id: GroupID, contacts: [FeedID]) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            guard !contacts.isEmpty else { throw .input(.invalid("name at least one contact to add")) }
+            var records: [ContactRecord] = []
+            for contact in contacts {
+                let record = try account.contactRecordBlocking(contact)
+                guard record.keyIsVerified else { throw .contacts(.unverified(name: record.shownName, record.feedID)) }
+                records.append(record)
+            }
+            // One commit when it fits in a feed entry; otherwise the add is split in halves until each does.
+            var pending = records[...]
+            var chunk = pending.count
+            while !pending.isEmpty {
+                do throws(KithError) {
+                    try account.commitAdding(Array(pending.prefix(chunk)), to: id)
+                    pending = pending.dropFirst(chunk)
+                    chunk = pending.count
+                } catch .group(.handshakeTooLarge) where chunk > 1 {
+                    chunk = (chunk + 1) / 2
+                }
+            }
+            try account.flushWelcomes()
+            return try account.groupBlocking(id)
+        }
+    }
+
+    /// Adds a member again with a fresh KeyPackage, removing its old leaf in the same commit (committer only): for a
+    /// member whose device lost the group's state (a restored identity, a damaged store). Its new device joins from
+    /// the Welcome; its old leaf can no longer read.
+    @discardableResult
+    public func readd(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try account.contactRecordBlocking(member)
+            try account.commitToGroup(id) { membership, access throws(KithError) in
+                guard let bytes = try account.groupStoreCall(access.takePeerKeyPackage(of: record.feedID.string)) else {
+                    throw .group(.noKeyPackage(name: record.shownName, record.feedID))
+                }
+                do throws(GroupError) {
+                    let keyPackage = try GroupKeyPackage.decode(bytes)
+                    try GroupKeyPackage.check(keyPackage, owner: record.feedID)
+                    return try membership.commit(adding: [keyPackage], removing: [record.feedID])
+                } catch {
+                    throw .group(error)
+                }
+            }
+            try account.flushWelcomes()
+            return try account.groupBlocking(id)
+        }
+    }
+
+    /// Hands the committer role to another member (committer only): one commit changes the group's policy; from then
+    /// on only `member` adds, removes and commits proposals, and this identity may leave.
+    @discardableResult
+    public func handOver(_ id: GroupID, to member: FeedID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.handOver(to: member) } catch { throw .group(error) }
+            }
+            return try account.groupBlocking(id)
+        }
+    }
+
+    /// Removes a member (committer only).
+    @discardableResult
+    public func remove(_ id: GroupID, member: FeedID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.commit(removing: [member]) } catch { throw .group(error) }
+            }
+            return try account.groupBlocking(id)
+        }
+    }
+
+    /// Refreshes this identity's keys in the group: a commit with a new path from the committer, an Update proposal
+    /// from anyone else (the committer applies it on its next processing).
+    @discardableResult
+    public func updateKeys(_ id: GroupID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.updateKeys() } catch { throw .group(error) }
+            }
+            return try account.groupBlocking(id)
+        }
+    }
+
+    /// Asks to leave the group: a proposal the committer commits (re-sent after each epoch until it does). The
+    /// committer hands the role over first.
+    @discardableResult
+    public func leave(_ id: GroupID) async throws(KithError) -> GroupSummary {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.commitToGroup(id) { membership, _ throws(KithError) in
+                do throws(GroupError) { return try membership.leave() } catch { throw .group(error) }
+            }
+            return try account.groupBlocking(id)
+        }
+    }
+
+    /// Sends text to the group: a `post` whose `content_enc` is an MLS PrivateMessage of the current epoch.
+    @discardableResult
+    public func send(_ id: GroupID, text: String) async throws(KithError) -> Envelope {
+        try await send(id, content: .post(Post(body: text)))
+    }
+
+    /// Sends content to the group (audience `group:{id}`).
+    @discardableResult
+    public func send(_ id: GroupID, content: Content) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.sendToGroupBlocking(id, content: content) }
     }
 }

@@ -22,7 +22,7 @@ public struct GroupSummary: Sendable, Equatable {
     /// True when this identity is the committer.
     public let isCommitter: Bool
     /// The conversation metadata (invite tag, member profiles, explosion time), for one group read with
-    /// ``Account/group(_:)`` (not in lists).
+    /// ``Account/Groups/summary(_:)`` (not in lists).
     public let metadata: ConversationMetadata?
 
     /// The name a member chose for itself in this group, if any.

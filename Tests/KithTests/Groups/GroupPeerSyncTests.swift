@@ -11,7 +11,7 @@ import Testing
 /// groups they share.
 @Suite struct GroupPeerSyncTests {
     static func posts(_ account: Account, _ group: GroupID) async throws -> [String] {
-        try await account.groupMessages(group).compactMap { message in
+        try await account.groups.messages(group).compactMap { message in
             if case .post(let post)? = message.content { return post.body }
             return nil
         }
@@ -21,7 +21,7 @@ import Testing
     static func joined() async throws -> (alice: Account, bob: Account, dana: Account, group: GroupID) {
         let (alice, bob) = try await MetAccounts.met()
         let dana = try MetAccounts.account(0xD0)
-        let group = try await alice.createGroup(name: "book club")
+        let group = try await alice.groups.create(name: "book club")
         let made = try await alice.invites.create(group: group.id, relay: InviteStrangerTests.relay)
         let outcome = await InviteStrangerTests.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(made.url))
         #expect(try outcome.joiner.get() == .joined(group.id))
@@ -38,12 +38,12 @@ import Testing
         #expect(await dana.makeSyncSource().isSyncPeer(staticKey: Self.key(alice)))
         #expect(await alice.makeSyncSource().peerName(staticKey: Self.key(dana))?.hasSuffix("(group member)") == true)
 
-        try await alice.sendToGroup(group, text: "welcome, Dana")
+        try await alice.groups.send(group, text: "welcome, Dana")
         let first = await SyncPair.session(alice, dana)
         #expect(first.alice.completed && first.bob.completed)
         #expect(try await Self.posts(dana, group).contains("welcome, Dana"))
 
-        try await dana.sendToGroup(group, text: "thanks, Alice")
+        try await dana.groups.send(group, text: "thanks, Alice")
         let second = await SyncPair.session(dana, alice)
         #expect(second.alice.completed && second.bob.completed)
         #expect(try await Self.posts(alice, group).contains("thanks, Alice"))
@@ -81,7 +81,7 @@ import Testing
 
     @Test func aRemovedMemberLosesItsSyncAccess() async throws {
         let (alice, _, dana, group) = try await Self.joined()
-        _ = try await alice.removeFromGroup(group, member: dana.feedID)
+        _ = try await alice.groups.remove(group, member: dana.feedID)
         #expect(!(await alice.makeSyncSource().isSyncPeer(staticKey: Self.key(dana))))
         let refused = await SyncPair.session(dana, alice)
         #expect(!refused.alice.completed && !refused.bob.completed)
@@ -89,7 +89,7 @@ import Testing
 
     @Test func anExplodedGroupEndsItsPeersAccess() async throws {
         let (alice, _, dana, group) = try await Self.joined()
-        try await alice.explodeGroup(group)
+        try await alice.groups.explode(group)
         #expect(!(await alice.makeSyncSource().isSyncPeer(staticKey: Self.key(dana))))
     }
 }

@@ -16,13 +16,13 @@ import Testing
 
     /// What a refused request must leave unchanged at the creator: the group's epoch and members.
     static func state(_ account: Account, _ group: GroupID) async throws -> (UInt64, [FeedID]) {
-        let summary = try await account.group(group)
+        let summary = try await account.groups.summary(group)
         return (summary.epoch, summary.members.sorted())
     }
 
     @Test func aSingleUseInviteAdmitsOnceAndIsThenRefused() async throws {
         let (alice, bob, carol) = try await GroupConversationTests.people()
-        let group = try await alice.createGroup(name: "trip")
+        let group = try await alice.groups.create(name: "trip")
         let made = try await alice.invites.create(group: group.id, singleUse: true, name: "Trip", emoji: "🧗")
         #expect(made.url.hasPrefix("kith://invite/"))
         #expect(made.invite.payload.creatorInboxID.feedID == alice.feedID)
@@ -31,10 +31,10 @@ import Testing
         #expect(seen.signerCheck == .knownContact(alice.feedID))
         #expect(try await bob.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "pending")
         try await Self.deliver(bob, to: alice)
-        let afterJoin = try await alice.group(group.id)
+        let afterJoin = try await alice.groups.summary(group.id)
         #expect(afterJoin.members.contains(bob.feedID) && afterJoin.epoch == group.epoch + 1)
         try await Self.deliver(alice, to: bob)
-        #expect(try await bob.group(group.id).status == .active)
+        #expect(try await bob.groups.summary(group.id).status == .active)
         #expect(try await bob.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "joined")
 
         // Carol uses the same invite: refused, and nothing changes at Alice.
@@ -46,12 +46,12 @@ import Testing
         #expect(try alice.store.readGroupState { try $0.consumedInviteCount() } == 1)
         try await Self.deliver(alice, to: carol)
         #expect(try await carol.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
-        await #expect(throws: KithError.self) { try await carol.group(group.id) }
+        await #expect(throws: KithError.self) { try await carol.groups.summary(group.id) }
     }
 
     @Test func revokingVoidsOutstandingInvitesAndANewOneWorks() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
-        let group = try await alice.createGroup(name: "club")
+        let group = try await alice.groups.create(name: "club")
         let old = try await alice.invites.create(group: group.id)
         let revoked = try await alice.invites.revoke(group: group.id)
         #expect(revoked.metadata?.tag != old.invite.payload.tag)
@@ -69,25 +69,25 @@ import Testing
         try await bob.invites.accept(fresh.url)
         try await Self.deliver(bob, to: alice)
         try await Self.deliver(alice, to: bob)
-        #expect(try await bob.group(group.id).members.contains(bob.feedID))
+        #expect(try await bob.groups.summary(group.id).members.contains(bob.feedID))
     }
 
     @Test func anExplodedConversationRefusesJoins() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
-        let group = try await alice.createGroup(name: "flash", explodeAt: MetAccounts.now + 3_600)
+        let group = try await alice.groups.create(name: "flash", explodeAt: MetAccounts.now + 3_600)
         let made = try await alice.invites.create(group: group.id)
         #expect(made.invite.payload.conversationExpiresAtUnix == MetAccounts.now + 3_600)
-        try await alice.explodeGroup(group.id)
+        try await alice.groups.explode(group.id)
         try await bob.invites.accept(made.url)
         try await Self.deliver(bob, to: alice)
-        #expect(try await alice.group(group.id).status == .exploded)
+        #expect(try await alice.groups.summary(group.id).status == .exploded)
         try await Self.deliver(alice, to: bob)
         #expect(try await bob.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
     }
 
     @Test func theJoinerRefusesExpiredForgedAndForeignInvitesAndSendsNothing() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
-        let group = try await alice.createGroup(name: "later")
+        let group = try await alice.groups.create(name: "later")
         let made = try await alice.invites.create(group: group.id, expiresIn: 60)
         // Bob's clock is two minutes ahead: the invite expired for him.
         let late = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB1, count: 32)), clock: { MetAccounts.now + 120 })
@@ -110,7 +110,7 @@ import Testing
 
         // An invite of someone who is not a contact.
         let stranger = try MetAccounts.account(0xD0)
-        let theirs = try await stranger.createGroup(name: "theirs")
+        let theirs = try await stranger.groups.create(name: "theirs")
         let foreign = try await stranger.invites.create(group: theirs.id)
         #expect(try await bob.invites.inspect(foreign.url).signerCheck == .unbound)
         await #expect(throws: KithError.self) { try await bob.invites.accept(foreign.url) }
@@ -140,7 +140,7 @@ import Testing
 
     @Test func aFloodOfRefusedRequestsGetsAFewRepliesThenSilence() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
-        let group = try await alice.createGroup(name: "quiet")
+        let group = try await alice.groups.create(name: "quiet")
         let old = try await alice.invites.create(group: group.id)
         try await alice.invites.revoke(group: group.id)
         let before = try await Self.state(alice, group.id)
@@ -158,7 +158,7 @@ import Testing
 
     @Test func aRequestWhoseKeyPackageIsNotTheRequestersIsRefusedWithoutACommit() async throws {
         let (alice, bob, _) = try await GroupConversationTests.people()
-        let group = try await alice.createGroup(name: "strict")
+        let group = try await alice.groups.create(name: "strict")
         let made = try await alice.invites.create(group: group.id, singleUse: true)
         let before = try await Self.state(alice, group.id)
         try await bob.sendDirect(.inviteJoinRequest(InviteJoinRequest(invite: made.code, keyPackageBytes: [1, 2, 3])), to: alice.feedID)
@@ -174,6 +174,6 @@ import Testing
         // The invite was not used up: a proper request still works.
         try await bob.invites.accept(made.url)
         try await Self.deliver(bob, to: alice)
-        #expect(try await alice.group(group.id).members.contains(bob.feedID))
+        #expect(try await alice.groups.summary(group.id).members.contains(bob.feedID))
     }
 }

@@ -43,7 +43,7 @@ import Testing
 
     @Test func aStrangerJoinsWithASingleUseInviteAndASecondStrangerIsRefused() async throws {
         let (alice, dana, erin) = try Self.strangers()
-        let group = try await alice.createGroup(name: "book club")
+        let group = try await alice.groups.create(name: "book club")
         let made = try await alice.invites.create(group: group.id, singleUse: true, name: "Book club", relay: Self.relay)
         let reach = try #require(made.invite.payload.reach)
         #expect(reach.server == Self.relay.server && reach.joinCode == Self.relay.joinCode)
@@ -54,8 +54,8 @@ import Testing
         let first = await Self.exchange(creator: alice, joiner: dana, invite: invite)
         #expect(try first.joiner.get() == .joined(group.id))
         #expect(try first.creator.get() == .admitted(group: group.id, member: dana.feedID))
-        #expect(try await dana.group(group.id).status == .active)
-        #expect(try await alice.group(group.id).members.contains(dana.feedID))
+        #expect(try await dana.groups.summary(group.id).status == .active)
+        #expect(try await alice.groups.summary(group.id).members.contains(dana.feedID))
         #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "joined")
         // An invite-scoped peer: neither side made the other a contact.
         #expect(try await alice.contact(dana.feedID) == nil)
@@ -64,29 +64,29 @@ import Testing
         #expect(try alice.readGroupStore { try $0.queuedWelcomes() }.isEmpty)
 
         // Dana follows the members' feeds and reads the group after a delivery of Alice's feed.
-        try await alice.sendToGroup(group.id, text: "welcome")
+        try await alice.groups.send(group.id, text: "welcome")
         _ = try await dana.importKnownFeed(lines: try await alice.exportFeed())
-        #expect(try await dana.groupMessages(group.id).contains { if case .post(let post)? = $0.content { post.body == "welcome" } else { false } })
+        #expect(try await dana.groups.messages(group.id).contains { if case .post(let post)? = $0.content { post.body == "welcome" } else { false } })
         // And Alice, who follows the new member's feed, reads Dana's answer.
-        try await dana.sendToGroup(group.id, text: "thanks")
+        try await dana.groups.send(group.id, text: "thanks")
         _ = try await alice.importKnownFeed(lines: try await dana.exportFeed())
-        #expect(try await alice.groupMessages(group.id).contains { if case .post(let post)? = $0.content { post.body == "thanks" } else { false } })
+        #expect(try await alice.groups.messages(group.id).contains { if case .post(let post)? = $0.content { post.body == "thanks" } else { false } })
 
-        let before = try await alice.group(group.id)
+        let before = try await alice.groups.summary(group.id)
         let second = await Self.exchange(creator: alice, joiner: erin, invite: try await erin.invites.prepareStrangerJoin(made.url))
         #expect(try second.joiner.get() == .refused(error: "invite_used", reason: InviteJoinRefusal.alreadyUsed.description))
         #expect(try second.creator.get() == .refused(.alreadyUsed))
-        let after = try await alice.group(group.id)
+        let after = try await alice.groups.summary(group.id)
         #expect(after.epoch == before.epoch && after.members.sorted() == before.members.sorted())
         #expect(try await erin.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
-        await #expect(throws: KithError.self) { try await erin.group(group.id) }
+        await #expect(throws: KithError.self) { try await erin.groups.summary(group.id) }
     }
 
     /// The link broke after Alice's commit: Dana is a member at Alice's but never got her Welcome. Asking again with
     /// the same (single-use) invite readmits her in one commit that replaces her old leaf; anyone else is still refused.
     @Test func aMemberWhoseWelcomeWasLostIsReadmittedWithTheSameInvite() async throws {
         let (alice, dana, erin) = try Self.strangers()
-        let group = try await alice.createGroup(name: "book club")
+        let group = try await alice.groups.create(name: "book club")
         let made = try await alice.invites.create(group: group.id, singleUse: true, relay: Self.relay)
         let invite = try await dana.invites.prepareStrangerJoin(made.url)
         // Alice admits Dana; the Welcome never reaches her (the link broke after the commit).
@@ -99,33 +99,33 @@ import Testing
             Issue.record("expected a Welcome, got \(String(describing: lost))")
             return
         }
-        let afterLoss = try await alice.group(group.id)
-        await #expect(throws: KithError.self) { try await dana.group(group.id) }
+        let afterLoss = try await alice.groups.summary(group.id)
+        await #expect(throws: KithError.self) { try await dana.groups.summary(group.id) }
 
         // Dana asks again: readmitted, one member entry, one more epoch; the invite stays consumed by her.
         let retry = await Self.exchange(creator: alice, joiner: dana, invite: invite)
         #expect(try retry.joiner.get() == .joined(group.id))
         #expect(try retry.creator.get() == .admitted(group: group.id, member: dana.feedID))
-        let readmitted = try await alice.group(group.id)
+        let readmitted = try await alice.groups.summary(group.id)
         #expect(readmitted.epoch == afterLoss.epoch + 1)
         #expect(readmitted.members.sorted() == [alice.feedID, dana.feedID].sorted())
-        #expect(try await dana.group(group.id).status == .active)
+        #expect(try await dana.groups.summary(group.id).status == .active)
         #expect(try alice.readGroupStore { try $0.inviteConsumer(InviteJoinLadder.inviteID(of: made.invite)) } == dana.feedID.string)
 
         // The group works for her: she reads what Alice sends next.
-        try await alice.sendToGroup(group.id, text: "you made it")
+        try await alice.groups.send(group.id, text: "you made it")
         _ = try await dana.importKnownFeed(lines: try await alice.exportFeed())
-        #expect(try await dana.groupMessages(group.id).contains { if case .post(let post)? = $0.content { post.body == "you made it" } else { false } })
+        #expect(try await dana.groups.messages(group.id).contains { if case .post(let post)? = $0.content { post.body == "you made it" } else { false } })
 
         // The single-use invite still refuses everyone else.
         let other = await Self.exchange(creator: alice, joiner: erin, invite: try await erin.invites.prepareStrangerJoin(made.url))
         #expect(try other.creator.get() == .refused(.alreadyUsed))
-        #expect(try await alice.group(group.id).members.count == 2)
+        #expect(try await alice.groups.summary(group.id).members.count == 2)
     }
 
     @Test func readmissionsSpendTheRequestersBudget() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let danaCard = try await dana.contactCard(displayName: "Dana")
         let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
@@ -137,14 +137,14 @@ import Testing
         #expect(try ask() == .admitted(group: group.id, member: dana.feedID))
         // Asking again readmits (a lost Welcome), but each readmission is a commit: five an hour, then dropped.
         for _ in 0..<5 { #expect(try ask() == .admitted(group: group.id, member: dana.feedID)) }
-        let epoch = try await alice.group(group.id).epoch
+        let epoch = try await alice.groups.summary(group.id).epoch
         #expect(try ask() == .refused(.rateLimited))
-        #expect(try await alice.group(group.id).epoch == epoch)
+        #expect(try await alice.groups.summary(group.id).epoch == epoch)
     }
 
     @Test func theCreatorMayBeTheLinkInitiator() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(made.url), joinerInitiates: false)
         #expect(try outcome.joiner.get() == .joined(group.id))
@@ -153,16 +153,16 @@ import Testing
     @Test func aTreeTooLargeForTheWelcomeTravelsOverTheLink() async throws {
         let (creator, dana, _) = try Self.strangers()
         let alice = try creator.withTestingHooks(AccountTestingHooks(groupTreeInBandLimit: 0))
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let outcome = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(made.url))
         #expect(try outcome.joiner.get() == .joined(group.id))
-        #expect(try await dana.group(group.id).status == .active)
+        #expect(try await dana.groups.summary(group.id).status == .active)
     }
 
     @Test func aRevokedInviteIsRefusedAndAFreshOneWorks() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let old = try await alice.invites.create(group: group.id, relay: Self.relay)
         try await alice.invites.revoke(group: group.id)
         let refused = await Self.exchange(creator: alice, joiner: dana, invite: try await dana.invites.prepareStrangerJoin(old.url))
@@ -174,10 +174,10 @@ import Testing
 
     @Test func anExplodedGroupRefusesStrangers() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let invite = try await dana.invites.prepareStrangerJoin(made.url)
-        try await alice.explodeGroup(group.id)
+        try await alice.groups.explode(group.id)
         let outcome = await Self.exchange(creator: alice, joiner: dana, invite: invite)
         #expect(try outcome.creator.get() == .refused(.conversationExploded))
         #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "refused")
@@ -187,7 +187,7 @@ import Testing
         let time = Mutex<Int64>(MetAccounts.now)
         let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: { time.withLock { $0 } })
         let dana = try MetAccounts.account(0xD0)
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, expiresIn: 60, relay: Self.relay)
         let invite = try await dana.invites.prepareStrangerJoin(made.url)
         time.withLock { $0 += 3_600 }
@@ -206,7 +206,7 @@ import Testing
 
     @Test func anInviteWithoutReachOrWithAForgedCardIsRefusedBeforeAnythingIsSent() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let plain = try await alice.invites.create(group: group.id)
         do {
             _ = try await dana.invites.prepareStrangerJoin(plain.url)
@@ -233,7 +233,7 @@ import Testing
 
     @Test func aCardOfAnotherFeedThanTheCreatorIsRefused() async throws {
         let (alice, dana, erin) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         // Erin's compact card in Alice's invite, signed by Alice's key: card and inbox id disagree.
         var payload = made.invite.payload
@@ -251,7 +251,7 @@ import Testing
 
     @Test func anInviteNotSignedByTheCardsInviteKeyIsRefusedOverTheLink() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         // Same payload (Alice's card, Alice's inbox id) signed by another secp256k1 key.
         let other = try InviteSigningKey(seed: try Seed(bytes: [UInt8](repeating: 0x77, count: 32)))
@@ -262,13 +262,13 @@ import Testing
             Issue.record("expected reachMismatch, got \(outcome.joiner)")
             return
         }
-        #expect(try await alice.group(group.id).members == [alice.feedID])
+        #expect(try await alice.groups.summary(group.id).members == [alice.feedID])
         #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == nil)
     }
 
     @Test func aFullCardThatDoesNotMatchTheCommitmentIsRefused() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let invite = try await dana.invites.prepareStrangerJoin(made.url)
         // Another card of Alice's (another name, so other bytes): a valid card, but not the committed one.
@@ -281,7 +281,7 @@ import Testing
 
     @Test func invitesReuseOneKeptCard() async throws {
         let (alice, _, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let first = try await alice.invites.create(group: group.id, relay: Self.relay)
         let second = try await alice.invites.create(group: group.id, relay: Self.relay)
         #expect(first.invite.payload.reach?.compactCardBytes == second.invite.payload.reach?.compactCardBytes)
@@ -291,7 +291,7 @@ import Testing
 
     @Test func aRequesterCardThatIsNotTheLinksKeyIsRefused() async throws {
         let (alice, dana, erin) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let danaCard = try await dana.contactCard(displayName: "Dana")
         let keyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
@@ -303,7 +303,7 @@ import Testing
             return
         }
         #expect(reply == nil)
-        #expect(try await alice.group(group.id).members == [alice.feedID])
+        #expect(try await alice.groups.summary(group.id).members == [alice.feedID])
         // A KeyPackage of another feed than the card's.
         let erinKeyPackage = try erin.makeKeyPackageBlocking(recipient: alice.feedID)
         let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
@@ -312,13 +312,13 @@ import Testing
             Issue.record("expected addFailed, got \(other)")
             return
         }
-        #expect(try await alice.group(group.id).members == [alice.feedID])
+        #expect(try await alice.groups.summary(group.id).members == [alice.feedID])
         #expect(try alice.readGroupStore { try $0.consumedInviteCount() } == 0)
     }
 
     @Test func aRequesterRefusedTooOftenIsDroppedBeforeAnyCryptography() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let group = try await alice.createGroup(name: "g")
+        let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         try await alice.invites.revoke(group: group.id)
         let danaCard = try await dana.contactCard(displayName: "Dana")
@@ -369,8 +369,8 @@ import Testing
 
     @Test func aWelcomeWithoutAPendingRequestOrForAnotherTagIsRefusedAndStoresNothing() async throws {
         let (alice, dana, _) = try Self.strangers()
-        let wanted = try await alice.createGroup(name: "wanted")
-        let other = try await alice.createGroup(name: "other")
+        let wanted = try await alice.groups.create(name: "wanted")
+        let other = try await alice.groups.create(name: "other")
         let wantedInvite = try await alice.invites.create(group: wanted.id, relay: Self.relay)
         _ = try await alice.invites.create(group: other.id, relay: Self.relay)
         let wantedTag = wantedInvite.invite.payload.tag
@@ -392,7 +392,7 @@ import Testing
         #expect(throws: KithError.self) {
             try dana.joinFromInviteExchange(welcome: queued.message, tree: [], creator: alice.feedID, tag: wantedTag)
         }
-        await #expect(throws: KithError.self) { try await dana.group(other.id) }
+        await #expect(throws: KithError.self) { try await dana.groups.summary(other.id) }
         #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: wantedTag) == "pending")
     }
 }

@@ -25,12 +25,12 @@ import Testing
     @Test(arguments: SendPath.allCases)
     func aGroupAudienceReachesTheMembers(path: SendPath) async throws {
         let (alice, bob, _, group) = try await GroupConversationTests.trio()
-        let first = try await alice.sendToGroup(group, text: "saturday?")
+        let first = try await alice.groups.send(group, text: "saturday?")
         let sent = try await Self.send(path, from: alice, to: group, target: first.messageID)
         #expect(sent.audience == .group(group.string))
         try await GroupConversationTests.deliver(alice, to: bob)
         for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
-        let received = try #require(try await bob.groupMessages(group).first { $0.messageID == sent.messageID })
+        let received = try #require(try await bob.groups.messages(group).first { $0.messageID == sent.messageID })
         switch path {
         case .publish: #expect(GroupConversationTests.texts([received]) == ["published"])
         case .post: #expect(GroupConversationTests.texts([received]) == ["posted"])
