@@ -23,7 +23,7 @@ do {
 
     // 3. Alice posts to her contacts and writes Bob a direct message.
     try await alice.post("Hello, contacts", audience: .contacts)
-    try await alice.sendDirect("coffee on Friday?", to: bobAsSeenByAlice.feedID)
+    try await alice.direct.send("coffee on Friday?", to: bobAsSeenByAlice.feedID)
 
     // Bob's app follows what arrives.
     let events = bob.events()
@@ -53,7 +53,7 @@ do {
     let stored = await watcher.value
     print("Bob's app was told of \(stored) stored messages")
     let timeline = try await bob.timeline(feed: alice.feedID, limit: 10)
-    let conversation = try await bob.conversation(with: alice.feedID)
+    let conversation = try await bob.direct.conversation(with: alice.feedID)
     for message in timeline { if case .post(let post) = message.content { print("Alice [\(message.audience.prefix(8))]: \(post.body)") } }
     print("Bob's direct conversation with Alice holds \(conversation.count) message(s)")
     guard report.completed, timeline.contains(where: { if case .post = $0.content { true } else { false } }), !conversation.isEmpty else {

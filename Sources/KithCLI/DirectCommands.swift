@@ -30,9 +30,9 @@ struct DM: AsyncParsableCommand {
         try await Output.run {
             let account = try await openAccount(global)
             let record = try await account.resolveContact(contact)
-            let before = try await account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
-            let envelope = try await account.sendDirect(text, to: record.feedID)
-            let refilled = max(0, (try await account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
+            let before = try await account.direct.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
+            let envelope = try await account.direct.send(text, to: record.feedID)
+            let refilled = max(0, (try await account.direct.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
             if global.json {
                 var object = JSONObject()
                 object["message_id"] = .string(envelope.messageID.string)
@@ -74,7 +74,7 @@ struct Prekeys: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let pools = try await account.prekeyPools()
+                let pools = try await account.direct.prekeyPools()
                 if global.json {
                     var rows: [JSONValue] = []
                     for pool in pools {
@@ -115,7 +115,7 @@ struct Prekeys: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let handover = try await account.prekeyHandover(for: try await account.resolveContact(batch.contact).feedID, count: batch.count)
+                let handover = try await account.direct.prekeyHandover(for: try await account.resolveContact(batch.contact).feedID, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["handover"] = .string(handover.text)
@@ -151,7 +151,7 @@ struct Prekeys: AsyncParsableCommand {
                 }
                 let account = try await openAccount(global)
                 let record = try await account.resolveContact(contact)
-                let added = try await account.importPrekeyHandover(text, from: record.feedID)
+                let added = try await account.direct.importPrekeyHandover(text, from: record.feedID)
                 if global.json {
                     var object = JSONObject()
                     object["added"] = .integer(Int64(added))
@@ -176,7 +176,7 @@ struct Prekeys: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let envelopes = try await account.sendPrekeys(to: try await account.resolveContact(batch.contact).feedID, count: batch.count)
+                let envelopes = try await account.direct.sendPrekeys(to: try await account.resolveContact(batch.contact).feedID, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["messages"] = .array(envelopes.map { .string($0.messageID.string) })

@@ -75,7 +75,7 @@ struct Log: AsyncParsableCommand {
             if let with {
                 guard feed == nil else { throw KithError.input(.invalid("--with and --feed cannot be combined")) }
                 let contact = try await account.resolveContact(with)
-                let conversation = try await account.conversation(with: contact.feedID, limit: bounded)
+                let conversation = try await account.direct.conversation(with: contact.feedID, limit: bounded)
                 if global.json {
                     Output.json(.array(conversation.map(MessageRendering.json)))
                     return

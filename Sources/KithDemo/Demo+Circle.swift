@@ -45,14 +45,14 @@ extension Demo {
 
         try await alice.circle.send("Only you and I will ever read this — and only once.", to: bob.feedID)
         try await circleSession(alice, bob)
-        let bobView = try await bob.conversation(with: alice.feedID).filter { $0.audience == "otk:" + bob.feedID.string }
+        let bobView = try await bob.direct.conversation(with: alice.feedID).filter { $0.audience == "otk:" + bob.feedID.string }
         if case .post(let post)? = bobView.last?.content {
             summary.bobRead = true
             say("Bob reads Alice's NanoTDF message: \"\(post.body)\"; the private key it used is deleted in the same transaction.")
         }
         try await bob.circle.send("Same here. Key used, key gone.", to: alice.feedID)
         try await circleSession(alice, bob)
-        let aliceView = try await alice.conversation(with: bob.feedID).filter { $0.audience == "otk:" + alice.feedID.string }
+        let aliceView = try await alice.direct.conversation(with: bob.feedID).filter { $0.audience == "otk:" + alice.feedID.string }
         if case .post(let post)? = aliceView.last?.content {
             summary.aliceRead = true
             say("Alice reads Bob's reply: \"\(post.body)\".")
@@ -62,7 +62,7 @@ extension Demo {
         say("Alice revokes Bob: both pools are deleted on her side at once.")
         let late = try await bob.circle.send("Are we still close?", to: alice.feedID)
         try await circleSession(alice, bob)
-        let lateRead = try await alice.conversation(with: bob.feedID).first { $0.messageID == late.messageID }?.content
+        let lateRead = try await alice.direct.conversation(with: bob.feedID).first { $0.messageID == late.messageID }?.content
         summary.lateMessageUnreadable = lateRead == nil
         say("Bob, not told yet, sent one more; at the next sync Alice cannot open it (\(summary.lateMessageUnreadable ? "no key: refused" : "READ")) and Bob is told over the link.")
         do {

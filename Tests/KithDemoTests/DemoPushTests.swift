@@ -49,7 +49,7 @@ import Testing
 
     static func deliver(_ from: Account, to: Account) async throws {
         _ = try await to.importFeed(lines: try await from.exportFeed(), identityKey: from.identity.publicKeys.identityKey)
-        try await to.processDirectMessages()
+        try await to.direct.process()
     }
 
     static func listenOnce(_ account: Account) async throws -> PushFlows.HeardKnock? {

@@ -11,34 +11,16 @@ import KithStore
 ///
 /// ```swift
 /// let bob = try await alice.resolveContact("Bob")           // a UI's lookup by name
-/// try await alice.sendDirect("see you at 6", to: bob.feedID)
+/// try await alice.direct.send("see you at 6", to: bob.feedID)
 /// // ... Bob imports or syncs Alice's feed ...
-/// try await bob.processDirectMessages()                      // also done by every import
-/// for message in try await bob.conversation(with: alice.feedID) { ... }
+/// try await bob.direct.process()                      // also done by every import
+/// for message in try await bob.direct.conversation(with: alice.feedID) { ... }
 /// ```
 extension Account {
     /// Default number of one-time prekeys handed to a contact at a time.
     public static let defaultPrekeyBatch = RatchetConstants.defaultOneTimePrekeyBatch
 
     // MARK: Sending
-
-    /// Sends text to one contact.
-    @discardableResult
-    public func sendDirect(_ text: String, to contact: FeedID) async throws(KithError) -> Envelope {
-        try await sendDirect(.post(Post(body: text)), to: contact)
-    }
-
-    /// Sends content to one contact through the direct session (started on first use from the
-    /// contact's keys and, when one is held, one of their one-time prekeys).
-    ///
-    /// The advanced session is stored (sealed) in the transaction that appends the envelope, so
-    /// both commit or neither does: a message key is never reused. When the one-time prekeys handed
-    /// to this contact run low (below 10 % of the last batch, or none were handed yet), a fresh
-    /// batch follows in a `prekey_batch` message.
-    @discardableResult
-    public func sendDirect(_ content: Content, to contact: FeedID) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.sendDirectBlocking(content, to: contact) }
-    }
 
     func sendDirectBlocking(_ content: Content, to contact: FeedID) throws(KithError) -> Envelope {
         let plaintext: [UInt8]
@@ -89,18 +71,6 @@ extension Account {
     }
 
     // MARK: Receiving
-
-    /// Decrypts every direct message addressed to this identity that is not decrypted yet, in
-    /// feed order, each exactly once (session update, prekey consumption and sealed content
-    /// commit together).
-    ///
-    /// Called by every import; call it after a sync. Messages of people who are not contacts
-    /// wait (they become readable once the card is added); messages that fail (tampered,
-    /// replayed, unknown prekey) are recorded with their reason and not retried.
-    @discardableResult
-    public func processDirectMessages() async throws(KithError) -> DirectOpenReport {
-        try await BlockingWork.run { () throws(KithError) in try self.processDirectMessagesBlocking() }
-    }
 
     @discardableResult
     func processDirectMessagesBlocking() throws(KithError) -> DirectOpenReport {
@@ -164,45 +134,10 @@ extension Account {
         try openDirect(envelope, from: peer, sessions: try DirectSessions(local: local), access: access, now: now)
     }
 
-    // MARK: Reading
-
-    /// The direct conversation with a contact, oldest first.
-    public func conversation(with contact: FeedID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
-        try await BlockingWork.run { () throws(KithError) in
-            let record = try self.contactRecordBlocking(contact)
-            do throws(StoreError) { return try self.store.conversation(between: self.feedID, and: record.feedID, limit: limit) } catch { throw .store(error) }
-        }
-    }
-
-    /// Direct messages that could not be decrypted, with the reason.
-    public func directFailures() async throws(KithError) -> [DirectFailure] {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) { return try self.store.directFailures() } catch { throw .store(error) }
-        }
-    }
-
     // MARK: One-time prekeys
-
-    /// One-time prekey pools with every contact.
-    public func prekeyPools() async throws(KithError) -> [PrekeyPoolRecord] {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) { return try self.store.prekeyPools() } catch { throw .store(error) }
-        }
-    }
-
-    /// The pool with one contact.
-    public func prekeyPool(with peer: FeedID) async throws(KithError) -> PrekeyPoolRecord? {
-        try await BlockingWork.run { () throws(KithError) in try self.prekeyPoolBlocking(with: peer) }
-    }
 
     func prekeyPoolBlocking(with peer: FeedID) throws(KithError) -> PrekeyPoolRecord? {
         do { return try store.prekeyPools().first { $0.peer == peer } } catch { throw .store(error) }
-    }
-
-    /// Generates `count` one-time prekeys for a contact (private halves sealed in SQLite) and
-    /// returns the public batch to hand over.
-    public func issuePrekeys(for contact: FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> OneTimePrekeyBatch {
-        try await BlockingWork.run { () throws(KithError) in try self.issuePrekeysBlocking(for: contact, count: count) }
     }
 
     func issuePrekeysBlocking(for contact: FeedID, count: Int) throws(KithError) -> OneTimePrekeyBatch {
@@ -223,23 +158,6 @@ extension Account {
         return batch
     }
 
-    /// A signed handover of `count` fresh one-time prekeys for a contact, to give them in person.
-    public func prekeyHandover(for contact: FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> PrekeyHandover {
-        try await BlockingWork.run { () throws(KithError) in
-            let record = try self.contactRecordBlocking(contact)
-            let batch = try self.issuePrekeysBlocking(for: record.feedID, count: count)
-            return try PrekeyHandover.sign(batch: batch, issuer: self.feedID, recipient: record.feedID, identity: self.identity)
-        }
-    }
-
-    /// Stores the one-time prekeys a contact handed over in person (verified with their key).
-    ///
-    /// - Returns: how many keys were added.
-    @discardableResult
-    public func importPrekeyHandover(_ text: String, from contact: FeedID) async throws(KithError) -> Int {
-        try await BlockingWork.run { () throws(KithError) in try self.importPrekeyHandoverBlocking(text, from: try self.contactRecordBlocking(contact)) }
-    }
-
     func importPrekeyHandoverBlocking(_ text: String, from record: ContactRecord) throws(KithError) -> Int {
         let key: Curve25519.Signing.PublicKey
         do throws(IdentityError) {
@@ -253,13 +171,6 @@ extension Account {
         let peer = record.feedID
         try withRatchetState { access throws(RatchetError) in try access.ratchet.addPeerPrekeys(handover.batch, forPeer: peer) }
         return handover.batch.entries.count
-    }
-
-    /// Sends a contact `count` fresh one-time prekeys over the direct session, in `prekey_batch`
-    /// messages of at most `FeedLimits.maxPrekeysPerMessage` keys.
-    @discardableResult
-    public func sendPrekeys(to contact: FeedID, count: Int = defaultPrekeyBatch) async throws(KithError) -> [Envelope] {
-        try await BlockingWork.run { () throws(KithError) in try self.sendPrekeysBlocking(to: contact, count: count) }
     }
 
     func sendPrekeysBlocking(to contact: FeedID, count: Int) throws(KithError) -> [Envelope] {
@@ -305,7 +216,6 @@ extension Account {
         do throws(RatchetError) { return try DirectSessions(local: local, previous: previous) } catch { throw .ratchet(error) }
     }
 
-
     func peerIdentity(_ record: ContactRecord) throws(KithError) -> PeerIdentity {
         let identityKey: [UInt8]
         let pqKey: [UInt8]
@@ -347,5 +257,94 @@ extension PrekeyPoolRecord {
     /// time to refill at the next chance.
     public var needsRefill: Bool {
         lastBatchSize == 0 || PrekeyPoolStatus(remaining: handedRemaining, lastBatchSize: lastBatchSize).isBelowLowWater
+    }
+}
+
+extension Account.Direct {
+    /// Sends text to one contact.
+    @discardableResult
+    public func send(_ text: String, to contact: FeedID) async throws(KithError) -> Envelope {
+        try await send(.post(Post(body: text)), to: contact)
+    }
+
+    /// Sends content to one contact through the direct session (started on first use from the
+    /// contact's keys and, when one is held, one of their one-time prekeys).
+    ///
+    /// The advanced session is stored (sealed) in the transaction that appends the envelope, so
+    /// both commit or neither does: a message key is never reused. When the one-time prekeys handed
+    /// to this contact run low (below 10 % of the last batch, or none were handed yet), a fresh
+    /// batch follows in a `prekey_batch` message.
+    @discardableResult
+    public func send(_ content: Content, to contact: FeedID) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.sendDirectBlocking(content, to: contact) }
+    }
+
+    /// Decrypts every direct message addressed to this identity that is not decrypted yet, in
+    /// feed order, each exactly once (session update, prekey consumption and sealed content
+    /// commit together).
+    ///
+    /// Called by every import; call it after a sync. Messages of people who are not contacts
+    /// wait (they become readable once the card is added); messages that fail (tampered,
+    /// replayed, unknown prekey) are recorded with their reason and not retried.
+    @discardableResult
+    public func process() async throws(KithError) -> DirectOpenReport {
+        try await BlockingWork.run { () throws(KithError) in try account.processDirectMessagesBlocking() }
+    }
+
+    /// The direct conversation with a contact, oldest first.
+    public func conversation(with contact: FeedID, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try account.contactRecordBlocking(contact)
+            do throws(StoreError) { return try account.store.conversation(between: account.feedID, and: record.feedID, limit: limit) } catch { throw .store(error) }
+        }
+    }
+
+    /// Direct messages that could not be decrypted, with the reason.
+    public func failures() async throws(KithError) -> [DirectFailure] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try account.store.directFailures() } catch { throw .store(error) }
+        }
+    }
+
+    /// One-time prekey pools with every contact.
+    public func prekeyPools() async throws(KithError) -> [PrekeyPoolRecord] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try account.store.prekeyPools() } catch { throw .store(error) }
+        }
+    }
+
+    /// The pool with one contact.
+    public func prekeyPool(with peer: FeedID) async throws(KithError) -> PrekeyPoolRecord? {
+        try await BlockingWork.run { () throws(KithError) in try account.prekeyPoolBlocking(with: peer) }
+    }
+
+    /// Generates `count` one-time prekeys for a contact (private halves sealed in SQLite) and
+    /// returns the public batch to hand over.
+    public func issuePrekeys(for contact: FeedID, count: Int = Account.defaultPrekeyBatch) async throws(KithError) -> OneTimePrekeyBatch {
+        try await BlockingWork.run { () throws(KithError) in try account.issuePrekeysBlocking(for: contact, count: count) }
+    }
+
+    /// A signed handover of `count` fresh one-time prekeys for a contact, to give them in person.
+    public func prekeyHandover(for contact: FeedID, count: Int = Account.defaultPrekeyBatch) async throws(KithError) -> PrekeyHandover {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try account.contactRecordBlocking(contact)
+            let batch = try account.issuePrekeysBlocking(for: record.feedID, count: count)
+            return try PrekeyHandover.sign(batch: batch, issuer: account.feedID, recipient: record.feedID, identity: account.identity)
+        }
+    }
+
+    /// Stores the one-time prekeys a contact handed over in person (verified with their key).
+    ///
+    /// - Returns: how many keys were added.
+    @discardableResult
+    public func importPrekeyHandover(_ text: String, from contact: FeedID) async throws(KithError) -> Int {
+        try await BlockingWork.run { () throws(KithError) in try account.importPrekeyHandoverBlocking(text, from: try account.contactRecordBlocking(contact)) }
+    }
+
+    /// Sends a contact `count` fresh one-time prekeys over the direct session, in `prekey_batch`
+    /// messages of at most `FeedLimits.maxPrekeysPerMessage` keys.
+    @discardableResult
+    public func sendPrekeys(to contact: FeedID, count: Int = Account.defaultPrekeyBatch) async throws(KithError) -> [Envelope] {
+        try await BlockingWork.run { () throws(KithError) in try account.sendPrekeysBlocking(to: contact, count: count) }
     }
 }

@@ -13,7 +13,7 @@ import KithSync
 /// gets the full card it commits to and completes the contact (`CardExchange`, docs/FEED-FORMAT.md
 /// 11.9); with `SyncCapabilities.sidePhase` (both sides are Kith agents), the inner circle's pool
 /// exchange runs next on the same link (`CircleExchange`, docs/TDF.md). Every finished session is recorded per peer (`sync_peer_state`), and the direct
-/// and one-time messages it brought are decrypted (``Account/processDirectMessages()``,
+/// and one-time messages it brought are decrypted (``Account/Direct/process()``,
 /// ``Account/Circle/process()``).
 public struct SyncAgent: Sendable {
     /// The account.
@@ -138,7 +138,7 @@ public struct SyncAgent: Sendable {
         await source.recordSession(report, peer: peer)
         // Direct messages that arrived are decrypted now (each exactly once; a failure here
         // leaves them for the next pass and does not undo the sync).
-        _ = try? await account.processDirectMessages()
+        _ = try? await account.direct.process()
         _ = try? await account.circle.process()
         return report
     }

@@ -30,7 +30,7 @@ struct AccountEventTests {
         let (alice, bob) = try await ContactsAccountTests.pair()
         let first = bob.events()
         let second = bob.events()
-        let direct = try await alice.sendDirect("hello Bob", to: bob.feedID)
+        let direct = try await alice.direct.send("hello Bob", to: bob.feedID)
         _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
         try await alice.rotation.rotate(reason: .scheduledRotation)
         _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)

@@ -25,10 +25,10 @@ import Testing
 
     @Test func aBrokenRatchetStateIsARatchetError() async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
-        let handover = try await bob.prekeyHandover(for: alice.feedID, count: 5)
+        let handover = try await bob.direct.prekeyHandover(for: alice.feedID, count: 5)
         try await alice.store.database.write { try $0.execute(sql: "DROP TABLE peer_prekeys") }
         await #expect {
-            try await alice.importPrekeyHandover(handover.text, from: bob.feedID)
+            try await alice.direct.importPrekeyHandover(handover.text, from: bob.feedID)
         } throws: { error in
             guard case .ratchet(.storage)? = error as? KithError else { return false }
             return true
@@ -67,7 +67,7 @@ import Testing
             return true
         }
         await #expect {
-            try await alice.sendDirect("hi", to: stranger.feedID)
+            try await alice.direct.send("hi", to: stranger.feedID)
         } throws: { error in
             guard case .contacts(.notAContact(let feed))? = error as? KithError else { return false }
             return feed == stranger.feedID
@@ -101,7 +101,7 @@ import Testing
             return path == "/nonexistent/kith/feed.jsonl"
         }
         await #expect {
-            try await alice.importPrekeyHandover("not a handover!", from: bob.feedID)
+            try await alice.direct.importPrekeyHandover("not a handover!", from: bob.feedID)
         } throws: { error in
             guard case .input(.prekeyHandover)? = error as? KithError else { return false }
             return true

@@ -17,7 +17,7 @@ import Testing
     }
 
     static func oneTimeTexts(_ reader: Account, from author: Account) async throws -> [String] {
-        try await reader.conversation(with: author.feedID).compactMap { message in
+        try await reader.direct.conversation(with: author.feedID).compactMap { message in
             guard message.feedID == author.feedID, message.audience.hasPrefix("otk:"), case .post(let post)? = message.content else { return nil }
             return post.body
         }
@@ -116,7 +116,7 @@ import Testing
         let replay = try alice.appendWithDirectState(plaintext: post, type: "post", audience: .oneTime(bob.feedID)) { _ throws(KithError) in bytes }
         _ = await SyncPair.session(alice, bob)
         #expect(try await Self.oneTimeTexts(bob, from: alice) == ["once"])
-        #expect(try await bob.directFailures().contains { $0.messageID == replay.messageID })
+        #expect(try await bob.direct.failures().contains { $0.messageID == replay.messageID })
         #expect(try await Self.pools(bob, with: alice)?.ownRemaining == 15)
     }
 
@@ -282,7 +282,7 @@ import Testing
         _ = await SyncPair.session(alice, bob)
         // Bob was told over the link: his pools are gone too, and the late message stays unreadable.
         #expect(try await Self.pools(bob, with: alice) == nil)
-        #expect(try await alice.directFailures().contains { $0.messageID == late.messageID })
+        #expect(try await alice.direct.failures().contains { $0.messageID == late.messageID })
         #expect(try await alice.circle.status().isEmpty)
         do {
             try await bob.circle.send("next", to: alice.feedID)
@@ -319,7 +319,7 @@ import Testing
             return (try Account.sealOneTime(post, to: taken.publicKey, from: local, to: peer, sequence: slot.sequence + 7), post)
         }
         _ = await SyncPair.session(alice, bob)
-        let failures = try await bob.directFailures()
+        let failures = try await bob.direct.failures()
         #expect(failures.contains { $0.messageID == tampered.messageID })
         #expect(failures.contains { $0.messageID == moved.messageID })
         // Neither burned a key: Bob still holds all four private halves.

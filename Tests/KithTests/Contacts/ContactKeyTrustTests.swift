@@ -78,7 +78,7 @@ import Testing
         try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         let before = try dave.store.head(of: dave.feedID)
         await #expect {
-            try await dave.sendDirect("secret for the claimed key", to: alice.feedID)
+            try await dave.direct.send("secret for the claimed key", to: alice.feedID)
         } throws: { error in
             guard case .contacts(.unverified(_, let feed))? = error as? KithError else { return false }
             return feed == alice.feedID && "\(error)".contains("not verified")

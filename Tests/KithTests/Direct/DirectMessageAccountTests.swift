@@ -20,7 +20,7 @@ import Testing
     @discardableResult
     static func deliver(_ from: Account, to: Account, reorder: ([[UInt8]]) -> [[UInt8]] = { $0 }) async throws -> DirectOpenReport {
         _ = try await to.importFeed(lines: reorder(try await from.exportFeed()), identityKey: from.identity.publicKeys.identityKey)
-        return try await to.processDirectMessages()
+        return try await to.direct.process()
     }
 
     static func texts(_ messages: [StoredMessage]) -> [String] {
@@ -32,30 +32,30 @@ import Testing
 
     @Test func contactsExchangeDirectMessagesThroughTheirFeeds() async throws {
         let (alice, bob) = try await Self.pair()
-        try await alice.sendDirect("hello Bob", to: bob.feedID)
-        try await alice.sendDirect("are you there?", to: bob.feedID)
+        try await alice.direct.send("hello Bob", to: bob.feedID)
+        try await alice.direct.send("are you there?", to: bob.feedID)
         try await Self.deliver(alice, to: bob)
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)) == ["hello Bob", "are you there?"])
-        try await bob.sendDirect("yes, hi Alice", to: alice.feedID)
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == ["hello Bob", "are you there?"])
+        try await bob.direct.send("yes, hi Alice", to: alice.feedID)
         try await Self.deliver(bob, to: alice)
-        #expect(Self.texts(try await alice.conversation(with: bob.feedID)) == ["hello Bob", "are you there?", "yes, hi Alice"])
-        try await alice.sendDirect("after the ratchet step", to: bob.feedID)
+        #expect(Self.texts(try await alice.direct.conversation(with: bob.feedID)) == ["hello Bob", "are you there?", "yes, hi Alice"])
+        try await alice.direct.send("after the ratchet step", to: bob.feedID)
         try await Self.deliver(alice, to: bob)
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)).last == "after the ratchet step")
-        #expect(try await alice.directFailures().isEmpty)
-        #expect(try await bob.directFailures().isEmpty)
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)).last == "after the ratchet step")
+        #expect(try await alice.direct.failures().isEmpty)
+        #expect(try await bob.direct.failures().isEmpty)
     }
 
     @Test func messagesImportedOutOfOrderDecryptOnceEach() async throws {
         let (alice, bob) = try await Self.pair()
-        for index in 0..<6 { try await alice.sendDirect("message \(index)", to: bob.feedID) }
+        for index in 0..<6 { try await alice.direct.send("message \(index)", to: bob.feedID) }
         let report = try await Self.deliver(alice, to: bob, reorder: { Array($0.reversed()) })
         #expect(report.failed.isEmpty)
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)) == (0..<6).map { "message \($0)" })
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == (0..<6).map { "message \($0)" })
         // Importing again (a duplicate delivery) changes nothing and fails nothing.
         let again = try await Self.deliver(alice, to: bob)
         #expect(again.opened.isEmpty && again.failed.isEmpty)
-        #expect(try await bob.conversation(with: alice.feedID).count == 7)  // 6 posts + the prekey batch
+        #expect(try await bob.direct.conversation(with: alice.feedID).count == 7)  // 6 posts + the prekey batch
     }
 
     @Test func onlyTheAddresseeCanRead() async throws {
@@ -63,28 +63,28 @@ import Testing
         let carol = try ContactsAccountTests.account(0xC0)
         try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
-        let message = try await alice.sendDirect("for Bob only", to: bob.feedID)
+        let message = try await alice.direct.send("for Bob only", to: bob.feedID)
         try await Self.deliver(alice, to: carol)
         #expect(try carol.store.message(message.messageID)?.content == nil)
-        #expect(try await carol.conversation(with: alice.feedID).isEmpty)
+        #expect(try await carol.direct.conversation(with: alice.feedID).isEmpty)
         try await Self.deliver(alice, to: bob)
         #expect(try bob.store.message(message.messageID)?.content == .post(Post(body: "for Bob only")))
     }
 
     @Test func handedOverPrekeysAreUsedOnceAndConsumedOnBothSides() async throws {
         let (alice, bob) = try await Self.pair()
-        let handover = try await bob.prekeyHandover(for: alice.feedID, count: 5)
-        #expect(try await alice.importPrekeyHandover(handover.text, from: bob.feedID) == 5)
-        #expect(try await alice.prekeyPool(with: bob.feedID)?.held == 5)
-        try await alice.sendDirect("uses a one-time prekey", to: bob.feedID)
-        #expect(try await alice.prekeyPool(with: bob.feedID)?.held == 4)
-        #expect(try await bob.prekeyPool(with: alice.feedID)?.handedRemaining == 5)
+        let handover = try await bob.direct.prekeyHandover(for: alice.feedID, count: 5)
+        #expect(try await alice.direct.importPrekeyHandover(handover.text, from: bob.feedID) == 5)
+        #expect(try await alice.direct.prekeyPool(with: bob.feedID)?.held == 5)
+        try await alice.direct.send("uses a one-time prekey", to: bob.feedID)
+        #expect(try await alice.direct.prekeyPool(with: bob.feedID)?.held == 4)
+        #expect(try await bob.direct.prekeyPool(with: alice.feedID)?.handedRemaining == 5)
         try await Self.deliver(alice, to: bob)
-        #expect(try await bob.prekeyPool(with: alice.feedID)?.handedRemaining == 4)
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)) == ["uses a one-time prekey"])
+        #expect(try await bob.direct.prekeyPool(with: alice.feedID)?.handedRemaining == 4)
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == ["uses a one-time prekey"])
         // Alice's first message also refilled Bob's pool of her prekeys (none handed yet).
-        #expect(try await bob.prekeyPool(with: alice.feedID)?.held == Account.defaultPrekeyBatch)
-        #expect(try await alice.prekeyPool(with: bob.feedID)?.needsRefill == false)
+        #expect(try await bob.direct.prekeyPool(with: alice.feedID)?.held == Account.defaultPrekeyBatch)
+        #expect(try await alice.direct.prekeyPool(with: bob.feedID)?.needsRefill == false)
     }
 
     @Test func handoverRejections() async throws {
@@ -92,29 +92,29 @@ import Testing
         let carol = try ContactsAccountTests.account(0xC0)
         try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
         try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        let handover = try await bob.prekeyHandover(for: alice.feedID, count: 3)
+        let handover = try await bob.direct.prekeyHandover(for: alice.feedID, count: 3)
         func reason(_ error: any Error) -> PrekeyHandoverError? {
             if case .input(.prekeyHandover(let reason))? = error as? KithError { reason } else { nil }
         }
         // Claimed to come from Carol: signature does not verify with her key.
-        await #expect { try await alice.importPrekeyHandover(handover.text, from: carol.feedID) } throws: { reason($0) == .badSignature }
+        await #expect { try await alice.direct.importPrekeyHandover(handover.text, from: carol.feedID) } throws: { reason($0) == .badSignature }
         // Tampered, truncated, not base64url.
         var tampered = handover.encoded
         tampered[70] ^= 0x01
-        await #expect { try await alice.importPrekeyHandover(Base64URL.encode(tampered), from: bob.feedID) } throws: { reason($0) == .badSignature }
+        await #expect { try await alice.direct.importPrekeyHandover(Base64URL.encode(tampered), from: bob.feedID) } throws: { reason($0) == .badSignature }
         await #expect {
-            try await alice.importPrekeyHandover(Base64URL.encode(Array(handover.encoded.prefix(100))), from: bob.feedID)
+            try await alice.direct.importPrekeyHandover(Base64URL.encode(Array(handover.encoded.prefix(100))), from: bob.feedID)
         } throws: { reason($0) == .missingBatch }
-        await #expect { try await alice.importPrekeyHandover("not a handover!", from: bob.feedID) } throws: { reason($0) == .notBase64URL }
+        await #expect { try await alice.direct.importPrekeyHandover("not a handover!", from: bob.feedID) } throws: { reason($0) == .notBase64URL }
         var version = handover.encoded
         version[0] = 9
-        await #expect { try await alice.importPrekeyHandover(Base64URL.encode(version), from: bob.feedID) } throws: { reason($0) == .unknownVersion(9) }
+        await #expect { try await alice.direct.importPrekeyHandover(Base64URL.encode(version), from: bob.feedID) } throws: { reason($0) == .unknownVersion(9) }
         // Meant for someone else.
-        let forCarol = try await alice.prekeyHandover(for: carol.feedID, count: 2)
-        await #expect { try await bob.importPrekeyHandover(forCarol.text, from: alice.feedID) } throws: { reason($0) == .wrongRecipient(carol.feedID) }
-        await #expect(throws: KithError.self) { try await bob.prekeyHandover(for: alice.feedID, count: 0) }
-        await #expect(throws: KithError.self) { try await bob.prekeyHandover(for: alice.feedID, count: RatchetConstants.maxOneTimePrekeys + 1) }
-        #expect(try await alice.prekeyPool(with: bob.feedID)?.held == 0)
+        let forCarol = try await alice.direct.prekeyHandover(for: carol.feedID, count: 2)
+        await #expect { try await bob.direct.importPrekeyHandover(forCarol.text, from: alice.feedID) } throws: { reason($0) == .wrongRecipient(carol.feedID) }
+        await #expect(throws: KithError.self) { try await bob.direct.prekeyHandover(for: alice.feedID, count: 0) }
+        await #expect(throws: KithError.self) { try await bob.direct.prekeyHandover(for: alice.feedID, count: RatchetConstants.maxOneTimePrekeys + 1) }
+        #expect(try await alice.direct.prekeyPool(with: bob.feedID)?.held == 0)
     }
 
     /// Both start a session before either hears from the other; delivered in either order, the
@@ -122,8 +122,8 @@ import Testing
     @Test(arguments: [false, true])
     func simultaneousFirstMessagesConvergeOnOneSession(bobHearsFirst: Bool) async throws {
         let (alice, bob) = try await Self.pair()
-        try await alice.sendDirect("Alice starts", to: bob.feedID)
-        try await bob.sendDirect("Bob starts", to: alice.feedID)
+        try await alice.direct.send("Alice starts", to: bob.feedID)
+        try await bob.direct.send("Bob starts", to: alice.feedID)
         if bobHearsFirst {
             try await Self.deliver(alice, to: bob)
             try await Self.deliver(bob, to: alice)
@@ -131,23 +131,23 @@ import Testing
             try await Self.deliver(bob, to: alice)
             try await Self.deliver(alice, to: bob)
         }
-        #expect(Self.texts(try await alice.conversation(with: bob.feedID)).sorted() == ["Alice starts", "Bob starts"])
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)).sorted() == ["Alice starts", "Bob starts"])
+        #expect(Self.texts(try await alice.direct.conversation(with: bob.feedID)).sorted() == ["Alice starts", "Bob starts"])
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)).sorted() == ["Alice starts", "Bob starts"])
         for round in 0..<3 {
-            try await alice.sendDirect("a\(round)", to: bob.feedID)
+            try await alice.direct.send("a\(round)", to: bob.feedID)
             try await Self.deliver(alice, to: bob)
-            try await bob.sendDirect("b\(round)", to: alice.feedID)
+            try await bob.direct.send("b\(round)", to: alice.feedID)
             try await Self.deliver(bob, to: alice)
         }
-        #expect(Self.texts(try await alice.conversation(with: bob.feedID)).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
-        let failures = try await alice.directFailures().map(\.reason) + bob.directFailures().map(\.reason)
+        #expect(Self.texts(try await alice.direct.conversation(with: bob.feedID)).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)).suffix(6) == ["a0", "b0", "a1", "b1", "a2", "b2"])
+        let failures = try await alice.direct.failures().map(\.reason) + bob.direct.failures().map(\.reason)
         #expect(failures.isEmpty, "\(failures)")
     }
 
     @Test func aForgedCiphertextFailsAloneAndLeavesTheSessionIntact() async throws {
         let (alice, bob) = try await Self.pair()
-        try await alice.sendDirect("first", to: bob.feedID)
+        try await alice.direct.send("first", to: bob.feedID)
         try await Self.deliver(alice, to: bob)
         // Alice's client writes a broken direct message (validly signed, garbage ciphertext).
         let head = try #require(try alice.store.head(of: alice.feedID))
@@ -157,22 +157,22 @@ import Testing
         )
         let forged = try Envelope.sign(unsigned, with: alice.identity)
         _ = try alice.store.ingest([forged.canonicalBytes])
-        try await alice.sendDirect("after the broken one", to: bob.feedID)
+        try await alice.direct.send("after the broken one", to: bob.feedID)
         try await Self.deliver(alice, to: bob)
-        #expect(try await bob.directFailures().map(\.messageID) == [forged.messageID])
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)) == ["first", "after the broken one"])
-        #expect(try await bob.directFailures().count == 1)
+        #expect(try await bob.direct.failures().map(\.messageID) == [forged.messageID])
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == ["first", "after the broken one"])
+        #expect(try await bob.direct.failures().count == 1)
     }
 
     @Test func messagesFromSomeoneNotYetAContactWaitForTheirCard() async throws {
         let alice = try ContactsAccountTests.account(0xA1)
         let bob = try ContactsAccountTests.account(0xB0)
         try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
-        try await alice.sendDirect("before you scanned me", to: bob.feedID)
+        try await alice.direct.send("before you scanned me", to: bob.feedID)
         _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
-        #expect(try await bob.processDirectMessages().waiting >= 1)
+        #expect(try await bob.direct.process().waiting >= 1)
         try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)) == ["before you scanned me"])
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == ["before you scanned me"])
     }
 
     @Test func sessionsAndDirectTextNeverReachSQLiteInTheClear() async throws {
@@ -184,9 +184,9 @@ import Testing
         try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
         try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         let secret = "the direct secret is 4711"
-        try await alice.sendDirect(secret, to: bob.feedID)
+        try await alice.direct.send(secret, to: bob.feedID)
         try await Self.deliver(alice, to: bob)
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)) == [secret])
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == [secret])
         for home in [aliceHome, bobHome] {
             for file in try FileManager.default.contentsOfDirectory(at: home.directory, includingPropertiesForKeys: nil)
             where file.lastPathComponent.hasPrefix("kith.sqlite") {
@@ -196,9 +196,9 @@ import Testing
         }
         // Sessions survive reopening (sealed state round trip).
         let reopened = try await Account.open(home: bobHome, passphrase: { "p" })
-        try await reopened.sendDirect("reply after reopening", to: alice.feedID)
+        try await reopened.direct.send("reply after reopening", to: alice.feedID)
         try await Self.deliver(reopened, to: alice)
-        #expect(Self.texts(try await alice.conversation(with: bob.feedID)).last == "reply after reopening")
+        #expect(Self.texts(try await alice.direct.conversation(with: bob.feedID)).last == "reply after reopening")
     }
 
     @Test func attachmentsTravelInDirectMessages() async throws {
@@ -226,7 +226,7 @@ import Testing
     /// transaction committed, loses nothing and reuses no key: the next pass decrypts it again.
     @Test func aCrashBeforeTheCommitLosesNothing() async throws {
         let (alice, bob) = try await Self.pair()
-        let sent = try await alice.sendDirect("survives a crash", to: bob.feedID)
+        let sent = try await alice.direct.send("survives a crash", to: bob.feedID)
         _ = try bob.store.ingest(try await alice.exportFeed())  // stored, not yet decrypted
         let envelope = try Envelope.parseV1(sent.canonicalBytes)
         let record = try await bob.resolveContact("Alice")
@@ -239,8 +239,8 @@ import Testing
             }
         }
         #expect(try bob.store.message(sent.messageID)?.content == nil)
-        let report = try await bob.processDirectMessages()
+        let report = try await bob.direct.process()
         #expect(report.opened.contains(sent.messageID))
-        #expect(Self.texts(try await bob.conversation(with: alice.feedID)) == ["survives a crash"])
+        #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == ["survives a crash"])
     }
 }

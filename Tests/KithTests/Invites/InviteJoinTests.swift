@@ -146,13 +146,13 @@ import Testing
         let before = try await Self.state(alice, group.id)
         // Bob sends eight requests with the revoked invite (bypassing his own checks, as a hostile client would).
         for _ in 0..<8 {
-            try await bob.sendDirect(.inviteJoinRequest(InviteJoinRequest(invite: old.code, keyPackageBytes: [1, 2, 3])), to: alice.feedID)
+            try await bob.direct.send(.inviteJoinRequest(InviteJoinRequest(invite: old.code, keyPackageBytes: [1, 2, 3])), to: alice.feedID)
         }
         try await Self.deliver(bob, to: alice)
         let after = try await Self.state(alice, group.id)
         #expect(after.0 == before.0 && after.1 == before.1)
         try await Self.deliver(alice, to: bob)
-        let replies = try await bob.conversation(with: alice.feedID).filter { if case .inviteJoinError? = $0.content { true } else { false } }
+        let replies = try await bob.direct.conversation(with: alice.feedID).filter { if case .inviteJoinError? = $0.content { true } else { false } }
         #expect(replies.count == JoinRequestBudget().maxRefusals)
     }
 
@@ -161,13 +161,13 @@ import Testing
         let group = try await alice.groups.create(name: "strict")
         let made = try await alice.invites.create(group: group.id, singleUse: true)
         let before = try await Self.state(alice, group.id)
-        try await bob.sendDirect(.inviteJoinRequest(InviteJoinRequest(invite: made.code, keyPackageBytes: [1, 2, 3])), to: alice.feedID)
+        try await bob.direct.send(.inviteJoinRequest(InviteJoinRequest(invite: made.code, keyPackageBytes: [1, 2, 3])), to: alice.feedID)
         try await Self.deliver(bob, to: alice)
         let after = try await Self.state(alice, group.id)
         #expect(after.0 == before.0 && after.1 == before.1)
         #expect(try alice.store.readGroupState { try $0.consumedInviteCount() } == 0)
         try await Self.deliver(alice, to: bob)
-        let replies = try await bob.conversation(with: alice.feedID).compactMap { message -> String? in
+        let replies = try await bob.direct.conversation(with: alice.feedID).compactMap { message -> String? in
             if case .inviteJoinError(let error)? = message.content { error.error } else { nil }
         }
         #expect(replies == ["generic_failure"])

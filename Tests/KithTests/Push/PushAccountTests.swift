@@ -26,7 +26,7 @@ import Testing
 
     static func deliver(_ from: Account, to: Account) async throws {
         _ = try await to.importFeed(lines: try await from.exportFeed(), identityKey: from.identity.publicKeys.identityKey)
-        try await to.processDirectMessages()
+        try await to.direct.process()
     }
 
     static func pool(_ account: Account, _ peer: FeedID) async throws -> PushTokenPoolRecord? {
@@ -177,7 +177,7 @@ import Testing
         try await mallory.push.saveRegistration(Self.registration())
         try await mallory.push.handOverTokens(Self.tokens(3), to: bob.feedID, expiresAt: nil)
         _ = try await bob.importFeed(lines: try await mallory.exportFeed(), identityKey: mallory.identity.publicKeys.identityKey)
-        let report = try await bob.processDirectMessages()
+        let report = try await bob.direct.process()
         #expect(report.opened.isEmpty)
         #expect(try await bob.push.tokenPools().isEmpty)
     }

@@ -70,34 +70,34 @@ import Testing
         let pair = try await ContactsAccountTests.pair()
         let alice = pair.0
         let bob = pair.1
-        try await alice.sendDirect("before", to: bob.feedID)
+        try await alice.direct.send("before", to: bob.feedID)
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
         try await alice.rotation.rotate()
-        try await alice.sendDirect("after", to: bob.feedID)
+        try await alice.direct.send("after", to: bob.feedID)
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
-        try await bob.sendDirect("reply", to: alice.feedID)
+        try await bob.direct.send("reply", to: alice.feedID)
         try await Self.deliver(bob, to: alice, contact: bob.feedID)
-        let texts = try await bob.conversation(with: alice.feedID).compactMap { message -> String? in
+        let texts = try await bob.direct.conversation(with: alice.feedID).compactMap { message -> String? in
             if case .post(let post)? = message.content { return post.body } else { return nil }
         }
         #expect(texts == ["before", "after", "reply"])
-        #expect(try await alice.directFailures().isEmpty)
-        #expect(try await bob.directFailures().isEmpty)
+        #expect(try await alice.direct.failures().isEmpty)
+        #expect(try await bob.direct.failures().isEmpty)
     }
 
     /// The first direct message, written before a rotation, arrives in the same import as the
     /// rotation: it is opened with the keys in force when it was written.
     @Test func aDirectMessageBeforeARotationOpensWhenBothArriveTogether() async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
-        try await alice.sendDirect("before", to: bob.feedID)
+        try await alice.direct.send("before", to: bob.feedID)
         try await alice.rotation.rotate()
-        try await alice.sendDirect("after", to: bob.feedID)
+        try await alice.direct.send("after", to: bob.feedID)
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
-        let texts = try await bob.conversation(with: alice.feedID).compactMap { message -> String? in
+        let texts = try await bob.direct.conversation(with: alice.feedID).compactMap { message -> String? in
             if case .post(let post)? = message.content { return post.body } else { return nil }
         }
         #expect(texts == ["before", "after"])
-        #expect(try await bob.directFailures().isEmpty)
+        #expect(try await bob.direct.failures().isEmpty)
     }
 
     @Test func theReasonsAreTheSpecsReasons() {
