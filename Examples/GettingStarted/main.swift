@@ -52,7 +52,7 @@ do {
     // 5. Bob reads what arrived.
     let stored = await watcher.value
     print("Bob's app was told of \(stored) stored messages")
-    let timeline = try await bob.timeline(feed: alice.feedID, limit: 10)
+    let timeline = try await bob.feed.timeline(feed: alice.feedID, limit: 10)
     let conversation = try await bob.direct.conversation(with: alice.feedID)
     for message in timeline { if case .post(let post) = message.content { print("Alice [\(message.audience.prefix(8))]: \(post.body)") } }
     print("Bob's direct conversation with Alice holds \(conversation.count) message(s)")

@@ -32,7 +32,7 @@ struct Feed: AsyncParsableCommand {
                 let feedID = try feed.map { text throws -> FeedID in
                     do throws(IdentityError) { return try FeedID(text) } catch { throw KithError.identity(error) }
                 }
-                let lines = try await account.exportFeed(feedID, includeSelfContent: includeSelf)
+                let lines = try await account.feed.export(feedID, includeSelfContent: includeSelf)
                 var out = Data()
                 for line in lines { out.append(contentsOf: line); out.append(0x0A) }
                 FileHandle.standardOutput.write(out)
@@ -64,7 +64,7 @@ struct Feed: AsyncParsableCommand {
                 // A long import redraws one line on standard error (a terminal, not --json) per batch.
                 let drawsProgress = !global.json && isatty(STDERR_FILENO) != 0
                 let drew = Atomic(false)
-                let result = try await account.importFeedFile(reader, identityKey: identityKey) { done in
+                let result = try await account.feed.importFile(reader, identityKey: identityKey) { done in
                     guard drawsProgress else { return }
                     drew.store(true, ordering: .relaxed)
                     FileHandle.standardError.write(Data("\r\u{1B}[2KImporting: \(done.committed) entries committed".utf8))
@@ -112,7 +112,7 @@ struct Feed: AsyncParsableCommand {
 
         func run() async throws {
             try await Output.run {
-                let contentReader = asContact ? await (try await openAccount(global)).contentReader() : nil
+                let contentReader = asContact ? await (try await openAccount(global)).feed.contentReader() : nil
                 var verifier = ChainVerifier(identityKey: try parseIdentityKey(key), reader: contentReader)
                 var reader = try FeedLineReader.open(path: file)
                 var rejections = FeedFileRejections()

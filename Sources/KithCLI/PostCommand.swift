@@ -87,7 +87,7 @@ struct Log: AsyncParsableCommand {
                 }
                 return
             }
-            let messages = try await account.timeline(feed: feedID, limit: bounded)
+            let messages = try await account.feed.timeline(feed: feedID, limit: bounded)
             if global.json {
                 Output.json(.array(messages.map(MessageRendering.json)))
                 return

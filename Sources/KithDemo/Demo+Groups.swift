@@ -73,7 +73,7 @@ extension Demo {
     }
 
     private static func deliver(_ from: Account, to: Account) async throws(KithError) {
-        _ = try await to.importKnownFeed(lines: try await from.exportFeed())
+        _ = try await to.feed.importKnown(lines: try await from.feed.export())
     }
 
     private static func texts(_ account: Account, _ group: GroupID) async throws(KithError) -> [String] {

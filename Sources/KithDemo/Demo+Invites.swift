@@ -56,6 +56,6 @@ extension Demo {
     }
 
     private static func deliverInvite(_ from: Account, to: Account) async throws(KithError) {
-        _ = try await to.importKnownFeed(lines: try await from.exportFeed())
+        _ = try await to.feed.importKnown(lines: try await from.feed.export())
     }
 }

@@ -34,7 +34,7 @@ extension Demo {
         let refilled = try await PushFlows.refill(alice)
         summary.tokensHanded = refilled.first { $0.contact == bob.feedID }?.count ?? 0
         say("She issues \(summary.tokensHanded) whitelist tokens for Bob alone and hands them over in a push_tokens direct message.")
-        _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         try await bob.direct.process()
         summary.tokensHeld = try await bob.push.tokenPools().first { $0.peer == alice.feedID }?.heldUnused ?? 0
         say("Bob syncs Alice's feed: he now holds \(summary.tokensHeld) tokens to knock on her with (nobody else has them).")

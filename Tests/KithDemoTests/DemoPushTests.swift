@@ -48,7 +48,7 @@ import Testing
     }
 
     static func deliver(_ from: Account, to: Account) async throws {
-        _ = try await to.importFeed(lines: try await from.exportFeed(), identityKey: from.identity.publicKeys.identityKey)
+        _ = try await to.feed.importVerified(lines: try await from.feed.export(), identityKey: from.identity.publicKeys.identityKey)
         try await to.direct.process()
     }
 

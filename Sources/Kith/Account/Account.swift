@@ -19,7 +19,7 @@ import Synchronization
 /// ```swift
 /// let account = try await Account.create(home: home, passphrase: { "correct horse" })
 /// try await account.post("hello", audience: .selfOnly)
-/// for message in try await account.timeline() { print(message.content) }
+/// for message in try await account.feed.timeline() { print(message.content) }
 /// ```
 public final class Account: Sendable {
     /// The identity's current keys, replaced in place by ``Account/Rotation/rotate(reason:)``.

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Something that happened to an account, delivered to every subscriber of
 /// ``Account/events()``. Events name messages and feeds, never plaintext: read the content with
-/// ``Account/timeline(feed:limit:)`` or ``Account/Direct/conversation(with:limit:)``.
+/// ``Account/Feed/timeline(feed:limit:)`` or ``Account/Direct/conversation(with:limit:)``.
 public enum AccountEvent: Sendable {
     /// Messages of `feed` were stored here (written by this account, imported, or synced), oldest
     /// first; entries held ahead of a gap are included once they link into the chain.

@@ -10,50 +10,6 @@ import Synchronization
 
 /// Reading the feeds held here, and exchanging feeds as exported lines.
 extension Account {
-    // MARK: Reading
-
-    /// Messages this account holds, newest first, decrypted where readable.
-    public func timeline(feed: FeedID? = nil, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
-        try await BlockingWork.run { () throws(KithError) in
-            // Group messages are among them: a conversation past its explosion time explodes before anything is shown.
-            try self.explodeDueGroups()
-            do throws(StoreError) { return try self.store.messages(feed: feed, limit: limit) } catch { throw .store(error) }
-        }
-    }
-
-    /// The sequence of the newest entry of `feed` linked into its chain here (nil: none held).
-    public func headSequence(of feed: FeedID) async throws(KithError) -> UInt32? {
-        try await BlockingWork.run { () throws(KithError) -> UInt32? in
-            do throws(StoreError) { return try self.store.head(of: feed)?.sequence } catch { throw .store(error) }
-        }
-    }
-
-    // MARK: Exchange
-
-    /// The entries of a feed as canonical lines, oldest first (self messages as stubs unless
-    /// `includeSelfContent` and the feed is this account's).
-    public func exportFeed(_ feed: FeedID? = nil, includeSelfContent: Bool = false) async throws(KithError) -> [[UInt8]] {
-        try await BlockingWork.run { () throws(KithError) in
-            let target = feed ?? self.feedID
-            if target == self.feedID { try self.signMissingSelfStubsBlocking() }
-            do throws(StoreError) {
-                return try self.store.export(feed: target, forPeer: !(includeSelfContent && target == self.feedID))
-            } catch {
-                throw .store(error)
-            }
-        }
-    }
-
-    /// Imports exported lines of a feed verified by `identityKey` (followed from now on).
-    ///
-    /// The lines are ingested in transactions of `FeedStore.streamingBatchSize`, each durable
-    /// once `progress` reports it; if one fails, the error is thrown and the reported ones stay.
-    public func importFeed(
-        lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }
-    ) async throws(KithError) -> IngestReport {
-        try await BlockingWork.run { () throws(KithError) in try self.importFeedBlocking(lines: lines, identityKey: identityKey, progress: progress) }
-    }
-
     func importFeedBlocking(
         lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, followed: Bool = false, progress: (IngestProgress) -> Void
     ) throws(KithError) -> IngestReport {
@@ -112,12 +68,6 @@ extension Account {
         return rotations.contains { $0.verified && sequences.contains($0.sequence) }
     }
 
-    /// Signs the stubs that replicate in place of this account's self messages, for any that lack
-    /// one (messages restored from a backup, or written before stubs were signed).
-    public func signMissingSelfStubs() async throws(KithError) {
-        try await BlockingWork.run { () throws(KithError) in try self.signMissingSelfStubsBlocking() }
-    }
-
     func signMissingSelfStubsBlocking() throws(KithError) {
         let missing: [Envelope]
         do throws(StoreError) { missing = try store.selfMessagesLackingStubs(feed: feedID) } catch { throw .store(error) }
@@ -132,38 +82,6 @@ extension Account {
         do throws(StoreError) { try store.saveOwnStubs(stubs) } catch { throw .store(error) }
     }
 
-    /// Runs garbage collection (spec 9.3).
-    public func collectGarbage(_ policy: GCPolicy = GCPolicy()) async throws(KithError) -> GCReport {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) { return try self.store.collectGarbage(policy) } catch { throw .store(error) }
-        }
-    }
-    /// Imports a contact's exported feed, verified with the identity key from the contact record.
-    public func importContactFeed(lines: [[UInt8]], contact: FeedID) async throws(KithError) -> IngestReport {
-        try await BlockingWork.run { () throws(KithError) in
-            let record = try self.contactRecordBlocking(contact)
-            let followedKey: IdentityPublicKey?
-            do throws(StoreError) { followedKey = try self.store.identityKey(of: record.feedID) } catch { throw .store(error) }
-            let originalKey: IdentityPublicKey
-            if let followedKey {
-                originalKey = followedKey
-            } else {
-                do throws(IdentityError) {
-                    originalKey = try PublicKeys.identityKey(fromBase64URL: record.identityKey)
-                } catch {
-                    throw .contacts(.damagedRecord(record.feedID, reason: error.description))
-                }
-            }
-            return try self.importFeedBlocking(lines: lines, identityKey: originalKey, progress: { _ in })
-        }
-    }
-
-    /// Imports exported lines of a followed feed (a contact's, or one imported before), verified
-    /// with the identity key already on record; the key is found from the first entry's feed id.
-    public func importKnownFeed(lines: [[UInt8]], progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }) async throws(KithError) -> IngestReport {
-        try await BlockingWork.run { () throws(KithError) in try self.importKnownFeedBlocking(lines: lines, progress: progress) }
-    }
-
     func importKnownFeedBlocking(lines: [[UInt8]], progress: (IngestProgress) -> Void) throws(KithError) -> IngestReport {
         guard let first = lines.first(where: { !$0.isEmpty }) else { throw .input(.invalid("the feed file is empty")) }
         let entry: FeedEntry
@@ -174,5 +92,86 @@ extension Account {
         guard let key else { throw .input(.invalid("feed \(feed) is not a contact or followed feed here; add their card or pass --key")) }
         // The key came from the followed feeds: no need to look it up again.
         return try importFeedBlocking(lines: lines, identityKey: key, followed: true, progress: progress)
+    }
+}
+
+extension Account.Feed {
+    /// Messages this account holds, newest first, decrypted where readable.
+    public func timeline(feed: FeedID? = nil, limit: Int = 100) async throws(KithError) -> [StoredMessage] {
+        try await BlockingWork.run { () throws(KithError) in
+            // Group messages are among them: a conversation past its explosion time explodes before anything is shown.
+            try account.explodeDueGroups()
+            do throws(StoreError) { return try account.store.messages(feed: feed, limit: limit) } catch { throw .store(error) }
+        }
+    }
+
+    /// The sequence of the newest entry of `feed` linked into its chain here (nil: none held).
+    public func headSequence(of feed: FeedID) async throws(KithError) -> UInt32? {
+        try await BlockingWork.run { () throws(KithError) -> UInt32? in
+            do throws(StoreError) { return try account.store.head(of: feed)?.sequence } catch { throw .store(error) }
+        }
+    }
+
+    /// The entries of a feed as canonical lines, oldest first (self messages as stubs unless
+    /// `includeSelfContent` and the feed is this account's).
+    public func export(_ feed: FeedID? = nil, includeSelfContent: Bool = false) async throws(KithError) -> [[UInt8]] {
+        try await BlockingWork.run { () throws(KithError) in
+            let target = feed ?? account.feedID
+            if target == account.feedID { try account.signMissingSelfStubsBlocking() }
+            do throws(StoreError) {
+                return try account.store.export(feed: target, forPeer: !(includeSelfContent && target == account.feedID))
+            } catch {
+                throw .store(error)
+            }
+        }
+    }
+
+    /// Imports exported lines of a feed verified by `identityKey` (followed from now on).
+    ///
+    /// The lines are ingested in transactions of `FeedStore.streamingBatchSize`, each durable
+    /// once `progress` reports it; if one fails, the error is thrown and the reported ones stay.
+    public func importVerified(
+        lines: [[UInt8]], identityKey: Curve25519.Signing.PublicKey, progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }
+    ) async throws(KithError) -> IngestReport {
+        try await BlockingWork.run { () throws(KithError) in try account.importFeedBlocking(lines: lines, identityKey: identityKey, progress: progress) }
+    }
+
+    /// Signs the stubs that replicate in place of this account's self messages, for any that lack
+    /// one (messages restored from a backup, or written before stubs were signed).
+    public func signMissingSelfStubs() async throws(KithError) {
+        try await BlockingWork.run { () throws(KithError) in try account.signMissingSelfStubsBlocking() }
+    }
+
+    /// Runs garbage collection (spec 9.3).
+    public func collectGarbage(_ policy: GCPolicy = GCPolicy()) async throws(KithError) -> GCReport {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try account.store.collectGarbage(policy) } catch { throw .store(error) }
+        }
+    }
+
+    /// Imports a contact's exported feed, verified with the identity key from the contact record.
+    public func importFromContact(lines: [[UInt8]], contact: FeedID) async throws(KithError) -> IngestReport {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try account.contactRecordBlocking(contact)
+            let followedKey: IdentityPublicKey?
+            do throws(StoreError) { followedKey = try account.store.identityKey(of: record.feedID) } catch { throw .store(error) }
+            let originalKey: IdentityPublicKey
+            if let followedKey {
+                originalKey = followedKey
+            } else {
+                do throws(IdentityError) {
+                    originalKey = try PublicKeys.identityKey(fromBase64URL: record.identityKey)
+                } catch {
+                    throw .contacts(.damagedRecord(record.feedID, reason: error.description))
+                }
+            }
+            return try account.importFeedBlocking(lines: lines, identityKey: originalKey, progress: { _ in })
+        }
+    }
+
+    /// Imports exported lines of a followed feed (a contact's, or one imported before), verified
+    /// with the identity key already on record; the key is found from the first entry's feed id.
+    public func importKnown(lines: [[UInt8]], progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }) async throws(KithError) -> IngestReport {
+        try await BlockingWork.run { () throws(KithError) in try account.importKnownFeedBlocking(lines: lines, progress: progress) }
     }
 }

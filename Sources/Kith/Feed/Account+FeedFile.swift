@@ -5,29 +5,6 @@ import KithStore
 
 /// Importing feed files (`kith feed import`), streamed line by line.
 extension Account {
-    /// Imports a feed file into the store, restricted to **one feed**: the feed of `identityKey`,
-    /// or, without a key, the followed feed that the file's first entry names.
-    ///
-    /// Lines are read and committed in transactions of `FeedStore.streamingBatchSize` as they
-    /// come, so memory does not grow with the file. Every line of another feed is refused with
-    /// `feed_id_mismatch` and nothing of it is stored; an oversized line is refused as
-    /// `too_large` without being held. If storage fails, the error is thrown and the batches
-    /// already reported by `progress` stay committed (running the import again skips them).
-    ///
-    /// - Parameters:
-    ///   - reader: the file's lines.
-    ///   - identityKey: the author's original identity key; nil to take a followed feed's key.
-    ///   - progress: called after each committed batch.
-    /// - Throws: ``KithError/input(_:)`` when no key is given and the first entry names no
-    ///   followed feed; ``KithError/store(_:)`` when storage fails.
-    public func importFeedFile(
-        _ reader: FeedLineReader,
-        identityKey: Curve25519.Signing.PublicKey? = nil,
-        progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }
-    ) async throws(KithError) -> FeedFileImport {
-        try await BlockingWork.run { () throws(KithError) in try self.importFeedFileBlocking(reader, identityKey: identityKey, progress: progress) }
-    }
-
     func importFeedFileBlocking(
         _ reader: FeedLineReader, identityKey: Curve25519.Signing.PublicKey?, progress: (IngestProgress) -> Void
     ) throws(KithError) -> FeedFileImport {
@@ -66,16 +43,6 @@ extension Account {
         }
         result.linkedFromPending = report.promoted.count
         return result
-    }
-
-    /// What this identity can read of an envelope (its own messages, its contacts' `contacts`
-    /// messages), for `ChainVerifier.init(identityKey:reader:)`: with it, a contact verifies
-    /// a rotated feed past its key rotations, which a stranger cannot read.
-    ///
-    /// The contacts' keys are read from the store once, now; the returned function only decrypts.
-    public func contentReader() async -> @Sendable (Envelope) -> [UInt8]? {
-        let decryptor = await BlockingWork.run { () throws(Never) in self.decryptor }
-        return { envelope in try? decryptor.decrypt(envelope) }
     }
 
     /// The key of the followed feed the file's first entry names.
@@ -131,5 +98,40 @@ final class FeedFileInput: Sequence, IteratorProtocol {
             return line
         }
         return reader.next()
+    }
+}
+
+extension Account.Feed {
+    /// Imports a feed file into the store, restricted to **one feed**: the feed of `identityKey`,
+    /// or, without a key, the followed feed that the file's first entry names.
+    ///
+    /// Lines are read and committed in transactions of `FeedStore.streamingBatchSize` as they
+    /// come, so memory does not grow with the file. Every line of another feed is refused with
+    /// `feed_id_mismatch` and nothing of it is stored; an oversized line is refused as
+    /// `too_large` without being held. If storage fails, the error is thrown and the batches
+    /// already reported by `progress` stay committed (running the import again skips them).
+    ///
+    /// - Parameters:
+    ///   - reader: the file's lines.
+    ///   - identityKey: the author's original identity key; nil to take a followed feed's key.
+    ///   - progress: called after each committed batch.
+    /// - Throws: ``KithError/input(_:)`` when no key is given and the first entry names no
+    ///   followed feed; ``KithError/store(_:)`` when storage fails.
+    public func importFile(
+        _ reader: FeedLineReader,
+        identityKey: Curve25519.Signing.PublicKey? = nil,
+        progress: @escaping @Sendable (IngestProgress) -> Void = { _ in }
+    ) async throws(KithError) -> FeedFileImport {
+        try await BlockingWork.run { () throws(KithError) in try account.importFeedFileBlocking(reader, identityKey: identityKey, progress: progress) }
+    }
+
+    /// What this identity can read of an envelope (its own messages, its contacts' `contacts`
+    /// messages), for `ChainVerifier.init(identityKey:reader:)`: with it, a contact verifies
+    /// a rotated feed past its key rotations, which a stranger cannot read.
+    ///
+    /// The contacts' keys are read from the store once, now; the returned function only decrypts.
+    public func contentReader() async -> @Sendable (Envelope) -> [UInt8]? {
+        let decryptor = await BlockingWork.run { () throws(Never) in account.decryptor }
+        return { envelope in try? decryptor.decrypt(envelope) }
     }
 }

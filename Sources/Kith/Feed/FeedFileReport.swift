@@ -57,7 +57,7 @@ public struct FeedFileRejections: Sendable {
     }
 }
 
-/// The outcome of importing a feed file (``Account/importFeedFile(_:identityKey:progress:)``).
+/// The outcome of importing a feed file (``Account/Feed/importFile(_:identityKey:progress:)``).
 public struct FeedFileImport: Sendable {
     /// The feed imported.
     public var feed: FeedID

@@ -338,7 +338,7 @@ extension Account {
     ///
     /// What its ingest stores is announced on ``events()``. Self messages replicate as signed
     /// stubs: ``SyncAgent/run(link:clock:observer:)`` signs any missing ones first (see
-    /// ``signMissingSelfStubs()``).
+    /// ``Account/Feed/signMissingSelfStubs()``).
     public func makeSyncSource() -> StoreSyncSource {
         StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store, cache: contactsKeyCache), entryPage: 512) { [weak self] entries, report in
             self?.announceSynced(entries, report: report)

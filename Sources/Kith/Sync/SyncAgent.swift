@@ -102,7 +102,7 @@ public struct SyncAgent: Sendable {
         observer: (@Sendable (SyncSessionEvent) -> Void)? = nil
     ) async -> SyncSessionReport {
         // Self messages replicate as signed stubs: sign any that are missing before serving.
-        try? await account.signMissingSelfStubs()
+        try? await account.feed.signMissingSelfStubs()
         let hub = account.hub
         if link.negotiated.capabilities.contains(.cardPhase) {
             do throws(SyncSidePhaseError) {

@@ -31,21 +31,21 @@ enum GroupsSuite: BenchSuite {
             var commits: [[UInt8]] = []
             for _ in 0..<count / 10 {
                 try await alice.groups.updateKeys(group)
-                guard let line = try await alice.exportFeed().last else { throw BenchFailure("no commit entry") }
+                guard let line = try await alice.feed.export().last else { throw BenchFailure("no commit entry") }
                 commits.append(line)
             }
             print("READY", ProcessInfo.processInfo.processIdentifier)
             try await Task.sleep(for: .seconds(4))
             let start = ProcessCPUClock.seconds()
-            for line in posts { _ = try await bob.importKnownFeed(lines: [line]) }
+            for line in posts { _ = try await bob.feed.importKnown(lines: [line]) }
             print("posts cpu ms/import", (ProcessCPUClock.seconds() - start) * 1000 / Double(count))
             try await Task.sleep(for: .seconds(4))
             let start2 = ProcessCPUClock.seconds()
-            for line in messages { _ = try await bob.importKnownFeed(lines: [line]) }
+            for line in messages { _ = try await bob.feed.importKnown(lines: [line]) }
             print("messages cpu ms/import", (ProcessCPUClock.seconds() - start2) * 1000 / Double(count))
             try await Task.sleep(for: .seconds(4))
             let start3 = ProcessCPUClock.seconds()
-            for line in commits { _ = try await bob.importKnownFeed(lines: [line]) }
+            for line in commits { _ = try await bob.feed.importKnown(lines: [line]) }
             print("commits cpu ms/import", (ProcessCPUClock.seconds() - start3) * 1000 / Double(commits.count))
             return
         }
@@ -55,7 +55,7 @@ enum GroupsSuite: BenchSuite {
         var feedTimes: [Double] = []
         for index in 0..<runs {
             let envelope = try await alice.groups.send(group, text: "message \(index)")
-            feedTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes]) })
+            feedTimes.append(try await seconds { _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes]) })
         }
         var bareTimes: [Double] = []
         for index in 0..<runs {
@@ -65,13 +65,13 @@ enum GroupsSuite: BenchSuite {
         // A sync delivers many entries per ingest: 100 application messages in one import, per message.
         var batch: [[UInt8]] = []
         for index in 0..<100 { batch.append(try await alice.groups.send(group, text: "batch \(index)").canonicalBytes) }
-        let batchSeconds = try await seconds { _ = try await bob.importKnownFeed(lines: batch) }
+        let batchSeconds = try await seconds { _ = try await bob.feed.importKnown(lines: batch) }
         report(BenchFigure(name: "groups.app_message_feed_batch100_ms", value: milliseconds(batchSeconds / 100), unit: "ms"))
         // The same import path for a contacts post (no group work): what any entry costs through the feed layer.
         var postTimes: [Double] = []
         for index in 0..<runs {
             let envelope = try await alice.post("post \(index)", audience: .contacts)
-            postTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes]) })
+            postTimes.append(try await seconds { _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes]) })
         }
         report(BenchFigure(name: "groups.feed_import_post_ms", value: milliseconds(median(postTimes)), unit: "ms"))
         let feedMessage = median(feedTimes)
@@ -83,7 +83,7 @@ enum GroupsSuite: BenchSuite {
         // entry is stored (the MLS signature inside authenticates the member, not the feed entry). Bare MLS plus that
         // one check, against bare MLS: the floor of the overhead ratio, before any storage.
         let sample = try await alice.groups.send(group, text: "signature sample")
-        _ = try await bob.importKnownFeed(lines: [sample.canonicalBytes])  // the commits below follow it in Alice's chain
+        _ = try await bob.feed.importKnown(lines: [sample.canonicalBytes])  // the commits below follow it in Alice's chain
         let signer = try await alice.contactCard(displayName: "Alice").publicKeys.identityKey
         var checkTimes: [Double] = []
         for _ in 0..<runs {
@@ -99,8 +99,8 @@ enum GroupsSuite: BenchSuite {
         feedTimes = []
         for _ in 0..<11 {
             let summary = try await alice.groups.updateKeys(group)
-            guard let line = try await alice.exportFeed().last else { throw BenchFailure("no commit entry") }
-            feedTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [line]) })
+            guard let line = try await alice.feed.export().last else { throw BenchFailure("no commit entry") }
+            feedTimes.append(try await seconds { _ = try await bob.feed.importKnown(lines: [line]) })
             guard try await bob.groups.summary(group).epoch == summary.epoch else { throw BenchFailure("the member did not follow the commit") }
         }
         bareTimes = []
@@ -141,13 +141,13 @@ enum GroupsSuite: BenchSuite {
             try await member.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
             try await alice.addContact(cardText: try await member.contactCard(displayName: "m\(index)").text, name: "m\(index)")
             try await member.groups.shareKeyPackage(with: alice.feedID)
-            _ = try await alice.importKnownFeed(lines: try await member.exportFeed())
+            _ = try await alice.feed.importKnown(lines: try await member.feed.export())
             members.append(member)
         }
         let group = try await alice.groups.create(name: "hundred")
         try await alice.groups.add(group.id, contacts: members.map(\.feedID))
         let bob = members[0]
-        _ = try await bob.importKnownFeed(lines: try await alice.exportFeed())
+        _ = try await bob.feed.importKnown(lines: try await alice.feed.export())
         // A 100-member tree may be too large for the Welcome: it then comes as a blob (what a sync's blob phase moves).
         for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
         try await bob.groups.process()

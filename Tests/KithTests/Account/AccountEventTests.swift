@@ -31,9 +31,9 @@ struct AccountEventTests {
         let first = bob.events()
         let second = bob.events()
         let direct = try await alice.direct.send("hello Bob", to: bob.feedID)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         try await alice.rotation.rotate(reason: .scheduledRotation)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         let post = try await bob.post("hi all", audience: .contacts)
         try await bob.removeContact(alice.feedID)
 

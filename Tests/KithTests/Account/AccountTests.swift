@@ -17,7 +17,7 @@ import Testing
         try await created.post("hello", audience: .selfOnly)
         let reopened = try await Account.open(home: home, passphrase: { "pass" })
         #expect(reopened.feedID == created.feedID)
-        #expect(try await reopened.timeline().first?.content == .post(Post(body: "hello")))
+        #expect(try await reopened.feed.timeline().first?.content == .post(Post(body: "hello")))
         let vaultBefore = try Data(contentsOf: home.vaultURL)
         await #expect {
             try await Account.open(home: home, passphrase: { "nope" })
@@ -72,13 +72,13 @@ import Testing
     @Test func selfPostsTravelAsStubsAndBackupsRestore() async throws {
         let alice = try Account.inMemory()
         for index in 0..<3 { try await alice.post("note \(index)", audience: .selfOnly) }
-        let peerForm = try await alice.exportFeed()
+        let peerForm = try await alice.feed.export()
         #expect(peerForm.allSatisfy { String(decoding: $0, as: UTF8.self).contains("\"stub\":\"self\"") })
-        let backup = try await alice.exportFeed(includeSelfContent: true)
+        let backup = try await alice.feed.export(includeSelfContent: true)
         let bob = try Account.inMemory()
-        let report = try await bob.importFeed(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
+        let report = try await bob.feed.importVerified(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
         #expect(report.outcomes.allSatisfy { $0.isAccepted })
-        #expect(try await bob.timeline(feed: alice.feedID).allSatisfy { $0.content == nil })
+        #expect(try await bob.feed.timeline(feed: alice.feedID).allSatisfy { $0.content == nil })
     }
 
     @Test func audiencesNotYetAvailableFailClearly() async throws {

@@ -39,7 +39,7 @@ import Testing
         let alice = try Account.inMemory()
         try await alice.store.database.write { try $0.execute(sql: "DROP TABLE messages") }
         await #expect {
-            try await alice.timeline()
+            try await alice.feed.timeline()
         } throws: { error in
             guard case .store? = error as? KithError else { return false }
             return true
@@ -50,7 +50,7 @@ import Testing
         let (alice, bob) = try await ContactsAccountTests.pair()
         _ = alice
         await #expect {
-            try await bob.importKnownFeed(lines: [Array("{\"not\":\"an envelope\"}".utf8)])
+            try await bob.feed.importKnown(lines: [Array("{\"not\":\"an envelope\"}".utf8)])
         } throws: { error in
             guard case .feed? = error as? KithError else { return false }
             return true

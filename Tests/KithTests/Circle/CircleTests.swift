@@ -264,7 +264,7 @@ import Testing
         } catch {
             guard case .circle(.exhausted) = error else { Issue.record("\(error)"); return }
         }
-        #expect(try await alice.timeline(feed: alice.feedID).filter { $0.audience.hasPrefix("otk:") }.count == 2)
+        #expect(try await alice.feed.timeline(feed: alice.feedID).filter { $0.audience.hasPrefix("otk:") }.count == 2)
         #expect(try await Self.pools(alice, with: bob)?.needsRenewal == true)
     }
 

@@ -27,7 +27,7 @@ import Testing
         let (alice, bob) = try await ContactsAccountTests.pair()
         let carol = try ContactsAccountTests.account(0xC0)
         let first = try await alice.post("hello Bob", audience: .contacts)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         let before = try bob.store.contact(alice.feedID)
         let forged = try Self.forgedCard(by: carol, claiming: alice)
         #expect(forged.feedID == alice.feedID)
@@ -42,7 +42,7 @@ import Testing
         #expect(try bob.store.identityKey(of: alice.feedID)?.rawRepresentation == alice.identity.publicKeys.identityKey.rawRepresentation)
         // Alice's next entry is still hers and readable; Carol cannot sign into Alice's feed.
         let second = try await alice.post("still me", audience: .contacts)
-        let report = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        let report = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(report.outcomes.map(\.isAccepted) == [true, true])
         #expect(try Self.body(bob, first.messageID) == "hello Bob")
         #expect(try Self.body(bob, second.messageID) == "still me")
@@ -61,11 +61,11 @@ import Testing
         // Not trusted for the contacts audience: Dave's posts are not encrypted for the claimed key.
         #expect(try dave.store.contactsKeys().isEmpty)
         let early = try await dave.post("before your rotation is proven", audience: .contacts)
-        _ = try await alice.importContactFeed(lines: try await dave.exportFeed(), contact: dave.feedID)
+        _ = try await alice.feed.importFromContact(lines: try await dave.feed.export(), contact: dave.feedID)
         #expect(try Self.body(alice, early.messageID) == nil)
         // Not trusted for signing: Alice's entry signed with the claimed key is not linked.
         let post = try await alice.post("after rotating", audience: .contacts)
-        _ = try await dave.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await dave.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(try dave.store.message(post.messageID) == nil)
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
     }
@@ -95,7 +95,7 @@ import Testing
         await #expect(throws: KithError.self) { try await dave.introduce(alice.feedID, to: alice.feedID) }
         // Alice's real feed ingests with her original key; the claim stays unverified.
         let post = try await alice.post("public hello", audience: .contacts)
-        let report = try await dave.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        let report = try await dave.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(report.acceptedCount == 1)
         _ = post
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
@@ -112,7 +112,7 @@ import Testing
         let bob = pair.1
         let oldCard = try await alice.contactCard(displayName: "Alice")
         try await alice.rotation.rotate()
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(try await bob.rotation.records(feed: alice.feedID).map(\.verified) == [true])
         let record = try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         #expect(record.keyIsVerified && record.identityKey == alice.identity.publicKeys.identityKeyString)

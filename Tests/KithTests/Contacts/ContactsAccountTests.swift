@@ -23,22 +23,22 @@ import Testing
         let (alice, bob) = try await Self.pair()
         let post = try await alice.post("hello Bob", audience: .contacts)
         #expect(try Self.content(alice, post.messageID) == .post(Post(body: "hello Bob")))
-        let report = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        let report = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(report.acceptedCount == 1)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "hello Bob")))
         let reply = try await bob.post("hi Alice", audience: .contacts)
-        _ = try await alice.importContactFeed(lines: try await bob.exportFeed(), contact: bob.feedID)
+        _ = try await alice.feed.importFromContact(lines: try await bob.feed.export(), contact: bob.feedID)
         #expect(try Self.content(alice, reply.messageID) == .post(Post(body: "hi Alice")))
     }
 
     @Test func importTakesTheKeyFromTheContactRecord() async throws {
         let (alice, bob) = try await Self.pair()
         let post = try await alice.post("found by feed id", audience: .contacts)
-        #expect(try await bob.importKnownFeed(lines: try await alice.exportFeed()).acceptedCount == 1)
+        #expect(try await bob.feed.importKnown(lines: try await alice.feed.export()).acceptedCount == 1)
         #expect(try Self.content(bob, post.messageID) != nil)
         let carol = try Self.account(0xC0)
-        await #expect(throws: KithError.self) { try await carol.importKnownFeed(lines: try await alice.exportFeed()) }
-        await #expect(throws: KithError.self) { try await bob.importKnownFeed(lines: []) }
+        await #expect(throws: KithError.self) { try await carol.feed.importKnown(lines: try await alice.feed.export()) }
+        await #expect(throws: KithError.self) { try await bob.feed.importKnown(lines: []) }
     }
 
     @Test func postsImportedBeforeAddingTheCardBecomeReadable() async throws {
@@ -47,7 +47,7 @@ import Testing
         try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text)
         try await alice.setProfile(displayName: "Alice")
         let post = try await alice.post("written before Bob scanned my card", audience: .contacts)
-        _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(try Self.content(bob, post.messageID) == nil)
         try await bob.addContact(cardText: try await alice.contactCard().text)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "written before Bob scanned my card")))
@@ -59,7 +59,7 @@ import Testing
         try await alice.post("a note to self", audience: .selfOnly)
         let post = try await alice.post("contacts only", audience: .contacts)
         let carol = try Self.account(0xC0)
-        let report = try await carol.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        let report = try await carol.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(report.acceptedCount == 2, "\(report.outcomes)")
         let held = try #require(try carol.store.message(post.messageID))
         #expect(held.content == nil)
@@ -70,7 +70,7 @@ import Testing
         let before = try await alice.post("before removal", audience: .contacts)
         try await alice.removeContact(bob.feedID)
         let after = try await alice.post("after removal", audience: .contacts)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(try Self.content(bob, before.messageID) != nil)
         #expect(try Self.content(bob, after.messageID) == nil)
         #expect(try bob.store.message(after.messageID) != nil)
@@ -94,7 +94,7 @@ import Testing
         let post = try await alice.post("delete me", audience: .contacts)
         try await alice.react(to: post.messageID, emoji: "👍")
         try await alice.delete(post.messageID)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         let record = try #require(try bob.store.contact(alice.feedID))
         #expect(record.displayName == "Alice Liddell")
         #expect(record.avatarHash != nil)
@@ -112,7 +112,7 @@ import Testing
         let photo: [UInt8] = (0..<3_000).map { UInt8(truncatingIfNeeded: $0) }
         let post = try await alice.post("a photo", audience: .contacts, attachments: [photo])
         #expect(try await alice.attachment(of: post.messageID, index: 0) == photo)
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         await #expect(throws: KithError.self) { try await bob.attachment(of: post.messageID, index: 0) }
         for blob in try await alice.exportBlobs() {
             #expect(!blob.contains(subsequence: Array(photo.prefix(64))))
@@ -131,8 +131,8 @@ import Testing
         try await alice.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
         try await dave.addContact(cardText: try await alice.contactCard().text, name: "Alice")
         let intro = try await alice.introduce(carol.feedID, to: bob.feedID, note: "you two should meet")
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
-        _ = try await dave.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
+        _ = try await dave.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         let staged = try await bob.introductions()
         #expect(staged.map(\.introducedFeedID) == [carol.feedID])
         #expect(staged.first?.note == "you two should meet")
@@ -181,7 +181,7 @@ import Testing
         object["signature"] = .string(Base64URL.encode(try rotated.sign(CanonicalJSON.serialize(object))))
         let next = CanonicalJSON.serialize(object)
         // One batch: Bob learns the new keys from the rotation and reads the next post with them.
-        let report = try await bob.importContactFeed(lines: try await alice.exportFeed() + [next], contact: alice.feedID)
+        let report = try await bob.feed.importFromContact(lines: try await alice.feed.export() + [next], contact: alice.feedID)
         #expect(report.acceptedCount == 2)
         let post = try Envelope.parseV1(next)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "from my new phone")))
@@ -219,8 +219,8 @@ import Testing
         object["type"] = .string("post")
         object["version"] = .integer(1)
         object["signature"] = .string(Base64URL.encode(try rotated.sign(CanonicalJSON.serialize(object))))
-        let lines = try await alice.exportFeed() + [CanonicalJSON.serialize(object)]
-        let first = try await bob.importContactFeed(lines: lines, contact: alice.feedID)
+        let lines = try await alice.feed.export() + [CanonicalJSON.serialize(object)]
+        let first = try await bob.feed.importFromContact(lines: lines, contact: alice.feedID)
         #expect(first.acceptedCount == 1)
         #expect(try await bob.rotation.records().map(\.verified) == [false])
         // They meet; Alice shows the card of her new device, naming her original feed.
@@ -233,7 +233,7 @@ import Testing
         }
         #expect(try await bob.rotation.records().map(\.verified) == [false])
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
-        let second = try await bob.importContactFeed(lines: lines, contact: alice.feedID)
+        let second = try await bob.feed.importFromContact(lines: lines, contact: alice.feedID)
         #expect(second.outcomes.last?.isAccepted == false)
     }
 }

@@ -17,7 +17,7 @@ import Testing
         let unknown = try await alice.publish(.unknown(type: "poll", object: poll), audience: .contacts)
         let known = try await alice.post("hello", audience: .contacts)
         // Bob holds Alice's feed before he has her card, then adds it.
-        _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         let sealed = try bob.store.read { db in
             try String.fetchOne(db, sql: "SELECT content_json FROM messages WHERE message_id = ?", arguments: [unknown.messageID.string])

@@ -19,7 +19,7 @@ import Testing
     /// Hands `to` everything `from` wrote (optionally in another order) and decrypts it.
     @discardableResult
     static func deliver(_ from: Account, to: Account, reorder: ([[UInt8]]) -> [[UInt8]] = { $0 }) async throws -> DirectOpenReport {
-        _ = try await to.importFeed(lines: reorder(try await from.exportFeed()), identityKey: from.identity.publicKeys.identityKey)
+        _ = try await to.feed.importVerified(lines: reorder(try await from.feed.export()), identityKey: from.identity.publicKeys.identityKey)
         return try await to.direct.process()
     }
 
@@ -169,7 +169,7 @@ import Testing
         let bob = try ContactsAccountTests.account(0xB0)
         try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
         try await alice.direct.send("before you scanned me", to: bob.feedID)
-        _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
+        _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(try await bob.direct.process().waiting >= 1)
         try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == ["before you scanned me"])
@@ -227,7 +227,7 @@ import Testing
     @Test func aCrashBeforeTheCommitLosesNothing() async throws {
         let (alice, bob) = try await Self.pair()
         let sent = try await alice.direct.send("survives a crash", to: bob.feedID)
-        _ = try bob.store.ingest(try await alice.exportFeed())  // stored, not yet decrypted
+        _ = try bob.store.ingest(try await alice.feed.export())  // stored, not yet decrypted
         let envelope = try Envelope.parseV1(sent.canonicalBytes)
         let record = try await bob.resolveContact("Alice")
         struct Crash: Error {}

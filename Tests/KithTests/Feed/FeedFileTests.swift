@@ -64,19 +64,19 @@ import Testing
         let bob = try Account.inMemory()
         for index in 0..<3 { try await alice.post("a\(index)", audience: .contacts) }
         try await carol.post("c", audience: .contacts)
-        let aliceLines: [[UInt8]] = try await alice.exportFeed()
-        let carolLines: [[UInt8]] = try await carol.exportFeed()
+        let aliceLines: [[UInt8]] = try await alice.feed.export()
+        let carolLines: [[UInt8]] = try await carol.feed.export()
         let mixed: [[UInt8]] = aliceLines + carolLines + [Array("{\"version\":2}".utf8)]
         let bytes = Self.joined(mixed)
 
         // With Carol's key, none of Alice's lines are stored.
-        let asCarol = try await bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path), identityKey: carol.identity.publicKeys.identityKey)
+        let asCarol = try await bob.feed.importFile(try FeedLineReader.open(path: try Self.file(bytes).path), identityKey: carol.identity.publicKeys.identityKey)
         #expect(asCarol.stored == 1)
         #expect(asCarol.rejections.countsByCode == ["feed_id_mismatch": aliceLines.count, "missing_field": 1])
         #expect(try bob.store.head(of: alice.feedID) == nil)
 
         // With Alice's key, Alice's lines are stored and the others refused with their line numbers.
-        let asAlice = try await bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path), identityKey: alice.identity.publicKeys.identityKey)
+        let asAlice = try await bob.feed.importFile(try FeedLineReader.open(path: try Self.file(bytes).path), identityKey: alice.identity.publicKeys.identityKey)
         #expect(asAlice.stored == aliceLines.count)
         #expect(asAlice.rejections.kept.map(\.line) == [aliceLines.count + 1, aliceLines.count + 2])
         #expect(asAlice.lines == mixed.count)
@@ -86,10 +86,10 @@ import Testing
         let alice = try Account.inMemory()
         let bob = try Account.inMemory()
         try await alice.post("hi", audience: .contacts)
-        let bytes = Self.joined(try await alice.exportFeed())
-        await #expect(throws: KithError.self) { try await bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path)) }
+        let bytes = Self.joined(try await alice.feed.export())
+        await #expect(throws: KithError.self) { try await bob.feed.importFile(try FeedLineReader.open(path: try Self.file(bytes).path)) }
         try bob.store.follow(identityKey: alice.identity.publicKeys.identityKey)
-        let result = try await bob.importFeedFile(try FeedLineReader.open(path: try Self.file(bytes).path))
+        let result = try await bob.feed.importFile(try FeedLineReader.open(path: try Self.file(bytes).path))
         #expect(result.feed == alice.feedID && result.isClean && result.stored > 0)
     }
 }

@@ -20,7 +20,7 @@ import Testing
 
     /// Carries `from`'s feed to `to` (what a sync would move).
     static func deliver(_ from: Account, to: Account) async throws {
-        _ = try await to.importKnownFeed(lines: try await from.exportFeed())
+        _ = try await to.feed.importKnown(lines: try await from.feed.export())
     }
 
     /// A group "trip" of Alice (committer), Bob and Carol, everyone joined.

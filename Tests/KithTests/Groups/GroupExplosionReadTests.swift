@@ -41,7 +41,7 @@ import Testing
         case .group: return (try await account.groups.summary(group).status, [])
         case .resolveGroup: return (try await account.groups.resolve("brief").status, [])
         case .groupMessages: return (nil, GroupConversationTests.texts(try await account.groups.messages(group)))
-        case .timeline: return (nil, GroupConversationTests.texts(try await account.timeline().filter { $0.audience == "group:" + group.string }))
+        case .timeline: return (nil, GroupConversationTests.texts(try await account.feed.timeline().filter { $0.audience == "group:" + group.string }))
         }
     }
 

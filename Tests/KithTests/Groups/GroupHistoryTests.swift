@@ -23,7 +23,7 @@ import Testing
             try await member.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
             try await alice.addContact(cardText: try await member.contactCard(displayName: name).text, name: name)
             try await member.groups.shareKeyPackage(with: alice.feedID)
-            _ = try await alice.importKnownFeed(lines: try await member.exportFeed())
+            _ = try await alice.feed.importKnown(lines: try await member.feed.export())
             others.append(member)
         }
         let group = try await alice.groups.create(name: "five")
@@ -34,8 +34,8 @@ import Testing
     /// One delivery of `from`'s feed to `to`; false when `to` does not follow that feed (yet).
     @discardableResult
     static func deliver(_ from: Account, to: Account) async -> Bool {
-        guard from !== to, let lines = try? await from.exportFeed() else { return false }
-        return (try? await to.importKnownFeed(lines: lines)) != nil
+        guard from !== to, let lines = try? await from.feed.export() else { return false }
+        return (try? await to.feed.importKnown(lines: lines)) != nil
     }
 
     /// What a member has: its epoch, status and the texts it read.
@@ -58,7 +58,7 @@ import Testing
             var now: [String] = []
             for account in accounts {
                 let (epoch, status, texts) = try await view(account, group)
-                now.append("\(epoch) \(status) \(texts.count) \(try await account.headSequence(of: account.feedID) ?? 0)")
+                now.append("\(epoch) \(status) \(texts.count) \(try await account.feed.headSequence(of: account.feedID) ?? 0)")
             }
             if now == last { return }
             last = now
@@ -142,7 +142,7 @@ import Testing
         try await frank.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
         try await alice.groups.send(group, text: "members only")
         await Self.deliver(alice, to: frank)
-        let stored = try await frank.timeline(feed: alice.feedID, limit: 100).filter { $0.audience == group.audience }
+        let stored = try await frank.feed.timeline(feed: alice.feedID, limit: 100).filter { $0.audience == group.audience }
         #expect(!stored.isEmpty && stored.allSatisfy { $0.content == nil })
         await #expect(throws: KithError.self) { try await frank.groups.summary(group) }
     }
@@ -171,7 +171,7 @@ import Testing
         try await alice.groups.updateKeys(group)
         try await alice.groups.send(group, text: "second")
         fault.withLock { $0 = true }
-        await #expect(throws: KithError.self) { try await bob.importKnownFeed(lines: try await alice.exportFeed()) }
+        await #expect(throws: KithError.self) { try await bob.feed.importKnown(lines: try await alice.feed.export()) }
         // The failed pass kept neither the content nor the state: nothing read, still epoch 1.
         #expect(try await bob.groups.summary(group).epoch == 1)
         #expect(try await Self.view(bob, group).2.isEmpty)

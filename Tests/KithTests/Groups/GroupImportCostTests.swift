@@ -40,7 +40,7 @@ import Testing
         await GroupHistoryTests.deliver(alice, to: bob)
         let envelope = try await alice.groups.send(group, text: "counted")
         let statements = try await Self.statements(of: bob.store) {
-            _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes])
+            _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes])
         }
         #expect(Self.commits(statements) == 2, "\(statements)")
         // Besides the two writes: the key lookup, the signature check's feed state, and the probe of the passes.
@@ -55,9 +55,9 @@ import Testing
         let bob = others[0]
         await GroupHistoryTests.deliver(alice, to: bob)
         let sql = "DELETE FROM mls_held WHERE message_id = ?"
-        _ = try await bob.importKnownFeed(lines: [try await alice.groups.send(group, text: "one").canonicalBytes])
+        _ = try await bob.feed.importKnown(lines: [try await alice.groups.send(group, text: "one").canonicalBytes])
         let prepared = try bob.store.database.inDatabase { db in ObjectIdentifier(try db.cachedStatement(sql: sql)) }
-        _ = try await bob.importKnownFeed(lines: [try await alice.groups.send(group, text: "two").canonicalBytes])
+        _ = try await bob.feed.importKnown(lines: [try await alice.groups.send(group, text: "two").canonicalBytes])
         try await alice.groups.updateKeys(group)
         await GroupHistoryTests.deliver(alice, to: bob)
         let after = try bob.store.database.inDatabase { db in ObjectIdentifier(try db.cachedStatement(sql: sql)) }
@@ -71,10 +71,10 @@ import Testing
         await GroupHistoryTests.deliver(alice, to: bob)
         let envelope = try await alice.post("to my contacts", audience: .contacts)
         let statements = try await Self.statements(of: bob.store) {
-            _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes])
+            _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes])
         }
         #expect(Self.commits(statements) == 1, "\(statements)")
-        #expect(try await bob.timeline(feed: alice.feedID, limit: 1).first?.content != nil)
+        #expect(try await bob.feed.timeline(feed: alice.feedID, limit: 1).first?.content != nil)
     }
 
     @Test func applicationMessagesRewriteOnlyTheRatchetsAndCommitsTheWholeState() async throws {

@@ -69,7 +69,7 @@ import Testing
         let carol = try MetAccounts.account(0xC0)
         try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
         _ = try await carol.post("carol's post", audience: .contacts)
-        let carolEntries = try await carol.exportFeed().map { ReceivedMessage(messageID: SyncMessageID(envelope: $0), envelope: $0) }
+        let carolEntries = try await carol.feed.export().map { ReceivedMessage(messageID: SyncMessageID(envelope: $0), envelope: $0) }
         let results = try await source.ingest(carolEntries, from: danaPeer)
         #expect(results.allSatisfy { $0 == .invalid })
         #expect(try alice.store.entries(of: carol.feedID, above: nil, limit: 10).isEmpty)

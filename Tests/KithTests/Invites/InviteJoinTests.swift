@@ -11,7 +11,7 @@ import Testing
 /// sessions, the creator's checks and commit, refusals that leave nothing behind, single use, revocation, explosion.
 @Suite struct InviteJoinTests {
     static func deliver(_ from: Account, to: Account) async throws {
-        _ = try await to.importKnownFeed(lines: try await from.exportFeed())
+        _ = try await to.feed.importKnown(lines: try await from.feed.export())
     }
 
     /// What a refused request must leave unchanged at the creator: the group's epoch and members.
@@ -92,9 +92,9 @@ import Testing
         // Bob's clock is two minutes ahead: the invite expired for him.
         let late = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB1, count: 32)), clock: { MetAccounts.now + 120 })
         try await late.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice", maxAge: 1_000)
-        let entries = try await late.exportFeed().count
+        let entries = try await late.feed.export().count
         await #expect(throws: KithError.self) { try await late.invites.accept(made.url) }
-        #expect(try await late.exportFeed().count == entries)
+        #expect(try await late.feed.export().count == entries)
         #expect(try await late.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == nil)
 
         // An invite naming Alice but signed by another key: Bob's card of Alice says otherwise.
@@ -104,9 +104,9 @@ import Testing
             conversationToken: payload.conversationToken, creatorInboxID: payload.creatorInboxID, tag: payload.tag), with: mallory)
         let forgedURL = InviteLink.kithURL(code: InviteCode.encode(forged))
         #expect(try await bob.invites.inspect(forgedURL).signerCheck == .contactMismatch(alice.feedID))
-        let bobEntries = try await bob.exportFeed().count
+        let bobEntries = try await bob.feed.export().count
         await #expect(throws: KithError.self) { try await bob.invites.accept(forgedURL) }
-        #expect(try await bob.exportFeed().count == bobEntries)
+        #expect(try await bob.feed.export().count == bobEntries)
 
         // An invite of someone who is not a contact.
         let stranger = try MetAccounts.account(0xD0)
@@ -114,7 +114,7 @@ import Testing
         let foreign = try await stranger.invites.create(group: theirs.id)
         #expect(try await bob.invites.inspect(foreign.url).signerCheck == .unbound)
         await #expect(throws: KithError.self) { try await bob.invites.accept(foreign.url) }
-        #expect(try await bob.exportFeed().count == bobEntries)
+        #expect(try await bob.feed.export().count == bobEntries)
     }
 
     @Test func onlyTheCommitterMakesInvitesAndItsOwnInviteChecks() async throws {

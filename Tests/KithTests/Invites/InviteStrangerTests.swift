@@ -65,11 +65,11 @@ import Testing
 
         // Dana follows the members' feeds and reads the group after a delivery of Alice's feed.
         try await alice.groups.send(group.id, text: "welcome")
-        _ = try await dana.importKnownFeed(lines: try await alice.exportFeed())
+        _ = try await dana.feed.importKnown(lines: try await alice.feed.export())
         #expect(try await dana.groups.messages(group.id).contains { if case .post(let post)? = $0.content { post.body == "welcome" } else { false } })
         // And Alice, who follows the new member's feed, reads Dana's answer.
         try await dana.groups.send(group.id, text: "thanks")
-        _ = try await alice.importKnownFeed(lines: try await dana.exportFeed())
+        _ = try await alice.feed.importKnown(lines: try await dana.feed.export())
         #expect(try await alice.groups.messages(group.id).contains { if case .post(let post)? = $0.content { post.body == "thanks" } else { false } })
 
         let before = try await alice.groups.summary(group.id)
@@ -114,7 +114,7 @@ import Testing
 
         // The group works for her: she reads what Alice sends next.
         try await alice.groups.send(group.id, text: "you made it")
-        _ = try await dana.importKnownFeed(lines: try await alice.exportFeed())
+        _ = try await dana.feed.importKnown(lines: try await alice.feed.export())
         #expect(try await dana.groups.messages(group.id).contains { if case .post(let post)? = $0.content { post.body == "you made it" } else { false } })
 
         // The single-use invite still refuses everyone else.

@@ -37,7 +37,7 @@ import Testing
             try await group.waitForAll()
         }
         let account = writers[0]
-        let lines = try await account.exportFeed()
+        let lines = try await account.feed.export()
         let links = try Self.links(lines)
         #expect(links.map(\.sequence) == (0..<UInt32(2 * perWriter)).map { $0 })
         for (earlier, later) in zip(links, links.dropFirst()) {
@@ -48,7 +48,7 @@ import Testing
         #expect(try account.store.followedFeeds().first { $0.feedID == account.feedID }?.isForked == false)
         // A third party verifies and links the whole exported feed.
         let reader = try Account.inMemory()
-        let report = try await reader.importFeed(lines: lines, identityKey: account.identity.originalIdentityKey)
+        let report = try await reader.feed.importVerified(lines: lines, identityKey: account.identity.originalIdentityKey)
         #expect(report.outcomes.allSatisfy { if case .stored = $0 { true } else { false } })
         #expect(try reader.store.head(of: account.feedID)?.sequence == UInt32(2 * perWriter - 1))
     }

@@ -25,7 +25,7 @@ import Testing
     static func tokens(_ count: Int) -> [WhitelistToken] { (0..<count).map { _ in WhitelistToken.generate() } }
 
     static func deliver(_ from: Account, to: Account) async throws {
-        _ = try await to.importFeed(lines: try await from.exportFeed(), identityKey: from.identity.publicKeys.identityKey)
+        _ = try await to.feed.importVerified(lines: try await from.feed.export(), identityKey: from.identity.publicKeys.identityKey)
         try await to.direct.process()
     }
 
@@ -176,7 +176,7 @@ import Testing
         try await mallory.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
         try await mallory.push.saveRegistration(Self.registration())
         try await mallory.push.handOverTokens(Self.tokens(3), to: bob.feedID, expiresAt: nil)
-        _ = try await bob.importFeed(lines: try await mallory.exportFeed(), identityKey: mallory.identity.publicKeys.identityKey)
+        _ = try await bob.feed.importVerified(lines: try await mallory.feed.export(), identityKey: mallory.identity.publicKeys.identityKey)
         let report = try await bob.direct.process()
         #expect(report.opened.isEmpty)
         #expect(try await bob.push.tokenPools().isEmpty)

@@ -10,7 +10,7 @@ import Testing
 /// Rotating one's own keys: same feed id, verified announcement, contacts keep reading.
 @Suite struct KeyRotationAccountTests {
     static func deliver(_ from: Account, to: Account, contact: FeedID) async throws {
-        _ = try await to.importContactFeed(lines: try await from.exportFeed(), contact: contact)
+        _ = try await to.feed.importFromContact(lines: try await from.feed.export(), contact: contact)
     }
 
     static func body(_ account: Account, _ id: MessageID) throws -> String? {
@@ -111,7 +111,7 @@ import Testing
         let bob = pair.1
         let oldKey = alice.identity.publicKeys.identityKeyString
         async let rotation: Void = alice.rotation.rotate(reason: .keyCompromise)
-        async let before: [StoredMessage] = alice.timeline()
+        async let before: [StoredMessage] = alice.feed.timeline()
         _ = try await (rotation, before)
         #expect(alice.identity.publicKeys.identityKeyString != oldKey)
         // Posts from other tasks after the rotation sign with the new key; Bob verifies the chain.
@@ -162,7 +162,7 @@ import Testing
         let finished = try await Account.open(home: home, passphrase: { "p" })
         #expect(finished.identity.publicKeys.identityKeyString == afterCrash.identity.publicKeys.identityKeyString)
         try await finished.post("and with the next one", audience: .selfOnly)
-        #expect(try await finished.timeline().count >= 4)
+        #expect(try await finished.feed.timeline().count >= 4)
     }
 
     /// Found by the crash harness (Interop/crash, `rotate-keys`): a kill after the rotated key seeds
