@@ -22,7 +22,7 @@ do {
     _ = try await bob.addContact(cardText: aliceCard.text, name: "Alice")
 
     // 3. Alice posts to her contacts and writes Bob a direct message.
-    try await alice.post("Hello, contacts", audience: .contacts)
+    try await alice.publishing.post("Hello, contacts", audience: .contacts)
     try await alice.direct.send("coffee on Friday?", to: bobAsSeenByAlice.feedID)
 
     // Bob's app follows what arrives.

@@ -252,7 +252,7 @@ struct React: AsyncParsableCommand {
         try await Output.run {
             let target = try parseMessageID(message)
             let account = try await openAccount(global)
-            let envelope = try await account.react(to: target, emoji: emoji)
+            let envelope = try await account.publishing.react(to: target, emoji: emoji)
             Output.published(envelope, json: global.json, what: "Reacted \(TerminalText.escaped(emoji))")
         }
     }
@@ -278,7 +278,7 @@ struct Profile: AsyncParsableCommand {
                 guard name != nil || avatar != nil else { throw KithError.input(.invalid("give --name, --avatar or both")) }
                 let image = try avatar.map { try Output.readFile($0) }
                 let account = try await openAccount(global)
-                let envelope = try await account.setProfile(displayName: name, avatar: image)
+                let envelope = try await account.publishing.setProfile(displayName: name, avatar: image)
                 Output.published(envelope, json: global.json, what: "Profile updated")
             }
         }
@@ -298,7 +298,7 @@ struct Delete: AsyncParsableCommand {
         try await Output.run {
             let target = try parseMessageID(message)
             let account = try await openAccount(global)
-            let envelope = try await account.delete(target)
+            let envelope = try await account.publishing.delete(target)
             Output.published(envelope, json: global.json, what: "Retracted \(target.string.prefix(8))")
         }
     }
@@ -446,7 +446,7 @@ struct Blob: AsyncParsableCommand {
                 let url = URL(fileURLWithPath: directory)
                 do {
                     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-                    let blobs = try await account.exportBlobs()
+                    let blobs = try await account.publishing.exportBlobs()
                     for blob in blobs {
                         try Data(blob).write(to: url.appendingPathComponent(BlobCipher.contentHash(of: blob)))
                     }
@@ -471,7 +471,7 @@ struct Blob: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                for file in files { try await account.importBlob(try Output.readFile(file)) }
+                for file in files { try await account.publishing.importBlob(try Output.readFile(file)) }
                 Output.line("Imported \(files.count) blobs")
             }
         }
@@ -495,7 +495,7 @@ struct Blob: AsyncParsableCommand {
             try await Output.run {
                 let id = try parseMessageID(message)
                 let account = try await openAccount(global)
-                let data = try await account.attachment(of: id, index: index)
+                let data = try await account.publishing.attachment(of: id, index: index)
                 do { try Data(data).write(to: URL(fileURLWithPath: out)) } catch {
                     throw KithError.fileSystem(path: out, reason: error.localizedDescription)
                 }

@@ -20,7 +20,7 @@ struct Init: AsyncParsableCommand {
                 try PassphraseSource.obtain(prompt: "New passphrase: ", confirm: true)
             })
             if let name {
-                try await account.publish(.profileUpdate(ProfileUpdate(displayName: name)), audience: .selfOnly)
+                try await account.publishing.publish(.profileUpdate(ProfileUpdate(displayName: name)), audience: .selfOnly)
             }
             if global.json {
                 Output.json(account.publicKeysJSON)

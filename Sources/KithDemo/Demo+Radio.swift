@@ -36,7 +36,7 @@ extension Demo {
         say("")
         say("== 11. They meet again: sync over a (simulated) Bluetooth LE radio ==")
         for index in 1...posts {
-            try await alice.post("Field note \(index): " + String(repeating: "the quick brown fox jumps over the lazy dog ", count: 8), audience: .contacts)
+            try await alice.publishing.post("Field note \(index): " + String(repeating: "the quick brown fox jumps over the lazy dog ", count: 8), audience: .contacts)
         }
         let bobBefore = try await bob.feed.headSequence(of: alice.feedID)
         let owed = try await alice.feed.export().enumerated().filter { index, _ in bobBefore.map { UInt32(index) > $0 } ?? true }

@@ -70,8 +70,8 @@ public enum Demo {
         say("")
         say("== 2. Alice writes in her feed ==")
         let texts = ["Met Bob at the meetup today.", "Grüße aus 東京 🌏 — non-ASCII text is signed byte-exactly.", "Note to self: buy film.", "Kith chains every message to the previous one."]
-        try await alice.publish(.profileUpdate(ProfileUpdate(displayName: "Alice")), audience: .selfOnly)
-        for text in texts { try await alice.post(text, audience: .selfOnly) }
+        try await alice.publishing.publish(.profileUpdate(ProfileUpdate(displayName: "Alice")), audience: .selfOnly)
+        for text in texts { try await alice.publishing.post(text, audience: .selfOnly) }
         summary.authored = texts.count + 1
         for message in try await alice.feed.timeline().reversed() {
             if case .post(let post)? = message.content { say("  #\(message.sequence) \(post.body)") }
@@ -120,7 +120,7 @@ public enum Demo {
         say("== 6. Forks are detected, never overwritten ==")
         let clone = try Account.inMemory(seed: try aliceSeedForDemo(aliceHome, passphrase))
         _ = try await clone.feed.importVerified(lines: Array(backup.prefix(2)), identityKey: alice.identity.publicKeys.identityKey)
-        let forked = try await clone.post("A different message #2 from a restored old backup", audience: .selfOnly)
+        let forked = try await clone.publishing.post("A different message #2 from a restored old backup", audience: .selfOnly)
         let forkReport = try await bob.feed.importVerified(lines: [forked.canonicalBytes], identityKey: alice.identity.publicKeys.identityKey)
         if case .fork? = forkReport.outcomes.first { summary.forkDetected = true }
         say("Alice restored an old backup on a second device and signed another message #\(forked.sequence).")
@@ -166,7 +166,7 @@ public enum Demo {
         try await bob.addContact(cardText: aliceCard.text, name: "Alice")
         try await alice.addContact(cardText: bobCard.text, name: "Bob")
         say("Both verified the other's card (signature, feed id = SHA-256(identity key), age) and derived a shared contacts key.")
-        let post = try await alice.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
+        let post = try await alice.publishing.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
         say("Alice posts #\(post.sequence) to her contacts: one ciphertext, one 40-byte blinded slot per recipient.")
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         if case .post(let read)? = try await bob.feed.timeline(feed: alice.feedID).first(where: { $0.messageID == post.messageID })?.content {

@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// ```swift
 /// let account = try await Account.create(home: home, passphrase: { "correct horse" })
-/// try await account.post("hello", audience: .selfOnly)
+/// try await account.publishing.post("hello", audience: .selfOnly)
 /// for message in try await account.feed.timeline() { print(message.content) }
 /// ```
 public final class Account: Sendable {

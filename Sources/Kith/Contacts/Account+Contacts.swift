@@ -138,11 +138,6 @@ extension Account {
         }
     }
 
-    /// The latest profile this account published, if any.
-    public func ownProfile() async throws(KithError) -> ProfileUpdate? {
-        try await BlockingWork.run { () throws(KithError) in try self.ownProfileBlocking() }
-    }
-
     func ownProfileBlocking() throws(KithError) -> ProfileUpdate? {
         do throws(StoreError) { return try store.latestProfile(of: feedID) } catch { throw .store(error) }
     }

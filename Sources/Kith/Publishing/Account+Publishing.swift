@@ -12,23 +12,13 @@ import KithStore
 extension Account {
     // MARK: Authoring
 
-    /// Appends a message with the given content to the account's feed.
-    ///
-    /// `self` and `contacts` messages are sealed here; `direct:` messages go through the
-    /// account's Double Ratchet session with that contact (see `sendDirect(_:to:)`); `group:`
-    /// messages through the group's MLS state (see `sendToGroup(_:content:)`).
-    @discardableResult
-    public func publish(_ content: Content, audience: Audience) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.publishBlocking(content, audience: audience) }
-    }
-
     func publishBlocking(_ content: Content, audience: Audience) throws(KithError) -> Envelope {
         let plaintext: [UInt8]
         do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
         return try send(content, plaintext: plaintext, audience: audience)
     }
 
-    /// The one audience dispatcher: every send path that takes an audience (``publish(_:audience:)``, the posts,
+    /// The one audience dispatcher: every send path that takes an audience (``Account/Publishing/publish(_:audience:)``, the posts,
     /// reactions, retractions, profile updates and introductions) hands its content here.
     ///
     /// `direct:` goes through the Double Ratchet session with that contact, `group:` through the group's MLS state,
@@ -51,20 +41,6 @@ extension Account {
         return try append(plaintext: plaintext, type: content.type, audience: audience, seal: seal)
     }
 
-    /// Posts text (spec 5.1).
-    @discardableResult
-    public func post(_ text: String, audience: Audience) async throws(KithError) -> Envelope {
-        try await publish(.post(Post(body: text)), audience: audience)
-    }
-
-    /// Posts text with encrypted attachments (at most 4). Each attachment is encrypted under its
-    /// own key and stored as a blob; the post lists the blob hashes in `attachments` and their
-    /// keys in `attachment_keys`.
-    @discardableResult
-    public func post(_ text: String, audience: Audience, attachments: [[UInt8]]) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.postBlocking(text, audience: audience, attachments: attachments) }
-    }
-
     func postBlocking(_ text: String, audience: Audience, attachments: [[UInt8]]) throws(KithError) -> Envelope {
         guard attachments.count <= FeedLimits.maxAttachments else {
             throw .input(.invalid("\(attachments.count) attachments; at most \(FeedLimits.maxAttachments)"))
@@ -81,11 +57,6 @@ extension Account {
         object["attachments"] = .array(hashes)
         object["attachment_keys"] = .array(keys)
         return try send(object: object, audience: audience)
-    }
-
-    /// Decrypts attachment `index` of a readable post held here.
-    public func attachment(of message: MessageID, index: Int) async throws(KithError) -> [UInt8] {
-        try await BlockingWork.run { () throws(KithError) in try self.attachmentBlocking(of: message, index: index) }
     }
 
     func attachmentBlocking(of message: MessageID, index: Int) throws(KithError) -> [UInt8] {
@@ -107,19 +78,6 @@ extension Account {
         }
     }
 
-    /// Reacts to a message (spec 5.2), for the contacts audience by default.
-    @discardableResult
-    public func react(to target: MessageID, emoji: String, audience: Audience = .contacts) async throws(KithError) -> Envelope {
-        guard Reaction.isSingleEmoji(emoji) else { throw .input(.invalid("'\(emoji)' is not a single emoji")) }
-        return try await publish(.reaction(Reaction(targetMessage: target, emoji: emoji)), audience: audience)
-    }
-
-    /// Publishes a profile update (spec 5.3) to contacts; an avatar is stored as an encrypted blob.
-    @discardableResult
-    public func setProfile(displayName: String?, avatar: [UInt8]? = nil) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.setProfileBlocking(displayName: displayName, avatar: avatar) }
-    }
-
     func setProfileBlocking(displayName: String?, avatar: [UInt8]?) throws(KithError) -> Envelope {
         var object = Content.profileUpdate(ProfileUpdate(displayName: displayName)).jsonObject
         if let avatar {
@@ -130,12 +88,6 @@ extension Account {
         return try send(object: object, audience: .contacts)
     }
 
-    /// Retracts one of this account's messages (spec 5.7) with a tombstone in the same audience.
-    @discardableResult
-    public func delete(_ target: MessageID, reason: RetractionReason? = .retracted) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.deleteBlocking(target, reason: reason) }
-    }
-
     func deleteBlocking(_ target: MessageID, reason: RetractionReason?) throws(KithError) -> Envelope {
         let held: StoredMessage?
         do throws(StoreError) { held = try store.message(target) } catch { throw .store(error) }
@@ -143,30 +95,6 @@ extension Account {
         let audience = (try? Audience(held.audience)) ?? .contacts
         let useAudience: Audience = audience == .selfOnly ? .selfOnly : .contacts
         return try publishBlocking(.tombstone(Tombstone(targetMessage: target, reason: reason?.rawValue)), audience: useAudience)
-    }
-
-    /// Every encrypted blob held here, for handing to a peer with the feed (they are useless
-    /// without the keys inside the posts that reference them).
-    public func exportBlobs() async throws(KithError) -> [[UInt8]] {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) {
-                var blobs: [[UInt8]] = []
-                for hash in try self.store.blobHashes() {
-                    if let blob = try self.store.blob(hash) { blobs.append(blob) }
-                }
-                return blobs
-            } catch {
-                throw .store(error)
-            }
-        }
-    }
-
-    /// Stores a blob received from a peer (kept by content hash; unreferenced ones are collected).
-    @discardableResult
-    public func importBlob(_ blob: [UInt8]) async throws(KithError) -> String {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) { return try self.store.putBlob(blob) } catch { throw .store(error) }
-        }
     }
 
     /// Encrypts an attachment or avatar under its own key and stores the blob.
@@ -186,5 +114,84 @@ extension Account {
         let content: Content
         do throws(FeedError) { content = try Content.parse(plaintext, envelopeType: type) } catch { throw .feed(error) }
         return try send(content, plaintext: plaintext, audience: audience, onlyTo: onlyTo)
+    }
+}
+
+extension Account.Publishing {
+    /// The latest profile this account published, if any.
+    public func ownProfile() async throws(KithError) -> ProfileUpdate? {
+        try await BlockingWork.run { () throws(KithError) in try account.ownProfileBlocking() }
+    }
+
+    /// Appends a message with the given content to the account's feed.
+    ///
+    /// `self` and `contacts` messages are sealed here; `direct:` messages go through the
+    /// account's Double Ratchet session with that contact (see `sendDirect(_:to:)`); `group:`
+    /// messages through the group's MLS state (see `sendToGroup(_:content:)`).
+    @discardableResult
+    public func publish(_ content: Content, audience: Audience) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.publishBlocking(content, audience: audience) }
+    }
+
+    /// Posts text (spec 5.1).
+    @discardableResult
+    public func post(_ text: String, audience: Audience) async throws(KithError) -> Envelope {
+        try await publish(.post(Post(body: text)), audience: audience)
+    }
+
+    /// Posts text with encrypted attachments (at most 4). Each attachment is encrypted under its
+    /// own key and stored as a blob; the post lists the blob hashes in `attachments` and their
+    /// keys in `attachment_keys`.
+    @discardableResult
+    public func post(_ text: String, audience: Audience, attachments: [[UInt8]]) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.postBlocking(text, audience: audience, attachments: attachments) }
+    }
+
+    /// Decrypts attachment `index` of a readable post held here.
+    public func attachment(of message: MessageID, index: Int) async throws(KithError) -> [UInt8] {
+        try await BlockingWork.run { () throws(KithError) in try account.attachmentBlocking(of: message, index: index) }
+    }
+
+    /// Reacts to a message (spec 5.2), for the contacts audience by default.
+    @discardableResult
+    public func react(to target: MessageID, emoji: String, audience: Audience = .contacts) async throws(KithError) -> Envelope {
+        guard Reaction.isSingleEmoji(emoji) else { throw .input(.invalid("'\(emoji)' is not a single emoji")) }
+        return try await publish(.reaction(Reaction(targetMessage: target, emoji: emoji)), audience: audience)
+    }
+
+    /// Publishes a profile update (spec 5.3) to contacts; an avatar is stored as an encrypted blob.
+    @discardableResult
+    public func setProfile(displayName: String?, avatar: [UInt8]? = nil) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.setProfileBlocking(displayName: displayName, avatar: avatar) }
+    }
+
+    /// Retracts one of this account's messages (spec 5.7) with a tombstone in the same audience.
+    @discardableResult
+    public func delete(_ target: MessageID, reason: RetractionReason? = .retracted) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.deleteBlocking(target, reason: reason) }
+    }
+
+    /// Every encrypted blob held here, for handing to a peer with the feed (they are useless
+    /// without the keys inside the posts that reference them).
+    public func exportBlobs() async throws(KithError) -> [[UInt8]] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) {
+                var blobs: [[UInt8]] = []
+                for hash in try account.store.blobHashes() {
+                    if let blob = try account.store.blob(hash) { blobs.append(blob) }
+                }
+                return blobs
+            } catch {
+                throw .store(error)
+            }
+        }
+    }
+
+    /// Stores a blob received from a peer (kept by content hash; unreferenced ones are collected).
+    @discardableResult
+    public func importBlob(_ blob: [UInt8]) async throws(KithError) -> String {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try account.store.putBlob(blob) } catch { throw .store(error) }
+        }
     }
 }

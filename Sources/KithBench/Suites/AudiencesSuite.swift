@@ -50,7 +50,7 @@ enum AudiencesSuite: BenchSuite {
             try await account.addContact(card: try ContactCard.create(identity: contact, displayName: "", createdAt: 1_790_000_000))
         }
         let body = String(repeating: "k", count: 280)
-        let publishSeconds = try await median(runs: 11) { try await account.post(body, audience: .contacts) }
+        let publishSeconds = try await median(runs: 11) { try await account.publishing.post(body, audience: .contacts) }
         report(BenchFigure(name: "audiences.account_post_ms.1000", value: (publishSeconds * 1e6).rounded() / 1e3, unit: "ms"))
     }
 

@@ -23,7 +23,7 @@ enum GroupsSuite: BenchSuite {
             var posts: [[UInt8]] = []
             var messages: [[UInt8]] = []
             for index in 0..<count {
-                posts.append(try await alice.post("post \(index)", audience: .contacts).canonicalBytes)
+                posts.append(try await alice.publishing.post("post \(index)", audience: .contacts).canonicalBytes)
             }
             for index in 0..<count {
                 messages.append(try await alice.groups.send(group, text: "m \(index)").canonicalBytes)
@@ -70,7 +70,7 @@ enum GroupsSuite: BenchSuite {
         // The same import path for a contacts post (no group work): what any entry costs through the feed layer.
         var postTimes: [Double] = []
         for index in 0..<runs {
-            let envelope = try await alice.post("post \(index)", audience: .contacts)
+            let envelope = try await alice.publishing.post("post \(index)", audience: .contacts)
             postTimes.append(try await seconds { _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes]) })
         }
         report(BenchFigure(name: "groups.feed_import_post_ms", value: milliseconds(median(postTimes)), unit: "ms"))
@@ -149,7 +149,7 @@ enum GroupsSuite: BenchSuite {
         let bob = members[0]
         _ = try await bob.feed.importKnown(lines: try await alice.feed.export())
         // A 100-member tree may be too large for the Welcome: it then comes as a blob (what a sync's blob phase moves).
-        for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
+        for blob in try await alice.publishing.exportBlobs() { try await bob.publishing.importBlob(blob) }
         try await bob.groups.process()
         guard try await bob.groups.summary(group.id).members.count == Self.members else { throw BenchFailure("the member did not join") }
         return (alice, bob, group.id)

@@ -34,7 +34,7 @@ struct AccountEventTests {
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         try await alice.rotation.rotate(reason: .scheduledRotation)
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
-        let post = try await bob.post("hi all", audience: .contacts)
+        let post = try await bob.publishing.post("hi all", audience: .contacts)
         try await bob.removeContact(alice.feedID)
 
         for stream in [first, second] {
@@ -67,7 +67,7 @@ struct AccountEventTests {
 
     @Test func syncProgressAndSyncedMessagesArriveAsEvents() async throws {
         let (alice, bob) = try await SyncPair.met()
-        try await alice.post("over the air", audience: .contacts)
+        try await alice.publishing.post("over the air", audience: .contacts)
         let events = bob.events()
         let outcome = await SyncPair.session(alice, bob)
         #expect(outcome.bob.messagesAccepted >= 1)

@@ -14,7 +14,7 @@ import Testing
     @Test func createOpenAndWrongPassphrase() async throws {
         let home = temporaryHome()
         let created = try await Account.create(home: home, scrypt: .testing, passphrase: { "pass" })
-        try await created.post("hello", audience: .selfOnly)
+        try await created.publishing.post("hello", audience: .selfOnly)
         let reopened = try await Account.open(home: home, passphrase: { "pass" })
         #expect(reopened.feedID == created.feedID)
         #expect(try await reopened.feed.timeline().first?.content == .post(Post(body: "hello")))
@@ -57,7 +57,7 @@ import Testing
         let home = temporaryHome()
         let account = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" })
         let secret = "the eagle lands at midnight"
-        try await account.post(secret, audience: .selfOnly)
+        try await account.publishing.post(secret, audience: .selfOnly)
         let files = try FileManager.default.contentsOfDirectory(at: home.directory, includingPropertiesForKeys: nil)
         let seedBytes = try FileKeyVault(url: home.vaultURL, parameters: .testing, passphrase: { "p" }).loadSeed().withUnsafeBytes { Data($0) }
         let journal = account.identity.journalKey.withUnsafeBytes { Data($0) }
@@ -71,7 +71,7 @@ import Testing
 
     @Test func selfPostsTravelAsStubsAndBackupsRestore() async throws {
         let alice = try Account.inMemory()
-        for index in 0..<3 { try await alice.post("note \(index)", audience: .selfOnly) }
+        for index in 0..<3 { try await alice.publishing.post("note \(index)", audience: .selfOnly) }
         let peerForm = try await alice.feed.export()
         #expect(peerForm.allSatisfy { String(decoding: $0, as: UTF8.self).contains("\"stub\":\"self\"") })
         let backup = try await alice.feed.export(includeSelfContent: true)
@@ -85,19 +85,19 @@ import Testing
         let alice = try Account.inMemory()
         let peer = try Account.inMemory().feedID
         await #expect {
-            try await alice.post("x", audience: .direct(peer))
+            try await alice.publishing.post("x", audience: .direct(peer))
         } throws: { error in
             guard case .contacts(.notAContact(let feed))? = error as? KithError else { return false }
             return feed == peer && "\(error)".contains("contact")
         }
         await #expect {
-            try await alice.post("x", audience: .group(Base64URL.encode([UInt8](repeating: 7, count: 32))))
+            try await alice.publishing.post("x", audience: .group(Base64URL.encode([UInt8](repeating: 7, count: 32))))
         } throws: { error in
             guard case .group(.unknownGroup)? = error as? KithError else { return false }
             return "\(error)".contains("kith groups")
         }
         await #expect {
-            try await alice.post("x", audience: .unknown("future:x"))
+            try await alice.publishing.post("x", audience: .unknown("future:x"))
         } throws: { error in
             guard case .input? = error as? KithError else { return false }
             return true

@@ -29,7 +29,7 @@ import Testing
         let (alice, bob) = try await Self.scanned()
         #expect(try await alice.contact(bob.feedID) == nil)
         #expect(try await bob.contact(alice.feedID) == nil)
-        _ = try await alice.post("posted before the link: for contacts", audience: .contacts)
+        _ = try await alice.publishing.post("posted before the link: for contacts", audience: .contacts)
         let outcome = await SyncPair.session(alice, bob)
         #expect(outcome.alice.completed && outcome.bob.completed)
         let ally = try #require(try await bob.contact(alice.feedID))

@@ -26,7 +26,7 @@ import Testing
     @Test func aForgedCardForAnExistingContactIsRefusedAndChangesNothing() async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
         let carol = try ContactsAccountTests.account(0xC0)
-        let first = try await alice.post("hello Bob", audience: .contacts)
+        let first = try await alice.publishing.post("hello Bob", audience: .contacts)
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         let before = try bob.store.contact(alice.feedID)
         let forged = try Self.forgedCard(by: carol, claiming: alice)
@@ -41,7 +41,7 @@ import Testing
         #expect(try await bob.rotation.records(feed: alice.feedID).isEmpty)
         #expect(try bob.store.identityKey(of: alice.feedID)?.rawRepresentation == alice.identity.publicKeys.identityKey.rawRepresentation)
         // Alice's next entry is still hers and readable; Carol cannot sign into Alice's feed.
-        let second = try await alice.post("still me", audience: .contacts)
+        let second = try await alice.publishing.post("still me", audience: .contacts)
         let report = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(report.outcomes.map(\.isAccepted) == [true, true])
         #expect(try Self.body(bob, first.messageID) == "hello Bob")
@@ -60,11 +60,11 @@ import Testing
         #expect(try dave.store.identityKey(of: alice.feedID)?.rawRepresentation == alice.identity.originalIdentityKey.rawRepresentation)
         // Not trusted for the contacts audience: Dave's posts are not encrypted for the claimed key.
         #expect(try dave.store.contactsKeys().isEmpty)
-        let early = try await dave.post("before your rotation is proven", audience: .contacts)
+        let early = try await dave.publishing.post("before your rotation is proven", audience: .contacts)
         _ = try await alice.feed.importFromContact(lines: try await dave.feed.export(), contact: dave.feedID)
         #expect(try Self.body(alice, early.messageID) == nil)
         // Not trusted for signing: Alice's entry signed with the claimed key is not linked.
-        let post = try await alice.post("after rotating", audience: .contacts)
+        let post = try await alice.publishing.post("after rotating", audience: .contacts)
         _ = try await dave.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(try dave.store.message(post.messageID) == nil)
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
@@ -94,7 +94,7 @@ import Testing
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
         await #expect(throws: KithError.self) { try await dave.introduce(alice.feedID, to: alice.feedID) }
         // Alice's real feed ingests with her original key; the claim stays unverified.
-        let post = try await alice.post("public hello", audience: .contacts)
+        let post = try await alice.publishing.post("public hello", audience: .contacts)
         let report = try await dave.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(report.acceptedCount == 1)
         _ = post

@@ -21,19 +21,19 @@ import Testing
 
     @Test func contactsReadEachOthersPostsThroughExportAndImport() async throws {
         let (alice, bob) = try await Self.pair()
-        let post = try await alice.post("hello Bob", audience: .contacts)
+        let post = try await alice.publishing.post("hello Bob", audience: .contacts)
         #expect(try Self.content(alice, post.messageID) == .post(Post(body: "hello Bob")))
         let report = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(report.acceptedCount == 1)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "hello Bob")))
-        let reply = try await bob.post("hi Alice", audience: .contacts)
+        let reply = try await bob.publishing.post("hi Alice", audience: .contacts)
         _ = try await alice.feed.importFromContact(lines: try await bob.feed.export(), contact: bob.feedID)
         #expect(try Self.content(alice, reply.messageID) == .post(Post(body: "hi Alice")))
     }
 
     @Test func importTakesTheKeyFromTheContactRecord() async throws {
         let (alice, bob) = try await Self.pair()
-        let post = try await alice.post("found by feed id", audience: .contacts)
+        let post = try await alice.publishing.post("found by feed id", audience: .contacts)
         #expect(try await bob.feed.importKnown(lines: try await alice.feed.export()).acceptedCount == 1)
         #expect(try Self.content(bob, post.messageID) != nil)
         let carol = try Self.account(0xC0)
@@ -45,8 +45,8 @@ import Testing
         let alice = try Self.account(0xA1)
         let bob = try Self.account(0xB0)
         try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text)
-        try await alice.setProfile(displayName: "Alice")
-        let post = try await alice.post("written before Bob scanned my card", audience: .contacts)
+        try await alice.publishing.setProfile(displayName: "Alice")
+        let post = try await alice.publishing.post("written before Bob scanned my card", audience: .contacts)
         _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(try Self.content(bob, post.messageID) == nil)
         try await bob.addContact(cardText: try await alice.contactCard().text)
@@ -56,8 +56,8 @@ import Testing
 
     @Test func aStrangerStoresButCannotRead() async throws {
         let (alice, _) = try await Self.pair()
-        try await alice.post("a note to self", audience: .selfOnly)
-        let post = try await alice.post("contacts only", audience: .contacts)
+        try await alice.publishing.post("a note to self", audience: .selfOnly)
+        let post = try await alice.publishing.post("contacts only", audience: .contacts)
         let carol = try Self.account(0xC0)
         let report = try await carol.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(report.acceptedCount == 2, "\(report.outcomes)")
@@ -67,9 +67,9 @@ import Testing
 
     @Test func aContactRemovedBeforeAMessageCannotReadIt() async throws {
         let (alice, bob) = try await Self.pair()
-        let before = try await alice.post("before removal", audience: .contacts)
+        let before = try await alice.publishing.post("before removal", audience: .contacts)
         try await alice.removeContact(bob.feedID)
-        let after = try await alice.post("after removal", audience: .contacts)
+        let after = try await alice.publishing.post("after removal", audience: .contacts)
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(try Self.content(bob, before.messageID) != nil)
         #expect(try Self.content(bob, after.messageID) == nil)
@@ -90,10 +90,10 @@ import Testing
 
     @Test func profilesReactionsAndTombstones() async throws {
         let (alice, bob) = try await Self.pair()
-        try await alice.setProfile(displayName: "Alice Liddell", avatar: Array("png bytes".utf8))
-        let post = try await alice.post("delete me", audience: .contacts)
-        try await alice.react(to: post.messageID, emoji: "👍")
-        try await alice.delete(post.messageID)
+        try await alice.publishing.setProfile(displayName: "Alice Liddell", avatar: Array("png bytes".utf8))
+        let post = try await alice.publishing.post("delete me", audience: .contacts)
+        try await alice.publishing.react(to: post.messageID, emoji: "👍")
+        try await alice.publishing.delete(post.messageID)
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         let record = try #require(try bob.store.contact(alice.feedID))
         #expect(record.displayName == "Alice Liddell")
@@ -101,8 +101,8 @@ import Testing
         #expect(record.shownName == "Alice")
         let held = try #require(try bob.store.message(post.messageID))
         #expect(held.tombstoned && held.content == nil)
-        await #expect(throws: KithError.self) { try await alice.react(to: post.messageID, emoji: "no") }
-        await #expect(throws: KithError.self) { try await bob.delete(post.messageID) }
+        await #expect(throws: KithError.self) { try await alice.publishing.react(to: post.messageID, emoji: "no") }
+        await #expect(throws: KithError.self) { try await bob.publishing.delete(post.messageID) }
         #expect(await bob.displayName(of: alice.feedID) == "Alice")
         #expect(await bob.displayName(of: bob.feedID) == "me")
     }
@@ -110,16 +110,16 @@ import Testing
     @Test func attachmentsAreEncryptedAndReadableByContacts() async throws {
         let (alice, bob) = try await Self.pair()
         let photo: [UInt8] = (0..<3_000).map { UInt8(truncatingIfNeeded: $0) }
-        let post = try await alice.post("a photo", audience: .contacts, attachments: [photo])
-        #expect(try await alice.attachment(of: post.messageID, index: 0) == photo)
+        let post = try await alice.publishing.post("a photo", audience: .contacts, attachments: [photo])
+        #expect(try await alice.publishing.attachment(of: post.messageID, index: 0) == photo)
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
-        await #expect(throws: KithError.self) { try await bob.attachment(of: post.messageID, index: 0) }
-        for blob in try await alice.exportBlobs() {
+        await #expect(throws: KithError.self) { try await bob.publishing.attachment(of: post.messageID, index: 0) }
+        for blob in try await alice.publishing.exportBlobs() {
             #expect(!blob.contains(subsequence: Array(photo.prefix(64))))
-            try await bob.importBlob(blob)
+            try await bob.publishing.importBlob(blob)
         }
-        #expect(try await bob.attachment(of: post.messageID, index: 0) == photo)
-        await #expect(throws: KithError.self) { try await alice.post("too many", audience: .contacts, attachments: Array(repeating: [1], count: 5)) }
+        #expect(try await bob.publishing.attachment(of: post.messageID, index: 0) == photo)
+        await #expect(throws: KithError.self) { try await alice.publishing.post("too many", audience: .contacts, attachments: Array(repeating: [1], count: 5)) }
     }
 
     @Test func introductionsReachOnlyTheirRecipient() async throws {
@@ -151,7 +151,7 @@ import Testing
             let card = try ContactCard.create(identity: other, displayName: "", createdAt: Self.now)
             try await alice.addContact(card: card)
         }
-        let envelope = try await alice.post(String(repeating: "x", count: 280), audience: .contacts)
+        let envelope = try await alice.publishing.post(String(repeating: "x", count: 280), audience: .contacts)
         #expect(envelope.canonicalBytes.count < 100_000)
         #expect(try ContactsRecipientMap.decode(try envelope.contentBytes()).slots.count == 1_001)
     }
@@ -161,7 +161,7 @@ import Testing
         let rotated = try Identity(seed: try Seed(bytes: [UInt8](repeating: 0xA2, count: 32)))
         let newKeys = rotated.publicKeys
         let signed = Array(newKeys.identityKey.rawRepresentation) + Array(newKeys.dhKey.rawRepresentation) + Array(newKeys.pqKey.rawRepresentation)
-        let rotation = try await alice.publish(.keyRotation(KeyRotation(
+        let rotation = try await alice.publishing.publish(.keyRotation(KeyRotation(
             newIdentityKey: newKeys.identityKeyString, newDHKey: newKeys.dhKeyString, newPQKey: newKeys.pqKeyString,
             previousKeySignature: Base64URL.encode(try alice.identity.sign(signed)), reason: "device_migration"
         )), audience: .contacts)
@@ -188,7 +188,7 @@ import Testing
         #expect(try await bob.rotation.records().map(\.verified) == [true])
         // Bob's next contacts post is encrypted with the re-derived key.
         #expect(try bob.store.contact(alice.feedID)?.keyIsStale == true)
-        let reply = try await bob.post("welcome back", audience: .contacts)
+        let reply = try await bob.publishing.post("welcome back", audience: .contacts)
         #expect(try bob.store.contact(alice.feedID)?.keyIsStale == false)
         let replyContent = try reply.contentBytes()
         let bobSide = try ContactsKey.derive(myDHKey: rotated.dhKey, theirDHKey: bob.identity.dhKey.publicKey, myFeed: alice.feedID, theirFeed: bob.feedID)
@@ -202,7 +202,7 @@ import Testing
         let rotated = try Identity(seed: try Seed(bytes: [UInt8](repeating: 0xA2, count: 32)))
         let newKeys = rotated.publicKeys
         // The old device was lost: no previous_key_sig.
-        let rotation = try await alice.publish(.keyRotation(KeyRotation(
+        let rotation = try await alice.publishing.publish(.keyRotation(KeyRotation(
             newIdentityKey: newKeys.identityKeyString, newDHKey: newKeys.dhKeyString, newPQKey: newKeys.pqKeyString,
             previousKeySignature: nil, reason: "device_migration"
         )), audience: .contacts)

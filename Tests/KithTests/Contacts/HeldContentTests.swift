@@ -14,8 +14,8 @@ import Testing
         try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
         var poll = JSONObject()
         poll["options"] = .array([.string("yes"), .string("no")])
-        let unknown = try await alice.publish(.unknown(type: "poll", object: poll), audience: .contacts)
-        let known = try await alice.post("hello", audience: .contacts)
+        let unknown = try await alice.publishing.publish(.unknown(type: "poll", object: poll), audience: .contacts)
+        let known = try await alice.publishing.post("hello", audience: .contacts)
         // Bob holds Alice's feed before he has her card, then adds it.
         _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")

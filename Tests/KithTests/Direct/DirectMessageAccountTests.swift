@@ -204,10 +204,10 @@ import Testing
     @Test func attachmentsTravelInDirectMessages() async throws {
         let (alice, bob) = try await Self.pair()
         let photo = [UInt8]("pretend this is a photo".utf8)
-        let envelope = try await alice.post("look", audience: .direct(bob.feedID), attachments: [photo])
+        let envelope = try await alice.publishing.post("look", audience: .direct(bob.feedID), attachments: [photo])
         try await Self.deliver(alice, to: bob)
-        for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
-        #expect(try await bob.attachment(of: envelope.messageID, index: 0) == photo)
+        for blob in try await alice.publishing.exportBlobs() { try await bob.publishing.importBlob(blob) }
+        #expect(try await bob.publishing.attachment(of: envelope.messageID, index: 0) == photo)
     }
 
     @Test func prekeyBatchContentIsBounded() async throws {

@@ -62,8 +62,8 @@ import Testing
         let alice = try Account.inMemory()
         let carol = try Account.inMemory()
         let bob = try Account.inMemory()
-        for index in 0..<3 { try await alice.post("a\(index)", audience: .contacts) }
-        try await carol.post("c", audience: .contacts)
+        for index in 0..<3 { try await alice.publishing.post("a\(index)", audience: .contacts) }
+        try await carol.publishing.post("c", audience: .contacts)
         let aliceLines: [[UInt8]] = try await alice.feed.export()
         let carolLines: [[UInt8]] = try await carol.feed.export()
         let mixed: [[UInt8]] = aliceLines + carolLines + [Array("{\"version\":2}".utf8)]
@@ -85,7 +85,7 @@ import Testing
     @Test func importWithoutAKeyTakesTheFollowedFeedOfTheFirstEntry() async throws {
         let alice = try Account.inMemory()
         let bob = try Account.inMemory()
-        try await alice.post("hi", audience: .contacts)
+        try await alice.publishing.post("hi", audience: .contacts)
         let bytes = Self.joined(try await alice.feed.export())
         await #expect(throws: KithError.self) { try await bob.feed.importFile(try FeedLineReader.open(path: try Self.file(bytes).path)) }
         try bob.store.follow(identityKey: alice.identity.publicKeys.identityKey)

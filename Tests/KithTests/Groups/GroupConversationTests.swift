@@ -128,19 +128,19 @@ import Testing
         try await Self.deliver(carol, to: alice)
         let group = try await alice.groups.create(name: "big")
         _ = try await alice.groups.add(group.id, contacts: [bob.feedID, carol.feedID])
-        #expect(try await alice.exportBlobs().count == 1)
+        #expect(try await alice.publishing.exportBlobs().count == 1)
         // The feed alone: the Welcome waits for the tree.
         try await Self.deliver(alice, to: bob)
         #expect((try? await bob.groups.summary(group.id)) == nil)
         #expect(try await bob.groups.process().held >= 1)
         // The blob arrives (a sync's blob phase asks for it: it is referenced by readable content).
         #expect(try bob.store.missingReferencedBlobs().count == 1)
-        for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
+        for blob in try await alice.publishing.exportBlobs() { try await bob.publishing.importBlob(blob) }
         try await bob.groups.process()
         #expect(try await bob.groups.summary(group.id).members.count == 3)
         // Carol gets both at once and joins in one pass; members talk as in any group.
         try await Self.deliver(alice, to: carol)
-        for blob in try await alice.exportBlobs() { try await carol.importBlob(blob) }
+        for blob in try await alice.publishing.exportBlobs() { try await carol.publishing.importBlob(blob) }
         try await carol.groups.process()
         try await bob.groups.send(group.id, text: "joined apart")
         try await Self.deliver(bob, to: carol)

@@ -69,7 +69,7 @@ import Testing
         let (alice, others, _) = try await GroupHistoryTests.crowd()
         let bob = others[0]
         await GroupHistoryTests.deliver(alice, to: bob)
-        let envelope = try await alice.post("to my contacts", audience: .contacts)
+        let envelope = try await alice.publishing.post("to my contacts", audience: .contacts)
         let statements = try await Self.statements(of: bob.store) {
             _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes])
         }

@@ -52,7 +52,7 @@ import Testing
     @Test func aGroupPeerIsOfferedAndAskedOnlyTheFeedsOfSharedGroups() async throws {
         let (alice, bob, dana, _) = try await Self.joined()
         // Alice holds Bob's feed (her contact, in no group with Dana).
-        _ = try await bob.post("for my contacts", audience: .contacts)
+        _ = try await bob.publishing.post("for my contacts", audience: .contacts)
         _ = await SyncPair.session(alice, bob)
         #expect(try alice.store.isFollowed(bob.feedID))
         let source = alice.makeSyncSource()
@@ -68,7 +68,7 @@ import Testing
         // Entries of a feed outside the shared groups are refused unread when a group peer delivers them.
         let carol = try MetAccounts.account(0xC0)
         try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
-        _ = try await carol.post("carol's post", audience: .contacts)
+        _ = try await carol.publishing.post("carol's post", audience: .contacts)
         let carolEntries = try await carol.feed.export().map { ReceivedMessage(messageID: SyncMessageID(envelope: $0), envelope: $0) }
         let results = try await source.ingest(carolEntries, from: danaPeer)
         #expect(results.allSatisfy { $0 == .invalid })

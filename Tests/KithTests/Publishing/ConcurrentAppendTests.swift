@@ -30,7 +30,7 @@ import Testing
             for (index, writer) in writers.enumerated() {
                 group.addTask {
                     for round in 0..<perWriter {
-                        try await writer.post("writer \(index) post \(round)", audience: round.isMultiple(of: 2) ? .contacts : .selfOnly)
+                        try await writer.publishing.post("writer \(index) post \(round)", audience: round.isMultiple(of: 2) ? .contacts : .selfOnly)
                     }
                 }
             }

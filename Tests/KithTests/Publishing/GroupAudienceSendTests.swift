@@ -15,10 +15,10 @@ import Testing
     static func send(_ path: SendPath, from account: Account, to group: GroupID, target: MessageID) async throws -> Envelope {
         let audience = Audience.group(group.string)
         switch path {
-        case .publish: return try await account.publish(.post(Post(body: "published")), audience: audience)
-        case .post: return try await account.post("posted", audience: audience)
-        case .postWithAttachments: return try await account.post("with a photo", audience: audience, attachments: [Array("photo".utf8)])
-        case .react: return try await account.react(to: target, emoji: "👍", audience: audience)
+        case .publish: return try await account.publishing.publish(.post(Post(body: "published")), audience: audience)
+        case .post: return try await account.publishing.post("posted", audience: audience)
+        case .postWithAttachments: return try await account.publishing.post("with a photo", audience: audience, attachments: [Array("photo".utf8)])
+        case .react: return try await account.publishing.react(to: target, emoji: "👍", audience: audience)
         }
     }
 
@@ -29,14 +29,14 @@ import Testing
         let sent = try await Self.send(path, from: alice, to: group, target: first.messageID)
         #expect(sent.audience == .group(group.string))
         try await GroupConversationTests.deliver(alice, to: bob)
-        for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
+        for blob in try await alice.publishing.exportBlobs() { try await bob.publishing.importBlob(blob) }
         let received = try #require(try await bob.groups.messages(group).first { $0.messageID == sent.messageID })
         switch path {
         case .publish: #expect(GroupConversationTests.texts([received]) == ["published"])
         case .post: #expect(GroupConversationTests.texts([received]) == ["posted"])
         case .postWithAttachments:
             #expect(GroupConversationTests.texts([received]) == ["with a photo"])
-            #expect(try await bob.attachment(of: sent.messageID, index: 0) == Array("photo".utf8))
+            #expect(try await bob.publishing.attachment(of: sent.messageID, index: 0) == Array("photo".utf8))
         case .react:
             guard case .reaction(let reaction)? = received.content else {
                 Issue.record("not a reaction: \(String(describing: received.content))")

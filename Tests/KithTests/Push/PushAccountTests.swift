@@ -197,7 +197,7 @@ import Testing
         let (alice, bob) = try await MetAccounts.met()
         let content = Content.pushTokens(PushTokens(endpoint: "https://p.example/api/v1/", tokens: [WhitelistToken.generate().hex]))
         for audience in [Audience.contacts, .selfOnly] {
-            await #expect(throws: KithError.self) { try await alice.publish(content, audience: audience) }
+            await #expect(throws: KithError.self) { try await alice.publishing.publish(content, audience: audience) }
         }
         #expect(try await bob.push.tokenPools().isEmpty)
     }

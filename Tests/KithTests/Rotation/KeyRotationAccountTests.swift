@@ -22,20 +22,20 @@ import Testing
         let pair = try await ContactsAccountTests.pair()
         let alice = pair.0
         let bob = pair.1
-        let before = try await alice.post("before rotating", audience: .contacts)
+        let before = try await alice.publishing.post("before rotating", audience: .contacts)
         let oldKey = alice.identity.publicKeys.identityKeyString
         try await alice.rotation.rotate(reason: .scheduledRotation)
         #expect(alice.identity.isRotated)
         #expect(alice.identity.publicKeys.identityKeyString != oldKey)
         #expect(alice.feedID == FeedID(identityKey: alice.identity.originalIdentityKey))
-        let after = try await alice.post("after rotating", audience: .contacts)
+        let after = try await alice.publishing.post("after rotating", audience: .contacts)
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
         #expect(try Self.body(bob, before.messageID) == "before rotating")
         #expect(try Self.body(bob, after.messageID) == "after rotating")
         #expect(try await bob.rotation.records(feed: alice.feedID).map(\.verified) == [true])
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
         // Bob's reply uses Alice's new dh key; she reads it.
-        let reply = try await bob.post("welcome to your new keys", audience: .contacts)
+        let reply = try await bob.publishing.post("welcome to your new keys", audience: .contacts)
         try await Self.deliver(bob, to: alice, contact: bob.feedID)
         #expect(try Self.body(alice, reply.messageID) == "welcome to your new keys")
     }
@@ -46,10 +46,10 @@ import Testing
         let bob = pair.1
         var posts: [Envelope] = []
         for round in 0..<2 {
-            posts.append(try await alice.post("generation \(round)", audience: .contacts))
+            posts.append(try await alice.publishing.post("generation \(round)", audience: .contacts))
             try await alice.rotation.rotate()
         }
-        posts.append(try await alice.post("generation 2", audience: .contacts))
+        posts.append(try await alice.publishing.post("generation 2", audience: .contacts))
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
         #expect(try posts.map { try Self.body(bob, $0.messageID) } == ["generation 0", "generation 1", "generation 2"])
         #expect(try await bob.rotation.records(feed: alice.feedID).map(\.verified) == [true, true])
@@ -61,7 +61,7 @@ import Testing
         let bob = pair.1
         try await alice.rotation.rotate()
         // Bob has not imported the rotation yet: he encrypts with Alice's previous dh key.
-        let stale = try await bob.post("written to your old key", audience: .contacts)
+        let stale = try await bob.publishing.post("written to your old key", audience: .contacts)
         try await Self.deliver(bob, to: alice, contact: bob.feedID)
         #expect(try Self.body(alice, stale.messageID) == "written to your old key")
     }
@@ -116,7 +116,7 @@ import Testing
         #expect(alice.identity.publicKeys.identityKeyString != oldKey)
         // Posts from other tasks after the rotation sign with the new key; Bob verifies the chain.
         let posts = try await withThrowingTaskGroup(of: Envelope.self) { group in
-            for index in 0..<4 { group.addTask { try await alice.post("after \(index)", audience: .contacts) } }
+            for index in 0..<4 { group.addTask { try await alice.publishing.post("after \(index)", audience: .contacts) } }
             return try await group.reduce(into: [Envelope]()) { $0.append($1) }
         }
         try await Self.deliver(alice, to: bob, contact: alice.feedID)
@@ -129,7 +129,7 @@ import Testing
         let clock = Clock(now: start)
         let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: { clock.now })
         #expect(try await alice.rotation.isDue() == false)
-        try await alice.post("first", audience: .selfOnly)
+        try await alice.publishing.post("first", audience: .selfOnly)
         clock.now = start + Account.keyRotationInterval
         #expect(try await alice.rotation.isDue())
         try await alice.rotation.rotate()
@@ -145,7 +145,7 @@ import Testing
         let reopened = try await Account.open(home: home, passphrase: { "p" })
         #expect(reopened.identity.publicKeys.identityKeyString == rotatedKey)
         #expect(try await Account.publicKeys(home: home)["identity_key"]?.stringValue == rotatedKey)
-        try await reopened.post("signed with the rotated key", audience: .selfOnly)
+        try await reopened.publishing.post("signed with the rotated key", audience: .selfOnly)
 
         // A rotation cut before its announcement was stored is discarded on open.
         let stray = RotatedKeySeeds(current: Seed.generate(), previous: nil)
@@ -161,7 +161,7 @@ import Testing
         try Account.writeSealed(rotatedSeeds, deviceSeed: afterCrash.deviceSeed, to: home.rotatedKeysURL)
         let finished = try await Account.open(home: home, passphrase: { "p" })
         #expect(finished.identity.publicKeys.identityKeyString == afterCrash.identity.publicKeys.identityKeyString)
-        try await finished.post("and with the next one", audience: .selfOnly)
+        try await finished.publishing.post("and with the next one", audience: .selfOnly)
         #expect(try await finished.feed.timeline().count >= 4)
     }
 

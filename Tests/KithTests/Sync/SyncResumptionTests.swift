@@ -26,7 +26,7 @@ struct SyncResumptionTests {
             let secondCut = 2_500 + Int(random.next() % 9_500)
             let (alice, bob) = try await SyncPair.met()
             for index in 0..<30 {
-                try await alice.post("note \(index) " + String(repeating: "abcdefgh", count: 40), audience: .contacts)
+                try await alice.publishing.post("note \(index) " + String(repeating: "abcdefgh", count: 40), audience: .contacts)
             }
             var resent = 0
             var duplicates = 0
@@ -50,7 +50,7 @@ struct SyncResumptionTests {
     @Test("pending entries are declared held; a restarted sender skips them")
     func declaredHeld() async throws {
         let (alice, bob) = try await SyncPair.met()
-        for index in 0..<20 { try await alice.post("post \(index) " + String(repeating: "z", count: 300), audience: .contacts) }
+        for index in 0..<20 { try await alice.publishing.post("post \(index) " + String(repeating: "z", count: 300), audience: .contacts) }
         var configuration = SimulatedBLEConfiguration(mtu: 182)
         configuration.disconnectAfterBytes = 6_000
         let first = await SyncPair.session(alice, bob, configuration: configuration)
@@ -67,7 +67,7 @@ struct SyncResumptionTests {
     @Test("every session is recorded per peer in sync_peer_state")
     func peerRecord() async throws {
         let (alice, bob) = try await SyncPair.met()
-        try await alice.post("hello", audience: .contacts)
+        try await alice.publishing.post("hello", audience: .contacts)
         _ = await SyncPair.session(alice, bob)
         let agent = SyncAgent(account: bob)
         let record = try #require(await agent.source.peerRecord(SyncPeer(staticKey: Array(alice.identity.dhKey.publicKey.rawRepresentation))))

@@ -64,7 +64,7 @@ struct SyncServerTests {
     @Test("a contact syncs while a slow client and a flood hold connections")
     func contactGetsThrough() async throws {
         let (alice, bob) = try await SyncPair.met()
-        for index in 0..<3 { try await alice.post("note \(index)", audience: .contacts) }
+        for index in 0..<3 { try await alice.publishing.post("note \(index)", audience: .contacts) }
         let bobAgent = SyncAgent(account: bob)
         // Every client here comes from 127.0.0.1; a real contact dials from another address than the flood, so the
         // per-source bound is lifted to the overall one (with 8, the contact's handshake would race 8 newer flood
