@@ -16,10 +16,10 @@ do {
     let bob = try await Account.create(home: AccountHome(directory: folder.appendingPathComponent("bob")), passphrase: { "bob's passphrase" })
 
     // 2. They meet and scan each other's cards (here, the card text is passed directly).
-    let aliceCard = try await alice.contactCard(displayName: "Alice")
-    let bobCard = try await bob.contactCard(displayName: "Bob")
-    let bobAsSeenByAlice = try await alice.addContact(cardText: bobCard.text, name: "Bob")
-    _ = try await bob.addContact(cardText: aliceCard.text, name: "Alice")
+    let aliceCard = try await alice.contacts.card(displayName: "Alice")
+    let bobCard = try await bob.contacts.card(displayName: "Bob")
+    let bobAsSeenByAlice = try await alice.contacts.add(cardText: bobCard.text, name: "Bob")
+    _ = try await bob.contacts.add(cardText: aliceCard.text, name: "Alice")
 
     // 3. Alice posts to her contacts and writes Bob a direct message.
     try await alice.publishing.post("Hello, contacts", audience: .contacts)

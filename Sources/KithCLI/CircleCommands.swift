@@ -35,7 +35,7 @@ struct Circle: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
+                let record = try await account.contacts.resolve(contact)
                 try await account.circle.add(record.feedID, poolSize: size)
                 if global.json {
                     var object = JSONObject()
@@ -65,7 +65,7 @@ struct Circle: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
+                let record = try await account.contacts.resolve(contact)
                 let envelope = try await account.circle.send(text, to: record.feedID)
                 let pools = try await account.circle.status().first { $0.feedID == record.feedID.string }?.pools
                 if global.json {
@@ -95,7 +95,7 @@ struct Circle: AsyncParsableCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 let members = try await account.circle.status()
-                let contacts = try await account.contacts()
+                let contacts = try await account.contacts.all()
                 func name(_ feed: String) -> String { contacts.first { $0.feedID.string == feed }?.shownName ?? feed }
                 if global.json {
                     Output.json(.array(members.map { member in
@@ -158,7 +158,7 @@ struct Circle: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
+                let record = try await account.contacts.resolve(contact)
                 let had = try await account.circle.revoke(record.feedID)
                 if global.json {
                     var object = JSONObject()

@@ -34,8 +34,8 @@ struct Card: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let card = try await account.contactCard(displayName: name)
-            let compact = try await account.compactContactCard(for: card)
+            let card = try await account.contacts.card(displayName: name)
+            let compact = try await account.contacts.compactCard(for: card)
             if global.json {
                 var object = JSONObject()
                 object["card"] = .string(card.text)
@@ -97,7 +97,7 @@ struct Contact: AsyncParsableCommand {
                 let account = try await openAccount(global)
                 let record: ContactRecord
                 if CompactContactCard.looksCompact(text) {
-                    let pending = try await account.addPendingContact(compactText: text, name: name)
+                    let pending = try await account.contacts.addPending(compactText: text, name: name)
                     guard let full else {
                         if global.json {
                             var object = JSONObject()
@@ -118,10 +118,10 @@ struct Contact: AsyncParsableCommand {
                     do throws(CompactContactCardError) { _ = try pending.compactCard.complete(with: fullCard) } catch {
                         throw KithError.contacts(.compactCard(error))
                     }
-                    record = try await account.addContact(cardText: fullText, name: name, maxAge: maxAgeHours * 3600)
+                    record = try await account.contacts.add(cardText: fullText, name: name, maxAge: maxAgeHours * 3600)
                 } else {
                     guard full == nil else { throw KithError.input(.invalid("--full goes with a compact card (KC1:…); this is already a full card")) }
-                    record = try await account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
+                    record = try await account.contacts.add(cardText: text, name: name, maxAge: maxAgeHours * 3600)
                 }
                 if global.json {
                     Output.json(ContactRendering.json(record))
@@ -150,7 +150,7 @@ struct Contact: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.removeContact(try await account.resolveContact(contact).feedID)
+                let record = try await account.contacts.remove(try await account.contacts.resolve(contact).feedID)
                 // Spec 4.3: rotate the contacts key after a removal (fresh dh key, key_rotation).
                 if !keepKeys { try await account.rotation.rotate(reason: .scheduledRotation) }
                 // Push: the removal queued their whitelist tokens for revocation; DELETE them at the gateway now.
@@ -181,10 +181,10 @@ struct Contacts: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let contacts = try await account.contacts()
-            let introductions = try await account.introductions()
+            let contacts = try await account.contacts.all()
+            let introductions = try await account.contacts.introductions()
             let rotations = try await account.rotation.records()
-            let pending = try await account.pendingContacts()
+            let pending = try await account.contacts.pending()
             if global.json {
                 var object = JSONObject()
                 object["contacts"] = .array(contacts.map(ContactRendering.json))
@@ -224,13 +224,13 @@ struct Contacts: AsyncParsableCommand {
             }
             for intro in introductions {
                 let note = intro.note.map { ": \(TerminalText.escaped($0))" } ?? ""
-                Output.line("introduced, not met: \(intro.introducedFeedID) by \(TerminalText.escaped(await account.displayName(of: intro.introducerFeedID)))\(note)")
+                Output.line("introduced, not met: \(intro.introducedFeedID) by \(TerminalText.escaped(await account.contacts.displayName(of: intro.introducerFeedID)))\(note)")
             }
             if try await account.rotation.isDue() {
                 Output.line("NOTE: your keys are 30 days old or more; rotate them with `kith rotate-keys`.")
             }
             for rotation in rotations where !rotation.verified {
-                Output.line("WARNING: \(TerminalText.escaped(await account.displayName(of: rotation.feedID))) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
+                Output.line("WARNING: \(TerminalText.escaped(await account.contacts.displayName(of: rotation.feedID))) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
             }
         }
     }
@@ -322,9 +322,9 @@ struct Introduce: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let introduced = try await account.resolveContact(contact)
-            let recipient = try await account.resolveContact(to)
-            let envelope = try await account.introduce(introduced.feedID, to: recipient.feedID, note: note)
+            let introduced = try await account.contacts.resolve(contact)
+            let recipient = try await account.contacts.resolve(to)
+            let envelope = try await account.contacts.introduce(introduced.feedID, to: recipient.feedID, note: note)
             Output.published(envelope, json: global.json, what: "Introduced \(TerminalText.escaped(contact)) to \(TerminalText.escaped(to))")
         }
     }

@@ -29,7 +29,7 @@ struct DM: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let record = try await account.resolveContact(contact)
+            let record = try await account.contacts.resolve(contact)
             let before = try await account.direct.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
             let envelope = try await account.direct.send(text, to: record.feedID)
             let refilled = max(0, (try await account.direct.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
@@ -80,7 +80,7 @@ struct Prekeys: AsyncParsableCommand {
                     for pool in pools {
                         var object = JSONObject()
                         object["feed_id"] = .string(pool.peer.string)
-                        object["name"] = .string(await account.displayName(of: pool.peer))
+                        object["name"] = .string(await account.contacts.displayName(of: pool.peer))
                         object["handed_remaining"] = .integer(Int64(pool.handedRemaining))
                         object["last_batch_size"] = .integer(Int64(pool.lastBatchSize))
                         object["held"] = .integer(Int64(pool.held))
@@ -93,7 +93,7 @@ struct Prekeys: AsyncParsableCommand {
                 }
                 if pools.isEmpty { Output.line("No contacts yet. Exchange cards first: kith card / kith contact add CARD") }
                 for pool in pools {
-                    let name = TerminalText.escaped(await account.displayName(of: pool.peer))
+                    let name = TerminalText.escaped(await account.contacts.displayName(of: pool.peer))
                     let handed = pool.lastBatchSize == 0 ? "none handed yet" : "\(pool.handedRemaining)/\(pool.lastBatchSize) of yours left"
                     let warning = pool.needsRefill ? "  <- low: run `kith prekeys send \(name)` or hand over `kith prekeys export \(name)`" : ""
                     Output.line("\(name): \(handed), \(pool.held) of theirs held, session \(pool.hasSession ? "established" : "not yet")\(warning)")
@@ -115,7 +115,7 @@ struct Prekeys: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let handover = try await account.direct.prekeyHandover(for: try await account.resolveContact(batch.contact).feedID, count: batch.count)
+                let handover = try await account.direct.prekeyHandover(for: try await account.contacts.resolve(batch.contact).feedID, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["handover"] = .string(handover.text)
@@ -150,7 +150,7 @@ struct Prekeys: AsyncParsableCommand {
                     text = argument
                 }
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
+                let record = try await account.contacts.resolve(contact)
                 let added = try await account.direct.importPrekeyHandover(text, from: record.feedID)
                 if global.json {
                     var object = JSONObject()
@@ -176,7 +176,7 @@ struct Prekeys: AsyncParsableCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let envelopes = try await account.direct.sendPrekeys(to: try await account.resolveContact(batch.contact).feedID, count: batch.count)
+                let envelopes = try await account.direct.sendPrekeys(to: try await account.contacts.resolve(batch.contact).feedID, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["messages"] = .array(envelopes.map { .string($0.messageID.string) })

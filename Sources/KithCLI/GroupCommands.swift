@@ -85,7 +85,7 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
                 var feeds: [FeedID] = []
-                for contact in contacts { feeds.append(try await account.resolveContact(contact).feedID) }
+                for contact in contacts { feeds.append(try await account.contacts.resolve(contact).feedID) }
                 return (try await account.groups.add(group.id, contacts: feeds), "Added \(feeds.count); they join when they sync your feed.")
             }
         }
@@ -236,7 +236,7 @@ struct GroupCommand: AsyncParsableCommand {
             func run() async throws {
                 try await Output.run {
                     let account = try await openAccount(global)
-                    let text = try await account.groups.keyPackageHandover(for: try await account.resolveContact(contact).feedID)
+                    let text = try await account.groups.keyPackageHandover(for: try await account.contacts.resolve(contact).feedID)
                     if global.json {
                         var object = JSONObject()
                         object["key_package"] = .string(text)
@@ -263,7 +263,7 @@ struct GroupCommand: AsyncParsableCommand {
             func run() async throws {
                 try await Output.run {
                     let account = try await openAccount(global)
-                    let record = try await account.resolveContact(contact)
+                    let record = try await account.contacts.resolve(contact)
                     let text = String(decoding: try Output.readLines(file, maxBytes: 8192).joined(), as: UTF8.self)
                     try await account.groups.importKeyPackage(text, from: record.feedID)
                     let held = try await account.groups.keyPackageCount(of: record.feedID)
@@ -293,7 +293,7 @@ struct GroupCommand: AsyncParsableCommand {
                     let account = try await openAccount(global)
                     var rows: [JSONValue] = []
                     for contact in contacts {
-                        let record = try await account.resolveContact(contact)
+                        let record = try await account.contacts.resolve(contact)
                         let envelope = try await account.groups.shareKeyPackage(with: record.feedID)
                         var object = JSONObject()
                         object["feed_id"] = .string(record.feedID.string)
@@ -367,7 +367,7 @@ enum GroupShow {
         Output.line("Group \(TerminalText.escaped(group.name ?? "(unnamed)")) \(group.id)")
         Output.line("  status \(group.status.rawValue), epoch \(group.epoch)")
         if let committer = group.committer {
-            Output.line("  committer \(TerminalText.escaped(await account.displayName(of: committer)))\(group.isCommitter ? " (you)" : "")")
+            Output.line("  committer \(TerminalText.escaped(await account.contacts.displayName(of: committer)))\(group.isCommitter ? " (you)" : "")")
         }
         if let explodeAt = group.explodeAt {
             Output.line("  explodes at \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(explodeAt))))")
@@ -375,7 +375,7 @@ enum GroupShow {
         Output.line("  \(group.members.count) member\(group.members.count == 1 ? "" : "s"):")
         for member in group.members {
             let me = member == account.feedID ? " (you)" : ""
-            var shown = await account.displayName(of: member)
+            var shown = await account.contacts.displayName(of: member)
             if let chosen = group.profileName(of: member) { shown = chosen }
             Output.line("    \(TerminalText.escaped(shown))\(me)  \(member)")
         }
@@ -384,7 +384,7 @@ enum GroupShow {
 
     /// A member named by contact name, feed id or unique feed id prefix.
     static func resolveMember(_ text: String, in group: GroupSummary, account: Account) async throws -> FeedID {
-        if let contact = try? await account.resolveContact(text), group.members.contains(contact.feedID) { return contact.feedID }
+        if let contact = try? await account.contacts.resolve(text), group.members.contains(contact.feedID) { return contact.feedID }
         let matches = group.members.filter { $0.string == text || (text.count >= 4 && $0.string.hasPrefix(text)) }
         guard matches.count == 1, let match = matches.first else {
             throw KithError.group(.unknownMemberName(text))
@@ -405,7 +405,7 @@ enum GroupLog {
         let name = TerminalText.escaped(group.name ?? group.id.string)
         if messages.isEmpty { Output.line("No messages in \(name) yet. Try: kith group send \(name) \"hello\"") }
         for message in messages where !message.tombstoned {
-            Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.displayName(of: message.feedID)))
+            Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.contacts.displayName(of: message.feedID)))
         }
     }
 }

@@ -133,7 +133,7 @@ struct InviteCommand: AsyncParsableCommand {
                 let account = try await openAccount(global)
                 let inspection = try await account.invites.inspect(invite)
                 if let creator = inspection.invite.payload.creatorInboxID.feedID, creator != account.feedID,
-                   try await account.contact(creator) == nil {
+                   try await account.contacts.record(creator) == nil {
                     guard inspection.invite.payload.reach != nil else {
                         throw KithError.input(.invalid("you never met this invite's creator and the invite carries no way to reach them: ask for an invite made with `kith invite create --via SERVER_URL`, or meet and exchange cards first"))
                     }

@@ -73,7 +73,7 @@ struct PushCommand: AsyncParsableCommand {
                     for pool in pools {
                         var entry = JSONObject()
                         entry["feed_id"] = .string(pool.peer.string)
-                        entry["name"] = .string(await account.displayName(of: pool.peer))
+                        entry["name"] = .string(await account.contacts.displayName(of: pool.peer))
                         entry["issued_unused"] = .integer(Int64(pool.issuedUnused))
                         entry["issued_used"] = .integer(Int64(pool.issuedUsed))
                         entry["held_unused"] = .integer(Int64(pool.heldUnused))
@@ -92,7 +92,7 @@ struct PushCommand: AsyncParsableCommand {
                 }
                 if pools.isEmpty { Output.line("No push tokens with anyone yet.") }
                 for pool in pools {
-                    let name = TerminalText.escaped(await account.displayName(of: pool.peer))
+                    let name = TerminalText.escaped(await account.contacts.displayName(of: pool.peer))
                     Output.line("  \(name): you gave \(pool.issuedUnused) unused (\(pool.issuedUsed) used); you hold \(pool.heldUnused) to knock on them")
                 }
                 if pending > 0 { Output.line("\(pending) tokens wait to be revoked at the gateway (`kith push refill` retries).") }
@@ -138,7 +138,7 @@ struct KnockCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let record = try await account.resolveContact(contact)
+            let record = try await account.contacts.resolve(contact)
             let outcome = try await PushFlows.knock(account, contact: record.feedID)
             if global.json {
                 var object = JSONObject()
@@ -202,7 +202,7 @@ struct KnocksCommand: AsyncParsableCommand {
 /// The sync a knock triggers.
 enum KnockSync {
     static func run(account: Account, host: String, port: Int, contact: FeedID, json: Bool) async throws {
-        let record = try await account.contact(contact)
+        let record = try await account.contacts.record(contact)
         let agent = SyncAgent(account: account)
         let link: SecureLink
         do throws(SecureLinkError) {

@@ -86,7 +86,7 @@ extension Demo {
             guard let link = try? await bobAgent.accept(over: peripheral) else { return nil }
             return await bobAgent.run(link: link, clock: peripheral)
         }()
-        let contact = try await alice.contact(bob.feedID)
+        let contact = try await alice.contacts.record(bob.feedID)
         if let link = try? await aliceAgent.initiate(over: central, contact: contact) {
             _ = await aliceAgent.run(link: link, clock: central)
         } else {

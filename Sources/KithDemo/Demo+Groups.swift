@@ -8,8 +8,8 @@ extension Demo {
     /// Step 9: a group conversation on MLS whose messages travel in the members' feeds; a removal; an explosion.
     static func groupStep(alice: Account, bob: Account, summary: inout Summary, say: (String) -> Void) async throws(KithError) {
         let carol = try Account.inMemory()
-        try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        try await carol.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
         say("Carol meets Alice and they exchange cards too. Bob and Carol do not know each other.")
         try await bob.groups.shareKeyPackage(with: alice.feedID)
         try await carol.groups.shareKeyPackage(with: alice.feedID)
@@ -39,7 +39,7 @@ extension Demo {
         try await deliver(carol, to: bob)
         for message in try await alice.groups.messages(group) {
             if case .post(let post)? = message.content {
-                let author = message.feedID == alice.feedID ? "Alice" : await alice.displayName(of: message.feedID)
+                let author = message.feedID == alice.feedID ? "Alice" : await alice.contacts.displayName(of: message.feedID)
                 say("  \(author): \(post.body)")
             }
         }

@@ -23,8 +23,8 @@ extension Demo {
         say("Dana checks it: the card's signature holds and its feed id is the invite's creator id (\(danaInvite.creatorCard.feedID.string.prefix(8))…).")
         let danaOutcome = try await relayExchange(creator: alice, joiner: dana, invite: danaInvite, serverURL: serverURL)
         summary.inviteJoined = danaOutcome.joiner == .joined(group.id)
-        let aliceKnowsDana = try await alice.contact(dana.feedID) != nil
-        let danaKnowsAlice = try await dana.contact(alice.feedID) != nil
+        let aliceKnowsDana = try await alice.contacts.record(dana.feedID) != nil
+        let danaKnowsAlice = try await dana.contacts.record(alice.feedID) != nil
         summary.inviteJoinerWasStranger = !aliceKnowsDana && !danaKnowsAlice
         say("Over the relay Dana fetches Alice's full card (it matches the commitment; its invite key signed the invite), sends")
         say("her card and a KeyPackage; Alice runs the checks and adds her with one commit; the Welcome comes back on the link.")

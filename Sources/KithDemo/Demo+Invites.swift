@@ -13,8 +13,8 @@ extension Demo {
         let dana = try Account.inMemory()
         let erin = try Account.inMemory()
         for (person, name) in [(dana, "Dana"), (erin, "Erin")] {
-            try await person.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-            try await alice.addContact(cardText: try await person.contactCard(displayName: name).text, name: name)
+            try await person.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+            try await alice.contacts.add(cardText: try await person.contacts.card(displayName: name).text, name: name)
         }
         say("Dana and Erin exchange cards with Alice (their cards carry their secp256k1 invite keys, signed by their identity keys).")
         let group = try await alice.groups.create(name: "Book club")

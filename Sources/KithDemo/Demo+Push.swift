@@ -52,7 +52,7 @@ extension Demo {
                 let agent = SyncAgent(account: alice)
                 let link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
                     try await TCPTransport.connect(host: "127.0.0.1", port: port)
-                }, contact: try await alice.contact(bob.feedID))
+                }, contact: try await alice.contacts.record(bob.feedID))
                 _ = await agent.run(link: link)
                 return .stop
             }

@@ -156,15 +156,15 @@ public enum Demo {
     }
 
     private static func contactsStep(alice: Account, bob: Account, summary: inout Summary, say: (String) -> Void) async throws(KithError) {
-        let aliceCard = try await alice.contactCard(displayName: "Alice")
-        let bobCard = try await bob.contactCard(displayName: "Bob")
+        let aliceCard = try await alice.contacts.card(displayName: "Alice")
+        let bobCard = try await bob.contacts.card(displayName: "Bob")
         say("Alice's card: \(aliceCard.encoded.count) bytes, signed by her identity key; as text (\(aliceCard.text.count) characters):")
         say("  " + aliceCard.text.prefix(64) + "…")
         say("Bob scans the QR code on Alice's screen:")
         // A card always fits one QR code; if the terminal drawing fails, the text above suffices.
         if let code = try? QRCode.render(aliceCard.text) { say(code) }
-        try await bob.addContact(cardText: aliceCard.text, name: "Alice")
-        try await alice.addContact(cardText: bobCard.text, name: "Bob")
+        try await bob.contacts.add(cardText: aliceCard.text, name: "Alice")
+        try await alice.contacts.add(cardText: bobCard.text, name: "Bob")
         say("Both verified the other's card (signature, feed id = SHA-256(identity key), age) and derived a shared contacts key.")
         let post = try await alice.publishing.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
         say("Alice posts #\(post.sequence) to her contacts: one ciphertext, one 40-byte blinded slot per recipient.")

@@ -151,7 +151,7 @@ public enum PushFlows {
                 dropped += 1
             }
         }
-        throw FlowError.noTokens(name: await account.displayName(of: contact))
+        throw FlowError.noTokens(name: await account.contacts.displayName(of: contact))
     }
 
     /// Listens for knocks on this identity's subscription; each is mapped to the contact its token was issued to
@@ -167,7 +167,7 @@ public enum PushFlows {
         try await service.listen(subscriptionSecret: registration.secrets.subscriptionSecret, keys: keys, reconnect: reconnect, onRejected: onRejected) { knock in
             let origin = try await account.push.knockOrigin(token: knock.body.token)
             var name: String?
-            if let peer = origin?.peer { name = await account.displayName(of: peer) }
+            if let peer = origin?.peer { name = await account.contacts.displayName(of: peer) }
             return try await onKnock(HeardKnock(contact: origin?.peer, name: name, data: knock.body.data, replayed: origin?.wasUsedBefore ?? false))
         }
     }

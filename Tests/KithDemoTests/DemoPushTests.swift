@@ -42,8 +42,8 @@ import Testing
     static func met() async throws -> (Account, Account) {
         let alice = try Account.inMemory()
         let bob = try Account.inMemory()
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await bob.contacts.card(displayName: "Bob").text, name: "Bob")
         return (alice, bob)
     }
 
@@ -87,13 +87,13 @@ import Testing
             #expect(try await Self.listenOnce(alice)?.contact == bob.feedID)
 
             // Removing Bob revokes his tokens at the gateway: every knock of his is refused, and he is told.
-            _ = try await alice.removeContact(bob.feedID)
+            _ = try await alice.contacts.remove(bob.feedID)
             #expect(await PushFlows.flushRevocations(alice).pending == 0)
 
             // Registering again deletes the old account (its tokens with it) and leaves nothing to revoke.
             let carol = try Account.inMemory()
-            try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-            try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+            try await carol.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+            try await alice.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
             #expect(try await PushFlows.refill(alice).map(\.count) == [10])
             try await PushFlows.register(alice, gatewayURL: url)
             #expect(try await alice.push.pendingRevocations().isEmpty)

@@ -26,7 +26,7 @@ extension Account {
 
     /// Completes `pending` with the full card its holder sent over the link whose Noise key is `linkKey`: the card
     /// decodes and verifies, is young enough, names the link's key, and is the committed card (checked again by
-    /// ``addContact(card:name:)``, which also keeps the local name given at the scan). Nil when any check fails;
+    /// ``Account/Contacts/add(card:name:)``, which also keeps the local name given at the scan). Nil when any check fails;
     /// nothing is stored then.
     func completePendingContact(_ bytes: [UInt8], pending: PendingContactRecord, linkKey: [UInt8]) async -> ContactRecord? {
         await BlockingWork.run { () throws(Never) -> ContactRecord? in

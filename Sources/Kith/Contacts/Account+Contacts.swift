@@ -10,11 +10,6 @@ import KithStore
 extension Account {
     // MARK: Cards
 
-    /// This identity's contact card, signed now. The name defaults to the latest own profile name.
-    public func contactCard(displayName: String? = nil) async throws(KithError) -> ContactCard {
-        try await BlockingWork.run { () throws(KithError) in try self.contactCardBlocking(displayName: displayName) }
-    }
-
     func contactCardBlocking(displayName: String?) throws(KithError) -> ContactCard {
         let name: String
         if let displayName { name = displayName } else { name = try ownProfileBlocking()?.displayName ?? "" }
@@ -24,36 +19,6 @@ extension Account {
         } catch {
             throw .contacts(.card(error))
         }
-    }
-
-    /// Verifies a card (signature, feed id, age) and adds its holder as a contact.
-    ///
-    /// - Parameters:
-    ///   - cardText: the card as text (base64url, as a QR code or NFC carries it).
-    ///   - name: a local name for the contact (used by commands that take a contact).
-    ///   - maxAge: the oldest card accepted, in seconds.
-    @discardableResult
-    public func addContact(cardText: String, name: String? = nil, maxAge: Int64 = ContactCardLimits.defaultMaxAge) async throws(KithError) -> ContactRecord {
-        let card: ContactCard
-        do throws(ContactCardError) {
-            card = try ContactCard(text: cardText)
-            try card.checkAge(now: clock(), maxAge: maxAge)
-        } catch {
-            throw .contacts(.card(error))
-        }
-        return try await addContact(card: card, name: name)
-    }
-
-    /// Adds the holder of an already verified card as a contact.
-    ///
-    /// The card is checked against the feed's verified key chain (docs/FEED-FORMAT.md 11.1): a
-    /// card claiming a feed already relied on with another key throws
-    /// ``KithError/store(_:)`` with `StoreError.contactKeyConflict(feed:cardKey:chainKey:)`
-    /// (exit code 2) and changes nothing; a rotated identity met for the first time is stored with
-    /// `ContactRecord.keyIsVerified` false until its rotation entries are held.
-    @discardableResult
-    public func addContact(card: ContactCard, name: String? = nil) async throws(KithError) -> ContactRecord {
-        try await BlockingWork.run { () throws(KithError) in try self.addContactBlocking(card: card, name: name) }
     }
 
     func addContactBlocking(card: ContactCard, name: String?) throws(KithError) -> ContactRecord {
@@ -82,26 +47,6 @@ extension Account {
         return record
     }
 
-    /// Every contact.
-    public func contacts() async throws(KithError) -> [ContactRecord] {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) { return try self.store.contacts() } catch { throw .store(error) }
-        }
-    }
-
-    /// The contact record of `feed`, nil when it is not a contact.
-    public func contact(_ feed: FeedID) async throws(KithError) -> ContactRecord? {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) { return try self.store.contact(feed) } catch { throw .store(error) }
-        }
-    }
-
-    /// A contact by feed id, local name or display name: the lookup behind a UI's search field
-    /// or a command-line argument. Every other method takes the contact's `FeedID`.
-    public func resolveContact(_ text: String) async throws(KithError) -> ContactRecord {
-        try await BlockingWork.run { () throws(KithError) in try self.resolveContactBlocking(text) }
-    }
-
     func resolveContactBlocking(_ text: String) throws(KithError) -> ContactRecord {
         let record: ContactRecord?
         do throws(StoreError) { record = try store.resolveContact(text) } catch { throw .store(error) }
@@ -120,44 +65,14 @@ extension Account {
         return record
     }
 
-    /// Removes a contact: later contacts messages are not encrypted for them.
-    @discardableResult
-    public func removeContact(_ contact: FeedID) async throws(KithError) -> ContactRecord {
-        try await BlockingWork.run { () throws(KithError) in
-            let record = try self.contactRecordBlocking(contact)
-            do throws(StoreError) { try self.store.removeContact(record.feedID) } catch { throw .store(error) }
-            self.hub.emit(.contactRemoved(record.feedID))
-            return record
-        }
-    }
-
-    /// People introduced by contacts, not met yet.
-    public func introductions() async throws(KithError) -> [IntroductionRecord] {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) { return try self.store.introductions() } catch { throw .store(error) }
-        }
-    }
-
     func ownProfileBlocking() throws(KithError) -> ProfileUpdate? {
         do throws(StoreError) { return try store.latestProfile(of: feedID) } catch { throw .store(error) }
-    }
-
-    /// The name to show for a feed: "me", a contact's name, or a short feed id.
-    public func displayName(of feed: FeedID) async -> String {
-        await (try? BlockingWork.run { () throws(KithError) in self.displayNameBlocking(of: feed) }) ?? String(feed.string.prefix(8))
     }
 
     func displayNameBlocking(of feed: FeedID) -> String {
         if feed == feedID { return "me" }
         if let record = try? store.contact(feed) { return record.shownName }
         return String(feed.string.prefix(8))
-    }
-
-    /// Introduces contact `introduced` to contact `recipient` (spec 5.4): a contact_introduction
-    /// encrypted for `recipient` alone (and the author).
-    @discardableResult
-    public func introduce(_ introduced: FeedID, to recipient: FeedID, note: String? = nil) async throws(KithError) -> Envelope {
-        try await BlockingWork.run { () throws(KithError) in try self.introduceBlocking(introduced, to: recipient, note: note) }
     }
 
     func introduceBlocking(_ introduced: FeedID, to recipient: FeedID, note: String?) throws(KithError) -> Envelope {
@@ -171,21 +86,6 @@ extension Account {
             introducedFeedID: person.feedID, introducedDHKey: person.dhKey, introducedPQKey: person.pqKey, note: note
         ))
         return try send(object: content.jsonObject, audience: .contacts, onlyTo: [target.feedID])
-    }
-
-    /// Every contact with the contacts key shared with them, for nearby discovery's beacon keys
-    /// (KithNearby). Package access only: the keys are secret and no app API.
-    package func contactsWithKeys() async throws(KithError) -> [(record: ContactRecord, key: SymmetricKey)] {
-        try await BlockingWork.run { () throws(KithError) in
-            do throws(StoreError) {
-                let keys = try self.store.contactsKeys()
-                return try self.store.contacts().compactMap { record in
-                    keys.first { $0.feedID == record.feedID }.map { (record, $0.key) }
-                }
-            } catch {
-                throw .store(error)
-            }
-        }
     }
 
     // MARK: Internals
@@ -226,6 +126,108 @@ extension Account {
             return try ContactsKey.derive(myDHKey: identity.dhKey, theirDHKey: theirs, myFeed: feedID, theirFeed: record.feedID)
         } catch {
             throw .contacts(.cipher(error))
+        }
+    }
+}
+
+extension Account.Contacts {
+    /// This identity's contact card, signed now. The name defaults to the latest own profile name.
+    public func card(displayName: String? = nil) async throws(KithError) -> ContactCard {
+        try await BlockingWork.run { () throws(KithError) in try account.contactCardBlocking(displayName: displayName) }
+    }
+
+    /// Verifies a card (signature, feed id, age) and adds its holder as a contact.
+    ///
+    /// - Parameters:
+    ///   - cardText: the card as text (base64url, as a QR code or NFC carries it).
+    ///   - name: a local name for the contact (used by commands that take a contact).
+    ///   - maxAge: the oldest card accepted, in seconds.
+    @discardableResult
+    public func add(cardText: String, name: String? = nil, maxAge: Int64 = ContactCardLimits.defaultMaxAge) async throws(KithError) -> ContactRecord {
+        let card: ContactCard
+        do throws(ContactCardError) {
+            card = try ContactCard(text: cardText)
+            try card.checkAge(now: account.clock(), maxAge: maxAge)
+        } catch {
+            throw .contacts(.card(error))
+        }
+        return try await add(card: card, name: name)
+    }
+
+    /// Adds the holder of an already verified card as a contact.
+    ///
+    /// The card is checked against the feed's verified key chain (docs/FEED-FORMAT.md 11.1): a
+    /// card claiming a feed already relied on with another key throws
+    /// ``KithError/store(_:)`` with `StoreError.contactKeyConflict(feed:cardKey:chainKey:)`
+    /// (exit code 2) and changes nothing; a rotated identity met for the first time is stored with
+    /// `ContactRecord.keyIsVerified` false until its rotation entries are held.
+    @discardableResult
+    public func add(card: ContactCard, name: String? = nil) async throws(KithError) -> ContactRecord {
+        try await BlockingWork.run { () throws(KithError) in try account.addContactBlocking(card: card, name: name) }
+    }
+
+    /// Every contact.
+    public func all() async throws(KithError) -> [ContactRecord] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try account.store.contacts() } catch { throw .store(error) }
+        }
+    }
+
+    /// The contact record of `feed`, nil when it is not a contact.
+    public func record(_ feed: FeedID) async throws(KithError) -> ContactRecord? {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try account.store.contact(feed) } catch { throw .store(error) }
+        }
+    }
+
+    /// A contact by feed id, local name or display name: the lookup behind a UI's search field
+    /// or a command-line argument. Every other method takes the contact's `FeedID`.
+    public func resolve(_ text: String) async throws(KithError) -> ContactRecord {
+        try await BlockingWork.run { () throws(KithError) in try account.resolveContactBlocking(text) }
+    }
+
+    /// Removes a contact: later contacts messages are not encrypted for them.
+    @discardableResult
+    public func remove(_ contact: FeedID) async throws(KithError) -> ContactRecord {
+        try await BlockingWork.run { () throws(KithError) in
+            let record = try account.contactRecordBlocking(contact)
+            do throws(StoreError) { try account.store.removeContact(record.feedID) } catch { throw .store(error) }
+            account.hub.emit(.contactRemoved(record.feedID))
+            return record
+        }
+    }
+
+    /// People introduced by contacts, not met yet.
+    public func introductions() async throws(KithError) -> [IntroductionRecord] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) { return try account.store.introductions() } catch { throw .store(error) }
+        }
+    }
+
+    /// The name to show for a feed: "me", a contact's name, or a short feed id.
+    public func displayName(of feed: FeedID) async -> String {
+        await (try? BlockingWork.run { () throws(KithError) in account.displayNameBlocking(of: feed) }) ?? String(feed.string.prefix(8))
+    }
+
+    /// Introduces contact `introduced` to contact `recipient` (spec 5.4): a contact_introduction
+    /// encrypted for `recipient` alone (and the author).
+    @discardableResult
+    public func introduce(_ introduced: FeedID, to recipient: FeedID, note: String? = nil) async throws(KithError) -> Envelope {
+        try await BlockingWork.run { () throws(KithError) in try account.introduceBlocking(introduced, to: recipient, note: note) }
+    }
+
+    /// Every contact with the contacts key shared with them, for nearby discovery's beacon keys
+    /// (KithNearby). Package access only: the keys are secret and no app API.
+    package func withKeys() async throws(KithError) -> [(record: ContactRecord, key: SymmetricKey)] {
+        try await BlockingWork.run { () throws(KithError) in
+            do throws(StoreError) {
+                let keys = try account.store.contactsKeys()
+                return try account.store.contacts().compactMap { record in
+                    keys.first { $0.feedID == record.feedID }.map { (record, $0.key) }
+                }
+            } catch {
+                throw .store(error)
+            }
         }
     }
 }

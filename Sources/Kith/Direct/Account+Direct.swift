@@ -10,7 +10,7 @@ import KithStore
 /// kept sealed in SQLite.
 ///
 /// ```swift
-/// let bob = try await alice.resolveContact("Bob")           // a UI's lookup by name
+/// let bob = try await alice.contacts.resolve("Bob")           // a UI's lookup by name
 /// try await alice.direct.send("see you at 6", to: bob.feedID)
 /// // ... Bob imports or syncs Alice's feed ...
 /// try await bob.direct.process()                      // also done by every import

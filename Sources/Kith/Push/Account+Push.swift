@@ -128,7 +128,7 @@ extension Account.Push {
         }
     }
 
-    /// Queues every token issued to `contact` for revocation at the gateway (also done by ``removeContact(_:)``).
+    /// Queues every token issued to `contact` for revocation at the gateway (also done by ``Account/Contacts/remove(_:)``).
     public func revokeTokens(of contact: FeedID) async throws(KithError) {
         try await BlockingWork.run { () throws(KithError) in
             do throws(StoreError) { try account.store.revokeIssuedPushTokens(to: contact) } catch { throw .store(error) }

@@ -84,7 +84,7 @@ enum GroupsSuite: BenchSuite {
         // one check, against bare MLS: the floor of the overhead ratio, before any storage.
         let sample = try await alice.groups.send(group, text: "signature sample")
         _ = try await bob.feed.importKnown(lines: [sample.canonicalBytes])  // the commits below follow it in Alice's chain
-        let signer = try await alice.contactCard(displayName: "Alice").publicKeys.identityKey
+        let signer = try await alice.contacts.card(displayName: "Alice").publicKeys.identityKey
         var checkTimes: [Double] = []
         for _ in 0..<runs {
             checkTimes.append(try await seconds {
@@ -138,8 +138,8 @@ enum GroupsSuite: BenchSuite {
         var members: [Account] = []
         for index in 1..<Self.members {
             let member = try Account.inMemory(seed: try Seed(bytes: [UInt8(index), 0x5E] + [UInt8](repeating: 0x77, count: 30)))
-            try await member.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-            try await alice.addContact(cardText: try await member.contactCard(displayName: "m\(index)").text, name: "m\(index)")
+            try await member.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+            try await alice.contacts.add(cardText: try await member.contacts.card(displayName: "m\(index)").text, name: "m\(index)")
             try await member.groups.shareKeyPackage(with: alice.feedID)
             _ = try await alice.feed.importKnown(lines: try await member.feed.export())
             members.append(member)

@@ -35,7 +35,7 @@ struct AccountEventTests {
         try await alice.rotation.rotate(reason: .scheduledRotation)
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         let post = try await bob.publishing.post("hi all", audience: .contacts)
-        try await bob.removeContact(alice.feedID)
+        try await bob.contacts.remove(alice.feedID)
 
         for stream in [first, second] {
             let events = await Self.take(6, from: stream)
@@ -59,7 +59,7 @@ struct AccountEventTests {
         let alice = try ContactsAccountTests.account(0xA1)
         let bob = try ContactsAccountTests.account(0xB0)
         let events = bob.events()
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
         let seen = await Self.take(1, from: events)
         guard case .contactAdded(let feed)? = seen.first else { Issue.record("\(seen)"); return }
         #expect(feed == alice.feedID)

@@ -61,7 +61,7 @@ import Testing
         let (alice, bob) = try await ContactsAccountTests.pair()
         let stranger = try Account.inMemory()
         await #expect {
-            try await alice.resolveContact("nobody")
+            try await alice.contacts.resolve("nobody")
         } throws: { error in
             guard case .contacts(.notFound("nobody"))? = error as? KithError else { return false }
             return true
@@ -73,19 +73,19 @@ import Testing
             return feed == stranger.feedID
         }
         await #expect {
-            try await alice.addContact(card: try await alice.contactCard(displayName: "me"))
+            try await alice.contacts.add(card: try await alice.contacts.card(displayName: "me"))
         } throws: { error in
             guard case .contacts(.ownCard)? = error as? KithError else { return false }
             return true
         }
         await #expect {
-            try await alice.addContact(cardText: "not a card")
+            try await alice.contacts.add(cardText: "not a card")
         } throws: { error in
             guard case .contacts(.card)? = error as? KithError else { return false }
             return true
         }
         await #expect {
-            try await alice.introduce(bob.feedID, to: bob.feedID)
+            try await alice.contacts.introduce(bob.feedID, to: bob.feedID)
         } throws: { error in
             guard case .contacts(.introductionToThemselves)? = error as? KithError else { return false }
             return true

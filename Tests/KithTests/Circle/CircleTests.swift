@@ -170,7 +170,7 @@ import Testing
     @Test func relayedNanoTDFsFromStrangersOrTamperedAreRefusedAndKeepTheKey() async throws {
         let (alice, bob) = try await Self.circle(size: 4)
         let carol = try SyncPair.account(0xC4)
-        try await bob.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        try await bob.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
         let genuine = try await alice.circle.sealForRelay("genuine", to: bob.feedID)
         // Claimed by another author (Carol is a contact, but the key is not in her pool): refused.
         var header = genuine.header

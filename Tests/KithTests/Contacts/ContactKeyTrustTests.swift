@@ -32,7 +32,7 @@ import Testing
         let forged = try Self.forgedCard(by: carol, claiming: alice)
         #expect(forged.feedID == alice.feedID)
         await #expect {
-            try await bob.addContact(cardText: forged.text, name: "Alice")
+            try await bob.contacts.add(cardText: forged.text, name: "Alice")
         } throws: { error in
             guard let error = error as? KithError, case .store(.contactKeyConflict) = error else { return false }
             return true
@@ -52,8 +52,8 @@ import Testing
         let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
         try await alice.rotation.rotate()
-        try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
+        try await dave.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await dave.contacts.card(displayName: "Dave").text, name: "Dave")
         let held = try #require(try dave.store.contact(alice.feedID))
         #expect(!held.keyIsVerified)
         // The feed is still verified with its original key only.
@@ -75,7 +75,7 @@ import Testing
         let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
         try await alice.rotation.rotate()
-        try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await dave.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
         let before = try dave.store.head(of: dave.feedID)
         await #expect {
             try await dave.direct.send("secret for the claimed key", to: alice.feedID)
@@ -90,9 +90,9 @@ import Testing
         let alice = try ContactsAccountTests.account(0xA1)
         let dave = try ContactsAccountTests.account(0xD0)
         let carol = try ContactsAccountTests.account(0xC0)
-        try await dave.addContact(cardText: try Self.forgedCard(by: carol, claiming: alice).text, name: "Alice?")
+        try await dave.contacts.add(cardText: try Self.forgedCard(by: carol, claiming: alice).text, name: "Alice?")
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
-        await #expect(throws: KithError.self) { try await dave.introduce(alice.feedID, to: alice.feedID) }
+        await #expect(throws: KithError.self) { try await dave.contacts.introduce(alice.feedID, to: alice.feedID) }
         // Alice's real feed ingests with her original key; the claim stays unverified.
         let post = try await alice.publishing.post("public hello", audience: .contacts)
         let report = try await dave.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
@@ -101,7 +101,7 @@ import Testing
         #expect(try dave.store.contact(alice.feedID)?.keyIsVerified == false)
         #expect(try dave.store.contactsKeys().isEmpty)
         // Meeting the real Alice replaces the claim with a verified contact.
-        try await dave.addContact(cardText: try await alice.contactCard(displayName: "Alice").text)
+        try await dave.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text)
         let record = try #require(try dave.store.contact(alice.feedID))
         #expect(record.keyIsVerified && record.identityKey == alice.identity.publicKeys.identityKeyString)
     }
@@ -110,14 +110,14 @@ import Testing
         let pair = try await ContactsAccountTests.pair()
         let alice = pair.0
         let bob = pair.1
-        let oldCard = try await alice.contactCard(displayName: "Alice")
+        let oldCard = try await alice.contacts.card(displayName: "Alice")
         try await alice.rotation.rotate()
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(try await bob.rotation.records(feed: alice.feedID).map(\.verified) == [true])
-        let record = try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        let record = try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
         #expect(record.keyIsVerified && record.identityKey == alice.identity.publicKeys.identityKeyString)
         // A card from before the verified rotation no longer matches the chain.
-        await #expect(throws: KithError.self) { try await bob.addContact(cardText: oldCard.text) }
+        await #expect(throws: KithError.self) { try await bob.contacts.add(cardText: oldCard.text) }
         #expect(try bob.store.contact(alice.feedID)?.identityKey == alice.identity.publicKeys.identityKeyString)
     }
 }

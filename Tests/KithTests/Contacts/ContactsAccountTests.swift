@@ -44,12 +44,12 @@ import Testing
     @Test func postsImportedBeforeAddingTheCardBecomeReadable() async throws {
         let alice = try Self.account(0xA1)
         let bob = try Self.account(0xB0)
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text)
+        try await alice.contacts.add(cardText: try await bob.contacts.card(displayName: "Bob").text)
         try await alice.publishing.setProfile(displayName: "Alice")
         let post = try await alice.publishing.post("written before Bob scanned my card", audience: .contacts)
         _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(try Self.content(bob, post.messageID) == nil)
-        try await bob.addContact(cardText: try await alice.contactCard().text)
+        try await bob.contacts.add(cardText: try await alice.contacts.card().text)
         #expect(try Self.content(bob, post.messageID) == .post(Post(body: "written before Bob scanned my card")))
         #expect(try bob.store.contact(alice.feedID)?.displayName == "Alice")
     }
@@ -68,7 +68,7 @@ import Testing
     @Test func aContactRemovedBeforeAMessageCannotReadIt() async throws {
         let (alice, bob) = try await Self.pair()
         let before = try await alice.publishing.post("before removal", audience: .contacts)
-        try await alice.removeContact(bob.feedID)
+        try await alice.contacts.remove(bob.feedID)
         let after = try await alice.publishing.post("after removal", audience: .contacts)
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         #expect(try Self.content(bob, before.messageID) != nil)
@@ -78,14 +78,14 @@ import Testing
 
     @Test func cardsAreCheckedWhenAdded() async throws {
         let alice = try Self.account(0xA1)
-        let card = try await alice.contactCard(displayName: "Alice")
+        let card = try await alice.contacts.card(displayName: "Alice")
         let late = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB0, count: 32)), clock: { Self.now + 30 * 24 * 3600 })
-        await #expect(throws: KithError.self) { try await late.addContact(cardText: card.text) }
-        #expect(try await late.addContact(cardText: card.text, maxAge: 60 * 24 * 3600).feedID == alice.feedID)
-        await #expect(throws: KithError.self) { try await alice.addContact(cardText: card.text) }
+        await #expect(throws: KithError.self) { try await late.contacts.add(cardText: card.text) }
+        #expect(try await late.contacts.add(cardText: card.text, maxAge: 60 * 24 * 3600).feedID == alice.feedID)
+        await #expect(throws: KithError.self) { try await alice.contacts.add(cardText: card.text) }
         var bytes = card.encoded
         bytes[1_391] ^= 1
-        await #expect(throws: KithError.self) { try await late.addContact(cardText: Base64URL.encode(bytes)) }
+        await #expect(throws: KithError.self) { try await late.contacts.add(cardText: Base64URL.encode(bytes)) }
     }
 
     @Test func profilesReactionsAndTombstones() async throws {
@@ -103,8 +103,8 @@ import Testing
         #expect(held.tombstoned && held.content == nil)
         await #expect(throws: KithError.self) { try await alice.publishing.react(to: post.messageID, emoji: "no") }
         await #expect(throws: KithError.self) { try await bob.publishing.delete(post.messageID) }
-        #expect(await bob.displayName(of: alice.feedID) == "Alice")
-        #expect(await bob.displayName(of: bob.feedID) == "me")
+        #expect(await bob.contacts.displayName(of: alice.feedID) == "Alice")
+        #expect(await bob.contacts.displayName(of: bob.feedID) == "me")
     }
 
     @Test func attachmentsAreEncryptedAndReadableByContacts() async throws {
@@ -125,22 +125,22 @@ import Testing
     @Test func introductionsReachOnlyTheirRecipient() async throws {
         let (alice, bob) = try await Self.pair()
         let carol = try Self.account(0xC0)
-        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
-        try await carol.addContact(cardText: try await alice.contactCard().text, name: "Alice")
+        try await alice.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
+        try await carol.contacts.add(cardText: try await alice.contacts.card().text, name: "Alice")
         let dave = try Self.account(0xD0)
-        try await alice.addContact(cardText: try await dave.contactCard(displayName: "Dave").text, name: "Dave")
-        try await dave.addContact(cardText: try await alice.contactCard().text, name: "Alice")
-        let intro = try await alice.introduce(carol.feedID, to: bob.feedID, note: "you two should meet")
+        try await alice.contacts.add(cardText: try await dave.contacts.card(displayName: "Dave").text, name: "Dave")
+        try await dave.contacts.add(cardText: try await alice.contacts.card().text, name: "Alice")
+        let intro = try await alice.contacts.introduce(carol.feedID, to: bob.feedID, note: "you two should meet")
         _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
         _ = try await dave.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
-        let staged = try await bob.introductions()
+        let staged = try await bob.contacts.introductions()
         #expect(staged.map(\.introducedFeedID) == [carol.feedID])
         #expect(staged.first?.note == "you two should meet")
         #expect(try Self.content(dave, intro.messageID) == nil)
-        #expect(try await dave.introductions().isEmpty)
+        #expect(try await dave.contacts.introductions().isEmpty)
         // Meeting Carol in person turns the introduction into a contact.
-        try await bob.addContact(cardText: try await carol.contactCard().text)
-        #expect(try await bob.introductions().isEmpty)
+        try await bob.contacts.add(cardText: try await carol.contacts.card().text)
+        #expect(try await bob.contacts.introductions().isEmpty)
     }
 
     @Test func postsToOneThousandContactsFitTheEnvelope() async throws {
@@ -149,7 +149,7 @@ import Testing
         for seed in seeds {
             let other = try Identity(seed: try Seed(bytes: seed))
             let card = try ContactCard.create(identity: other, displayName: "", createdAt: Self.now)
-            try await alice.addContact(card: card)
+            try await alice.contacts.add(card: card)
         }
         let envelope = try await alice.publishing.post(String(repeating: "x", count: 280), audience: .contacts)
         #expect(envelope.canonicalBytes.count < 100_000)
@@ -226,7 +226,7 @@ import Testing
         // They meet; Alice shows the card of her new device, naming her original feed.
         let card = try ContactCard.create(identity: rotated, displayName: "Alice", createdAt: Self.now, originalIdentityKey: alice.identity.publicKeys.identityKey)
         await #expect {
-            try await bob.addContact(cardText: card.text, name: "Alice")
+            try await bob.contacts.add(cardText: card.text, name: "Alice")
         } throws: { error in
             guard case KithError.store(.contactKeyConflict)? = error as? KithError else { return false }
             return true

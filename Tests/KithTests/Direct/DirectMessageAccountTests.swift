@@ -61,8 +61,8 @@ import Testing
     @Test func onlyTheAddresseeCanRead() async throws {
         let (alice, bob) = try await Self.pair()
         let carol = try ContactsAccountTests.account(0xC0)
-        try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        try await carol.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
         let message = try await alice.direct.send("for Bob only", to: bob.feedID)
         try await Self.deliver(alice, to: carol)
         #expect(try carol.store.message(message.messageID)?.content == nil)
@@ -90,8 +90,8 @@ import Testing
     @Test func handoverRejections() async throws {
         let (alice, bob) = try await Self.pair()
         let carol = try ContactsAccountTests.account(0xC0)
-        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
-        try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
+        try await carol.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
         let handover = try await bob.direct.prekeyHandover(for: alice.feedID, count: 3)
         func reason(_ error: any Error) -> PrekeyHandoverError? {
             if case .input(.prekeyHandover(let reason))? = error as? KithError { reason } else { nil }
@@ -167,11 +167,11 @@ import Testing
     @Test func messagesFromSomeoneNotYetAContactWaitForTheirCard() async throws {
         let alice = try ContactsAccountTests.account(0xA1)
         let bob = try ContactsAccountTests.account(0xB0)
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await alice.contacts.add(cardText: try await bob.contacts.card(displayName: "Bob").text, name: "Bob")
         try await alice.direct.send("before you scanned me", to: bob.feedID)
         _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
         #expect(try await bob.direct.process().waiting >= 1)
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
         #expect(Self.texts(try await bob.direct.conversation(with: alice.feedID)) == ["before you scanned me"])
     }
 
@@ -181,8 +181,8 @@ import Testing
         let bobHome = AccountHome(directory: directory.appendingPathComponent("b"))
         let alice = try await Account.create(home: aliceHome, scrypt: .testing, passphrase: { "p" })
         let bob = try await Account.create(home: bobHome, scrypt: .testing, passphrase: { "p" })
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await bob.contacts.card(displayName: "Bob").text, name: "Bob")
+        try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
         let secret = "the direct secret is 4711"
         try await alice.direct.send(secret, to: bob.feedID)
         try await Self.deliver(alice, to: bob)
@@ -229,7 +229,7 @@ import Testing
         let sent = try await alice.direct.send("survives a crash", to: bob.feedID)
         _ = try bob.store.ingest(try await alice.feed.export())  // stored, not yet decrypted
         let envelope = try Envelope.parseV1(sent.canonicalBytes)
-        let record = try await bob.resolveContact("Alice")
+        let record = try await bob.contacts.resolve("Alice")
         struct Crash: Error {}
         #expect(throws: StoreError.self) {
             try bob.store.withDirectState { access in

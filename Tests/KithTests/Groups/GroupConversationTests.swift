@@ -13,8 +13,8 @@ import Testing
     static func people() async throws -> (alice: Account, bob: Account, carol: Account) {
         let (alice, bob) = try await MetAccounts.met()
         let carol = try MetAccounts.account(0xC0)
-        try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        try await carol.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
         return (alice, bob, carol)
     }
 

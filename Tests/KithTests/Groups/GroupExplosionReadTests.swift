@@ -22,8 +22,8 @@ import Testing
     ) async throws -> (alice: Account, bob: Account, group: GroupID, message: MessageID) {
         let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: clock.read)
         let bob = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB0, count: 32)), clock: clock.read)
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await bob.contacts.card(displayName: "Bob").text, name: "Bob")
         try await bob.groups.shareKeyPackage(with: alice.feedID)
         try await GroupConversationTests.deliver(bob, to: alice)
         let group = try await alice.groups.create(name: "brief", explodeAt: MetAccounts.now + 3600)

@@ -20,8 +20,8 @@ import Testing
         var others: [Account] = []
         for (byte, name) in [(UInt8(0xB0), "Bob"), (0xC0, "Carol"), (0xD0, "Dave"), (0xE0, "Erin")] {
             let member = try MetAccounts.account(byte)
-            try await member.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-            try await alice.addContact(cardText: try await member.contactCard(displayName: name).text, name: name)
+            try await member.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+            try await alice.contacts.add(cardText: try await member.contacts.card(displayName: name).text, name: name)
             try await member.groups.shareKeyPackage(with: alice.feedID)
             _ = try await alice.feed.importKnown(lines: try await member.feed.export())
             others.append(member)
@@ -139,7 +139,7 @@ import Testing
     @Test func aNonMemberReadsNothing() async throws {
         let (alice, _, group) = try await Self.crowd()
         let frank = try MetAccounts.account(0xF0)
-        try await frank.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
+        try await frank.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
         try await alice.groups.send(group, text: "members only")
         await Self.deliver(alice, to: frank)
         let stored = try await frank.feed.timeline(feed: alice.feedID, limit: 100).filter { $0.audience == group.audience }

@@ -32,8 +32,8 @@ import Testing
 
     @Test func theCreatorAndAJoinerWhoNeverMetSyncDirectly() async throws {
         let (alice, _, dana, group) = try await Self.joined()
-        #expect(try await alice.contact(dana.feedID) == nil)
-        #expect(try await dana.contact(alice.feedID) == nil)
+        #expect(try await alice.contacts.record(dana.feedID) == nil)
+        #expect(try await dana.contacts.record(alice.feedID) == nil)
         #expect(await alice.makeSyncSource().isSyncPeer(staticKey: Self.key(dana)))
         #expect(await dana.makeSyncSource().isSyncPeer(staticKey: Self.key(alice)))
         #expect(await alice.makeSyncSource().peerName(staticKey: Self.key(dana))?.hasSuffix("(group member)") == true)
@@ -67,7 +67,7 @@ import Testing
 
         // Entries of a feed outside the shared groups are refused unread when a group peer delivers them.
         let carol = try MetAccounts.account(0xC0)
-        try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+        try await alice.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
         _ = try await carol.publishing.post("carol's post", audience: .contacts)
         let carolEntries = try await carol.feed.export().map { ReceivedMessage(messageID: SyncMessageID(envelope: $0), envelope: $0) }
         let results = try await source.ingest(carolEntries, from: danaPeer)

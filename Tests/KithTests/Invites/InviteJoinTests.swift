@@ -91,7 +91,7 @@ import Testing
         let made = try await alice.invites.create(group: group.id, expiresIn: 60)
         // Bob's clock is two minutes ahead: the invite expired for him.
         let late = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB1, count: 32)), clock: { MetAccounts.now + 120 })
-        try await late.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice", maxAge: 1_000)
+        try await late.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice", maxAge: 1_000)
         let entries = try await late.feed.export().count
         await #expect(throws: KithError.self) { try await late.invites.accept(made.url) }
         #expect(try await late.feed.export().count == entries)
@@ -134,7 +134,7 @@ import Testing
 
     @Test func theContactCardCarriesTheInviteKey() async throws {
         let (alice, _) = try await MetAccounts.met()
-        let card = try await alice.contactCard()
+        let card = try await alice.contacts.card()
         #expect(card.invitePublicKey == (try alice.invites.publicKey()))
     }
 

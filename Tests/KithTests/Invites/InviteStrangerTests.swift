@@ -58,8 +58,8 @@ import Testing
         #expect(try await alice.groups.summary(group.id).members.contains(dana.feedID))
         #expect(try await dana.invites.joinRequestStatus(creator: alice.feedID, tag: made.invite.payload.tag) == "joined")
         // An invite-scoped peer: neither side made the other a contact.
-        #expect(try await alice.contact(dana.feedID) == nil)
-        #expect(try await dana.contact(alice.feedID) == nil)
+        #expect(try await alice.contacts.record(dana.feedID) == nil)
+        #expect(try await dana.contacts.record(alice.feedID) == nil)
         // Nothing was queued for Dana as a direct message.
         #expect(try alice.readGroupStore { try $0.queuedWelcomes() }.isEmpty)
 
@@ -90,7 +90,7 @@ import Testing
         let made = try await alice.invites.create(group: group.id, singleUse: true, relay: Self.relay)
         let invite = try await dana.invites.prepareStrangerJoin(made.url)
         // Alice admits Dana; the Welcome never reaches her (the link broke after the commit).
-        let danaCard = try await dana.contactCard(displayName: "Dana")
+        let danaCard = try await dana.contacts.card(displayName: "Dana")
         let lostKeyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
         let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
         let (admitted, lost) = try alice.answerStrangerBlocking(code: made.code, card: danaCard.encoded, keyPackage: lostKeyPackage, linkKey: danaKey)
@@ -127,7 +127,7 @@ import Testing
         let (alice, dana, _) = try Self.strangers()
         let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
-        let danaCard = try await dana.contactCard(displayName: "Dana")
+        let danaCard = try await dana.contacts.card(displayName: "Dana")
         let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
         func ask() throws -> StrangerServeOutcome {
             try alice.answerStrangerBlocking(
@@ -237,8 +237,8 @@ import Testing
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         // Erin's compact card in Alice's invite, signed by Alice's key: card and inbox id disagree.
         var payload = made.invite.payload
-        let erinCard = try await erin.contactCard(displayName: "Erin")
-        payload.reach?.compactCardBytes = try await erin.compactContactCard(for: erinCard).encoded
+        let erinCard = try await erin.contacts.card(displayName: "Erin")
+        payload.reach?.compactCardBytes = try await erin.contacts.compactCard(for: erinCard).encoded
         let forged = try SignedInvite(signing: payload, with: try alice.inviteSigningKey())
         do {
             _ = try await dana.invites.prepareStrangerJoin(InviteCode.encode(forged))
@@ -272,7 +272,7 @@ import Testing
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         let invite = try await dana.invites.prepareStrangerJoin(made.url)
         // Another card of Alice's (another name, so other bytes): a valid card, but not the committed one.
-        let other = try await alice.contactCard(displayName: "Not the committed card")
+        let other = try await alice.contacts.card(displayName: "Not the committed card")
         #expect(throws: KithError.self) { try Account.checkCreatorCard(other.encoded, for: invite) }
         let kept = try #require(try alice.readGroupStore { try $0.latestInviteCard() })
         #expect(try Account.checkCreatorCard(kept, for: invite).feedID == alice.feedID)
@@ -293,7 +293,7 @@ import Testing
         let (alice, dana, erin) = try Self.strangers()
         let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
-        let danaCard = try await dana.contactCard(displayName: "Dana")
+        let danaCard = try await dana.contacts.card(displayName: "Dana")
         let keyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
         // Erin's link key with Dana's card.
         let erinKey = Array(erin.identity.publicKeys.dhKey.rawRepresentation)
@@ -321,7 +321,7 @@ import Testing
         let group = try await alice.groups.create(name: "g")
         let made = try await alice.invites.create(group: group.id, relay: Self.relay)
         try await alice.invites.revoke(group: group.id)
-        let danaCard = try await dana.contactCard(displayName: "Dana")
+        let danaCard = try await dana.contacts.card(displayName: "Dana")
         let keyPackage = try dana.makeKeyPackageBlocking(recipient: alice.feedID)
         let danaKey = Array(dana.identity.publicKeys.dhKey.rawRepresentation)
         for _ in 0..<5 {

@@ -90,7 +90,7 @@ struct SyncServerTests {
         }
 
         let aliceAgent = SyncAgent(account: alice)
-        let bobContact = try await alice.contacts().first { $0.feedID == bob.feedID }
+        let bobContact = try await alice.contacts.all().first { $0.feedID == bob.feedID }
         let link = try await aliceAgent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
         }, contact: bobContact)

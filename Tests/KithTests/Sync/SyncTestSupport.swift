@@ -38,7 +38,7 @@ enum SyncPair {
             return await bobAgent.run(link: link, clock: peripheral)
         }()
         var outcome = Outcome()
-        let bobContact = try? await alice.contacts().first { $0.feedID == bob.feedID }
+        let bobContact = try? await alice.contacts.all().first { $0.feedID == bob.feedID }
         if let link = try? await aliceAgent.initiate(over: central, contact: bobContact) {
             outcome.alice = await aliceAgent.run(link: link, clock: central) { event in
                 if case .messageSent(let id, _, _) = event { sent.withLock { $0.append(id) } }
