@@ -355,6 +355,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
+            // The OpenAPI document's fragments (OpenAPIDocument), compiled into the binary: no resource bundle to ship.
+            resources: [
+                "openapi.json", "openapi-rooms.json", "openapi-rendezvous-schemas.json", "openapi-push-accounts-tokens.json",
+                "openapi-push-devices-apns-gcm.json", "openapi-push-webpush-service.json", "openapi-push-schemas.json",
+            ].map { Resource.embedInCode("Resources/OpenAPI/\($0)") },
             swiftSettings: swiftSettings
         ),
 

@@ -53,6 +53,7 @@ check groups-vectors "$PYTHON" Interop/groups/check_vectors.py TestVectors/group
 check direct-handover "$PYTHON" Interop/direct/check_handover.py
 check tdf-vectors "$PYTHON" Interop/tdf/decrypt_kith_vectors.py TestVectors/nanotdf/kith-dialect-v1.json
 check tdf-cli "$PYTHON" Interop/tdf/cli_tdf.py
+check tdf-arkavo "$PYTHON" Interop/tdf/opentdfkit_model.py check TestVectors/nanotdf/arkavo-app-files-v1.json TestVectors/nanotdf/kith-to-arkavo-v1.json
 check tdf-circle-cli Interop/tdf/cli_circle.sh
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
@@ -75,6 +76,7 @@ check serve-schemathesis env SCHEMATHESIS="$PWD/$venv/bin/schemathesis" Interop/
 check push-vectors "$PYTHON" TestVectors/push/check_push_vectors.py
 check push-service-pywebpush "$PYTHON" Interop/push/check_push_service.py
 check push-gateway-chatsecure "$PYTHON" Interop/push/check_gateway.py
+check push-gateway-chatsecure-api "$PYTHON" Interop/push/check_chatsecure_api.py
 check push-delivery "$PYTHON" Interop/push-delivery/check_push_delivery.py
 check example-app .build/debug/kith-example
 check convos-appdata "$PYTHON" Interop/convos/appdata_vectors.py check \

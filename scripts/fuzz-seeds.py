@@ -141,6 +141,12 @@ tdf = load("TestVectors/nanotdf/kith-dialect-v1.json")
 for vector in tdf["vectors"]:
     add("nanotdf", bytes.fromhex(vector["nanotdf_hex"]))
     add("relay-message", bytes.fromhex(vector["nanotdf_hex"]))
+# The Arkavo/OpenTDFKit dialect (docs/TDF.md, Dialects): files as the Arkavo app writes them (an L1M header with a
+# 0x0F locator and the recipient key; an L1L one) and as Kith writes them for the app's reader.
+for name in ("arkavo-app-files-v1.json", "kith-to-arkavo-v1.json"):
+    for vector in load("TestVectors/nanotdf/" + name)["vectors"]:
+        add("nanotdf", bytes.fromhex(vector["nanotdf_hex"]), limit=24)
+        add("relay-message", bytes.fromhex(vector["nanotdf_hex"]))
 for folder in ("upstream", "generated", "derived"):
     directory = os.path.join(ROOT, "Tests/Vectors/nanotdf", folder)
     for name in sorted(os.listdir(directory)):

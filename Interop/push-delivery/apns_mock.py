@@ -7,6 +7,8 @@ answering 200 with `apns-id` when all pass and 400 `{"reason": ...}` otherwise. 
 is the test-only one under Tests/KithPushDeliveryTests/Support (the Swift side trusts exactly it)."""
 import asyncio
 import json
+import sys
+import os
 import ssl
 import threading
 import time
@@ -17,6 +19,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from h2.config import H2Configuration
 from h2.connection import H2Connection
 from h2.events import DataReceived, RequestReceived, StreamEnded
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "push"))
+import chatsecure_sdk  # noqa: E402
 
 KEY_ID = "KITHKEY001"
 TEAM_ID = "KITHTEAM01"
@@ -65,15 +69,23 @@ class APNsMock:
             failures.append("apns-topic is not the bundle id")
         push_type, priority = headers.get("apns-push-type"), headers.get("apns-priority")
         payload = json.loads(body or b"null")
-        if not isinstance(payload, dict) or payload.get("message") != self.knock_message:
-            failures.append("payload message is not the knock's message object")
         aps = payload.get("aps", {}) if isinstance(payload, dict) else {}
         if push_type == "background":
+            # A background push may not carry an alert: the message sits beside aps.
+            if not isinstance(payload, dict) or payload.get("message") != self.knock_message:
+                failures.append("background payload message is not the knock's message object")
             if priority != "5" or aps != {"content-available": 1}:
                 failures.append(f"background push with priority {priority} and aps {aps}")
         elif push_type == "alert":
-            if priority != "10" or "alert" not in aps:
+            if priority != "10" or not isinstance(aps.get("alert"), dict) or not aps["alert"].get("body"):
                 failures.append(f"alert push with priority {priority} and aps {aps}")
+            # What the ChatSecure-Push SDK does with it (messageFromPushDictionary).
+            try:
+                message = chatsecure_sdk.message_from_push(payload)
+                if message["token"] != self.knock_message["token"]:
+                    failures.append("the SDK reads another token from the alert push")
+            except chatsecure_sdk.SDKRejects as error:
+                failures.append(f"the ChatSecure-Push SDK rejects the alert push: {error}")
         else:
             failures.append(f"apns-push-type {push_type}")
         if not headers.get("apns-expiration", "").isdigit() or len(headers.get("apns-id", "")) != 36:

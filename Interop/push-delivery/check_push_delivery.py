@@ -95,8 +95,9 @@ class Receiver:
         message = json.loads(body).get("message", {})
         if message.get("token") != "fcm-interop-token":
             failures.append("message.token is not the registration token")
-        if json.loads(message.get("data", {}).get("message", "null")) != KNOCK["message"]:
-            failures.append("data.message is not the knock's message object as a JSON string")
+        # ChatSecure-Push-Server's data.message ({"message": {data, token}}), as the JSON text an Android app receives.
+        if json.loads(message.get("data", {}).get("message", "null")) != {"message": KNOCK["message"]}:
+            failures.append("data.message is not ChatSecure's {message: {data, token}} as a JSON string")
         if message.get("android") != {"priority": "high", "ttl": "60s"}:
             failures.append(f"android block is {message.get('android')}")
         return failures

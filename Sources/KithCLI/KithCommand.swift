@@ -14,7 +14,7 @@ struct KithCommand: AsyncParsableCommand {
             3 no identity in the home (run `kith init`); 4 passphrase missing or wrong; 5 storage failure; \
             6 not yet supported; 64 invalid command-line usage.
             """,
-        subcommands: [Init.self, ID.self, Card.self, Contact.self, Contacts.self, PostCommand.self, DM.self, React.self, Profile.self, Delete.self, Introduce.self, RotateKeys.self, Blob.self, Log.self, Prekeys.self, GroupCommand.self, Groups.self, Feed.self, GC.self, Demo.self, SyncCommand.self, PairCommand.self, ChatCommand.self, InviteCommand.self, ServeCommand.self, TDF.self, Circle.self, PushCommand.self, KnockCommand.self, KnocksCommand.self]
+        subcommands: [InitCommand.self, IDCommand.self, CardCommand.self, ContactCommand.self, ContactsCommand.self, PostCommand.self, DirectMessageCommand.self, ReactCommand.self, ProfileCommand.self, DeleteCommand.self, IntroduceCommand.self, RotateKeysCommand.self, BlobCommand.self, LogCommand.self, PrekeysCommand.self, GroupCommand.self, GroupsCommand.self, FeedCommand.self, GarbageCollectCommand.self, DemoCommand.self, SyncCommand.self, PairCommand.self, ChatCommand.self, InviteCommand.self, ServeCommand.self, TDFCommand.self, CircleCommand.self, PushCommand.self, KnockCommand.self, KnocksCommand.self]
     )
 
     /// Logs go to standard error at the level of `KITH_LOG_LEVEL` (default `error`), one JSON
@@ -70,15 +70,4 @@ struct KithCommand: AsyncParsableCommand {
             exit(withError: error)
         }
     }
-}
-
-/// Options every command accepts.
-struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "The Kith home directory (default: $KITH_HOME, else ~/.kith).")
-    var home: String?
-
-    @Flag(name: .long, help: "Print machine-readable JSON.")
-    var json = false
-
-    var accountHome: AccountHome { AccountHome.resolve(home) }
 }

@@ -21,13 +21,18 @@ extension NanoTDF {
 
     /// The payload key (DEK): ECDH of `recipientKey` with the header's ephemeral key, then HKDF with the version's salt.
     public func dataKey(using recipientKey: PrivateKey) throws(NanoTDFError) -> SymmetricKey {
+        try dataKey(using: recipientKey, saltOf: header.version)
+    }
+
+    /// The payload key with HKDF salted by SHA-256 of `saltVersion`'s magic (a dialect may differ from the header's).
+    func dataKey(using recipientKey: PrivateKey, saltOf saltVersion: Version) throws(NanoTDFError) -> SymmetricKey {
         guard recipientKey.curve == header.ephemeralCurve else {
             if header.ephemeralCurve == .secp256k1 { throw .unsupportedCurve(.secp256k1) }
             throw .curveMismatch(expected: header.ephemeralCurve, actual: recipientKey.curve)
         }
         let ephemeral = try PublicKey(
             curve: header.ephemeralCurve, compressedRepresentation: header.ephemeralPublicKey, field: "ephemeral public key")
-        return try KeyDerivation.dataKey(privateKey: recipientKey, peerPublicKey: ephemeral, version: header.version)
+        return try KeyDerivation.dataKey(privateKey: recipientKey, peerPublicKey: ephemeral, version: saltVersion)
     }
 
     /// The policy in clear: the embedded plaintext, or the embedded encrypted policy after its tag verifies.

@@ -6,6 +6,8 @@ extension NanoTDF {
     ///
     /// The payload key is HKDF-SHA256 of the ECDH x-coordinate (salt per ``Version/hkdfSalt``); the GCM nonce is
     /// `00×9 ‖ IV`; an encrypted policy uses the same key with the zero nonce, which is why the IV is never `000000`.
+    /// The configuration's ``NanoTDFDialect`` can change the salt, the nonce layout and the binding
+    /// (``EncryptionConfiguration/arkavoApp(kas:policy:)``); what its readers refuse is refused here.
     public static func encrypt(
         _ plaintext: some Collection<UInt8>, to recipient: PublicKey, configuration: EncryptionConfiguration
     ) throws(NanoTDFError) -> NanoTDF {
@@ -25,8 +27,10 @@ extension NanoTDF {
         guard ephemeralKey.curve == recipient.curve else {
             throw .curveMismatch(expected: recipient.curve, actual: ephemeralKey.curve)
         }
+        try configuration.validate(plaintextCount: plaintext.count)
+        let dialect = configuration.dialect
         let key = try KeyDerivation.dataKey(
-            privateKey: ephemeralKey, peerPublicKey: recipient, version: configuration.version)
+            privateKey: ephemeralKey, peerPublicKey: recipient, version: dialect.writeSalt(for: configuration.version))
 
         let body: Policy.Body
         switch configuration.policy {
@@ -41,12 +45,13 @@ extension NanoTDF {
         }
         let binding: PolicyBinding
         switch configuration.binding {
+        case .gmac where dialect.gmacBinding == .gcmTagZeroNonce: binding = try .gcmTag(over: body.wireForm, key: key)
         case .gmac: binding = .gmac(over: body.bindingMessage)
         case .ecdsa: binding = try .ecdsa(over: body.bindingMessage, ephemeralKey: ephemeralKey)
         }
 
         let sealed = try NanoTDFGCM.seal(
-            plaintext, key: key, nonce: NanoTDFGCM.payloadNonce(iv: iv), tagSize: cipher.tagSize)
+            plaintext, key: key, nonce: dialect.payloadNonce(iv: iv), tagSize: cipher.tagSize)
         let header = Header(
             version: configuration.version, kas: configuration.kas,
             recipientPublicKey: configuration.version == .v13

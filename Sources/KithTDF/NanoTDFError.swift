@@ -1,3 +1,5 @@
+import KithCanonical
+
 /// Why a NanoTDF could not be read, written, encrypted or decrypted.
 ///
 /// Every malformed input maps to one of these cases; the reader never traps.
@@ -58,6 +60,12 @@ public enum NanoTDFError: Error, Sendable, Equatable, CustomStringConvertible {
     case policyNotDecryptable
     /// A primitive from swift-crypto failed unexpectedly.
     case cryptoFailure(String)
+    /// The header carries a recipient public key ("L1M") and none of the private keys given belongs to it.
+    case recipientKeyNotHeld(recipientKey: [UInt8])
+    /// No private key was given to decrypt with.
+    case noDecryptionKey
+    /// The dialect's readers cannot accept what was asked for (e.g. an encrypted policy for the Arkavo app).
+    case unsupportedInDialect(dialect: String, reason: String)
 
     /// A sentence saying what went wrong and what to check.
     public var description: String {
@@ -118,6 +126,13 @@ public enum NanoTDFError: Error, Sendable, Equatable, CustomStringConvertible {
             "this policy kind is not encrypted under the payload key"
         case .cryptoFailure(let what):
             "cryptographic primitive failed: \(what)"
+        case .recipientKeyNotHeld(let key):
+            "the header names recipient key \(Hex.encode(key)) and none of the given "
+                + "private keys belongs to it: pass that key's private half with --key"
+        case .noDecryptionKey:
+            "no private key given to decrypt with"
+        case .unsupportedInDialect(let dialect, let reason):
+            "not possible in the \(dialect) dialect: \(reason)"
         }
     }
 }

@@ -24,6 +24,29 @@ extension NanoTDF {
                 }
             }
 
+            /// The body as written between the type byte and the binding: the locator of a remote policy, else
+            /// the 2-byte length, the content and (type 0x03) the key access. OpenTDFKit's GMAC binding covers this.
+            public var wireForm: [UInt8] {
+                var writer = ByteWriter(capacity: 64)
+                writeWireForm(to: &writer)
+                return writer.bytes
+            }
+
+            func writeWireForm(to writer: inout ByteWriter) {
+                switch self {
+                case .remote(let locator):
+                    locator.write(to: &writer)
+                case .embeddedPlaintext(let content), .embeddedEncrypted(let content):
+                    writer.write(UInt16(truncatingIfNeeded: content.count))
+                    writer.write(bytes: content)
+                case .embeddedEncryptedWithKeyAccess(let ciphertext, let locator, let key):
+                    writer.write(UInt16(truncatingIfNeeded: ciphertext.count))
+                    writer.write(bytes: ciphertext)
+                    locator.write(to: &writer)
+                    writer.write(bytes: key)
+                }
+            }
+
             /// The bytes a policy binding covers: the locator bytes of a remote policy, else the content without its length.
             public var bindingMessage: [UInt8] {
                 switch self {
@@ -47,18 +70,7 @@ extension NanoTDF {
 
         func write(to writer: inout ByteWriter) {
             writer.write(body.typeCode)
-            switch body {
-            case .remote(let locator):
-                locator.write(to: &writer)
-            case .embeddedPlaintext(let content), .embeddedEncrypted(let content):
-                writer.write(UInt16(truncatingIfNeeded: content.count))
-                writer.write(bytes: content)
-            case .embeddedEncryptedWithKeyAccess(let ciphertext, let locator, let key):
-                writer.write(UInt16(truncatingIfNeeded: ciphertext.count))
-                writer.write(bytes: ciphertext)
-                locator.write(to: &writer)
-                writer.write(bytes: key)
-            }
+            body.writeWireForm(to: &writer)
             binding.write(to: &writer)
         }
 

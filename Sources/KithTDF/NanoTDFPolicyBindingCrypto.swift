@@ -8,6 +8,18 @@ extension NanoTDF.PolicyBinding {
         .gmac(Array(SHA256.hash(data: message).suffix(NanoTDFLimits.gmacBindingSize)))
     }
 
+    /// OpenTDFKit's "GMAC" binding: the first 8 bytes of the AES-GCM tag under `key` with an all-zero nonce,
+    /// an empty plaintext and `message` (the policy's ``NanoTDF/Policy/Body/wireForm``) as additional data.
+    public static func gcmTag(over message: [UInt8], key: SymmetricKey) throws(NanoTDFError) -> NanoTDF.PolicyBinding {
+        do {
+            let box = try AES.GCM.seal(
+                [UInt8](), using: key, nonce: AES.GCM.Nonce(data: NanoTDFGCM.policyNonce), authenticating: message)
+            return .gmac(Array(box.tag.prefix(NanoTDFLimits.gmacBindingSize)))
+        } catch {
+            throw .cryptoFailure("AES-GCM binding tag")
+        }
+    }
+
     /// An ECDSA binding by `ephemeralKey` over `message`, with minimal length-prefixed `r` and `s`.
     static func ecdsa(over message: [UInt8], ephemeralKey: NanoTDF.PrivateKey) throws(NanoTDFError) -> NanoTDF.PolicyBinding {
         let (r, s) = try ephemeralKey.sign(message)

@@ -65,7 +65,8 @@ import Testing
         for bad in ["tomorrow", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00", "2026-01-01T00:00:00.Z", "2026-01-01T24:00:00Z"] {
             Self.rejects(#"{"date_expires":"\#(bad)",\#(base),"type":"push_tokens"}"#, "date_expires")
         }
-        Self.rejects(#"{"date_expires":["2026-01-01T00:00:00Z"],\#(base),"type":"push_tokens"}"#, "date_expires")
+        // The seed's array form is read (PushTokensSeedFormTests); its entries follow the same rule.
+        Self.rejects(#"{"date_expires":["tomorrow"],\#(base),"type":"push_tokens"}"#, "date_expires")
         let long = String(repeating: "x", count: PushTokens.maxExtraDataScalars + 1)
         Self.rejects(#"{"extra_data":"\#(long)",\#(base),"type":"push_tokens"}"#, "extra_data")
     }

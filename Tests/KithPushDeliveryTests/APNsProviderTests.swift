@@ -62,7 +62,7 @@ struct APNsProviderTests {
         }
     }
 
-    @Test("a high-priority knock is one alert push with fixed generic text and mutable-content")
+    @Test("a high-priority knock is one alert push with fixed generic text and mutable-content, its message in aps.alert as ChatSecure reads it")
     func alertKnock() async throws {
         let clock = ManualClock()
         try await withMock(.http2TLS, respond: { _ in .status(200) }) { server, client in
@@ -74,10 +74,14 @@ struct APNsProviderTests {
             #expect(request.header("apns-collapse-id") == nil)
             let body = try #require(try CanonicalJSON.parse(request.body).objectValue)
             let aps = try #require(body["aps"]?.objectValue)
-            #expect(aps["alert"] == .object(["body": .string("New activity")]))
+            let alert = try #require(aps["alert"]?.objectValue)
+            #expect(alert["body"] == .string("New activity"))
+            // Where ChatSecure-Push-Server puts it and the ChatSecure-Push SDK reads it: aps.alert.message.{data,token}.
+            #expect(alert["message"]?.objectValue?["token"] == .string(Fixtures.knockToken))
+            #expect(alert["message"]?.objectValue?["data"] == .string("hi"))
             #expect(aps["content-available"] == .integer(1))
             #expect(aps["mutable-content"] == .integer(1))
-            #expect(body["message"]?.objectValue?["token"] == .string(Fixtures.knockToken))
+            #expect(body.keys.sorted() == ["aps"])
             #expect(request.body.count <= 4_096)
         }
     }

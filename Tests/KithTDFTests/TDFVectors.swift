@@ -1,5 +1,7 @@
 import Foundation
+import KithCanonical
 import KithTestSupport
+import Testing
 @testable import KithTDF
 
 /// Access to the vendored NanoTDF vectors (`Tests/Vectors/nanotdf/`).
@@ -27,6 +29,15 @@ enum TDFVectors {
     }
 
     enum VectorError: Error { case malformed(String), missing(String) }
+
+    /// Compares a published vector file (`TestVectors/…`, rewritten with `KITH_WRITE_VECTORS=1`) with what this
+    /// implementation generates, and returns its `vectors` objects as published.
+    static func published(at url: URL, generated: JSONValue) throws -> [JSONObject] {
+        let bytes = try TestPaths.publishedVector(at: url, generated: CanonicalJSON.serialize(generated))
+        #expect(bytes == CanonicalJSON.serialize(generated))
+        let vectors = try #require(try CanonicalJSON.parse(bytes).objectValue?["vectors"]?.arrayValue)
+        return vectors.compactMap(\.objectValue)
+    }
 
     /// A fixed P-256 recipient used by Kith's own tests and published vectors.
     static func recipient(_ curve: NanoTDF.Curve = .secp256r1) throws -> NanoTDF.PrivateKey {

@@ -22,9 +22,6 @@ enum ServerChild {
         limits.connectionsPerSource = 1_000_000
         limits.reservedConnectionShare = 0
         limits.idleTimeout = .seconds(3_600)
-        if let engine = ProcessInfo.processInfo.environment["KITH_BENCH_SIGNALING_HANDLERS"] {
-            limits.signalingOnChannelHandlers = engine == "1"
-        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kith-bench-serve-\(ProcessInfo.processInfo.processIdentifier)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -11,13 +11,16 @@ import Foundation
 ///   relayed among connected pairs (offer/answer, a window of 4 in flight per pair), one-way latency.
 ///
 /// `KITH_BENCH_SERVER_SCALE=quick` runs a smaller load (see ``ServerBenchScale``).
-/// `KITH_BENCH_SIGNALING_HANDLERS=0` serves the signaling sockets of the server child with a task
-/// per WebSocket instead of channel handlers (`RendezvousServerLimits.signalingOnChannelHandlers`),
-/// to compare the two engines.
+/// The server child serves signaling on channel handlers, the one engine: `KITH_BENCH_SIGNALING_HANDLERS`
+/// (which chose the retired task-per-WebSocket engine with `0`) is refused unless it is `1`.
 enum ServerSuite: BenchSuite {
     static let name = "server"
 
     static func run(report: (BenchFigure) -> Void) async throws {
+        if let engine = ProcessInfo.processInfo.environment["KITH_BENCH_SIGNALING_HANDLERS"], engine != "1" {
+            throw BenchFailure(
+                "KITH_BENCH_SIGNALING_HANDLERS=\(engine): the task-per-WebSocket engine was retired (docs/SERVER.md); unset the variable")
+        }
         let scale = ServerBenchScale.fromEnvironment()
         let files = FileLimit.raiseToHard()
         guard files > scale.idleConnections + 256, files > 2 * scale.pairs + 256 else {

@@ -12,6 +12,10 @@ import KithCanonical
 /// Every token is issued for this one contact (docs/PUSH-CLIENT.md, "Token hygiene"). The fields are
 /// checked strictly: 1...20 distinct tokens of 40 lowercase hex characters, an `http(s)` endpoint of
 /// printable ASCII, an optional expiry in the gateway's time format, and an optional opaque string.
+///
+/// The seed's own exchange JSON is read too: `date_expires` as an array (one time per token, or one for all;
+/// the tokens are held until the earliest) and the endpoint as the knock URL itself
+/// (`https://push.chatsecure.org/api/v1/message`, ``apiBase`` strips the last segment).
 public struct PushTokens: Sendable, Hashable {
     /// Most tokens one message carries (a gateway batch).
     public static let maxTokens = 20
@@ -26,8 +30,12 @@ public struct PushTokens: Sendable, Hashable {
     public var endpoint: String
     /// The whitelist tokens, 40 lowercase hex characters each.
     public var tokens: [String]
-    /// When the tokens expire, as `YYYY-MM-DDTHH:MM:SS[.ffffff]Z` (UTC), or nil when not said.
+    /// When the tokens expire, as `YYYY-MM-DDTHH:MM:SS[.ffffff]Z` (UTC), or nil when not said. For the seed's
+    /// array form, the earliest of ``dateExpiresPerToken``.
     public var dateExpires: String?
+    /// The seed's array form of `date_expires` as received (one time per token, or one), nil for the string form;
+    /// written back as received so the content's bytes stay the sender's.
+    public var dateExpiresPerToken: [String]?
     /// Opaque extra data (ChatSecure's `extra_data`; untrusted, render sanitized).
     public var extraData: String?
 
@@ -39,8 +47,24 @@ public struct PushTokens: Sendable, Hashable {
         self.extraData = extraData
     }
 
-    /// The expiry in seconds since 1970 UTC, nil when absent.
-    public var expiresAt: Int64? { dateExpires.flatMap(Self.parseTime) }
+    /// The expiry in seconds since 1970 UTC, nil when absent (the earliest time of the array form).
+    public var expiresAt: Int64? {
+        if let dateExpiresPerToken { return dateExpiresPerToken.compactMap(Self.parseTime).min() }
+        return dateExpires.flatMap(Self.parseTime)
+    }
+
+    /// The gateway's API base knocks go under (`<base>messages/`): ``endpoint`` with a trailing `/`, or without
+    /// its last segment when that names the knock route itself (`…/api/v1/message`, the seed's example, or
+    /// `…/messages`).
+    public var apiBase: String {
+        var text = endpoint
+        while text.hasSuffix("/") { text.removeLast() }
+        for route in ["/message", "/messages"] where text.hasSuffix(route) {
+            text.removeLast(route.count)
+            break
+        }
+        return text + "/"
+    }
 
     init(_ fields: ContentFields) throws(FeedError) {
         endpoint = try fields.requiredString("endpoint")
@@ -53,9 +77,21 @@ public struct PushTokens: Sendable, Hashable {
             throw fields.fail("'tokens' entries must be \(Self.tokenHexLength) lowercase hex characters")
         }
         guard Set(tokens).count == tokens.count else { throw fields.fail("'tokens' must not repeat a token") }
-        dateExpires = try fields.optionalString("date_expires")
-        if let dateExpires, dateExpires.utf8.count > 32 || Self.parseTime(dateExpires) == nil {
-            throw fields.fail("'date_expires' must be a UTC time like 2026-12-24T10:00:00.000000Z")
+        if let value = fields.object["date_expires"], value.arrayValue != nil {
+            let times = try fields.stringArray("date_expires", max: Self.maxTokens)
+            guard times.count == 1 || times.count == tokens.count else {
+                throw fields.fail("'date_expires' as an array must hold one time, or one per token (\(tokens.count)), not \(times.count)")
+            }
+            for time in times where time.utf8.count > 32 || Self.parseTime(time) == nil {
+                throw fields.fail("'date_expires' entries must be UTC times like 2026-12-24T10:00:00.000000Z (the seed's format pattern itself is not a time)")
+            }
+            dateExpiresPerToken = times
+            dateExpires = times.min { (Self.parseTime($0) ?? 0) < (Self.parseTime($1) ?? 0) }
+        } else {
+            dateExpires = try fields.optionalString("date_expires")
+            if let dateExpires, dateExpires.utf8.count > 32 || Self.parseTime(dateExpires) == nil {
+                throw fields.fail("'date_expires' must be a UTC time like 2026-12-24T10:00:00.000000Z, or an array of them")
+            }
         }
         extraData = try fields.optionalString("extra_data").map { value throws(FeedError) in
             try fields.text(value, "extra_data", maxScalars: Self.maxExtraDataScalars)
@@ -66,7 +102,11 @@ public struct PushTokens: Sendable, Hashable {
         var object = JSONObject()
         object["endpoint"] = .string(endpoint)
         object["tokens"] = .array(tokens.map { .string($0) })
-        if let dateExpires { object["date_expires"] = .string(dateExpires) }
+        if let dateExpiresPerToken {
+            object["date_expires"] = .array(dateExpiresPerToken.map { .string($0) })
+        } else if let dateExpires {
+            object["date_expires"] = .string(dateExpires)
+        }
         if let extraData { object["extra_data"] = .string(extraData) }
         return object
     }

@@ -7,42 +7,28 @@ import KithRendezvous
 struct MethodNotAllowedMiddleware: RouterMiddleware {
     typealias Context = RendezvousRequestContext
 
-    /// The methods each REST path serves (`*` stands for one path segment), as `/openapi.json`
-    /// documents them; a literal path wins over `*`, as in the router (`GET /api/rooms/check` does
-    /// not reach Inviso's retired `GET /api/rooms/:roomid`).
-    static let routes: [(path: [Substring], methods: [HTTPRequest.Method])] = [
-        ([""], [.get]),
-        (["api", "rooms"], [.get, .post, .delete]),
-        (["api", "rooms", "accept"], [.post]),
-        (["api", "rooms", "check"], [.post]),
-        (["api", "rooms", "*"], [.get]),
-        (["api", "rooms", "*", "accept"], [.post]),
-        (["api", "user", "purge"], [.post]),
-        (["api", "turn-credentials"], [.get]),
-        (["health"], [.get]),
-        (["metrics"], [.get]),
-        (["openapi.json"], [.get]),
-        // The push gateway (ChatSecure-Push's /api/v1/) and the push service (docs/PUSH.md).
-        (["api", "v1", "accounts"], [.get, .post]),
-        (["api", "v1", "accounts", "*"], [.get, .delete]),
-        (["api", "v1", "device", "apns"], [.get, .post]),
-        (["api", "v1", "device", "apns", "*"], [.get, .put, .patch, .delete]),
-        (["api", "v1", "device", "gcm"], [.get, .post]),
-        (["api", "v1", "device", "gcm", "*"], [.get, .put, .patch, .delete]),
-        (["api", "v1", "device", "webpush"], [.get, .post]),
-        (["api", "v1", "device", "webpush", "*"], [.get, .put, .patch, .delete]),
-        (["api", "v1", "tokens"], [.get, .post]),
-        (["api", "v1", "tokens", "*"], [.get, .delete]),
-        (["api", "v1", "messages"], [.post]),
-        (["push", "subscriptions"], [.post]),
-        (["push", "subscriptions", "*"], [.delete]),
-        (["push", "*"], [.post]),
-    ]
+    /// The methods each REST path serves (`*` stands for one path segment), read from the
+    /// `/openapi.json` document (``OpenAPIDocument``), the one list of operations; a literal path
+    /// wins over `*`, as in the router (`GET /api/rooms/check` does not reach Inviso's retired
+    /// `GET /api/rooms/:roomid`).
+    static let routes: [(path: [Substring], methods: [HTTPRequest.Method])] =
+        ((try? OpenAPIDocument.loaded.get())?.operations ?? []).map { (pattern(of: $0.path), $0.methods) }
+
+    /// The segments of a documented path, `{parameter}` as `*` and without a trailing slash
+    /// (`/api/v1/accounts/{username}/` is `api`, `v1`, `accounts`, `*`; `/` is one empty segment).
+    static func pattern(of documentedPath: String) -> [Substring] {
+        segments(of: documentedPath).map { $0.hasPrefix("{") && $0.hasSuffix("}") ? "*" : $0 }
+    }
+
+    /// The segments of `path` after its leading slash, a trailing slash dropped.
+    static func segments(of path: String) -> ArraySlice<Substring> {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        return segments.count > 1 && segments.last == "" ? segments.dropLast() : segments
+    }
 
     /// The methods `path` serves; empty for an unknown path.
     static func allowedMethods(path: String) -> [HTTPRequest.Method] {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        if segments.count > 1, segments.last == "" { segments = segments.dropLast() }
+        let segments = Self.segments(of: path)
         let candidates = routes.filter { route in
             route.path.count == segments.count
                 && zip(route.path, segments).allSatisfy { pattern, segment in pattern == "*" ? !segment.isEmpty : pattern == segment }

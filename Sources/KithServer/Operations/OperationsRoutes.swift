@@ -1,6 +1,7 @@
 import Hummingbird
 import KithCanonical
 import KithRendezvous
+import Logging
 import NIOCore
 
 /// The operator's endpoints: `GET /metrics` (Prometheus text), `GET /health` (JSON; 503 when the
@@ -17,10 +18,19 @@ struct OperationsRoutes: Sendable {
         let routes = self
         router.get("/metrics") { _, _ in routes.metricsResponse() }
         router.get("/health") { _, _ in await routes.healthResponse() }
-        router.get("/openapi.json") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        router.get("/openapi.json") { _, context in routes.openAPIResponse(logger: context.logger) }
+    }
+
+    /// `200` with the OpenAPI document, the same bytes every time; `500 internal_error` when its
+    /// fragments did not merge (a defect of the build, logged).
+    func openAPIResponse(logger: Logger) -> Response {
+        switch OpenAPIDocument.loaded {
+        case .success(let document):
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: document.body))
+        case .failure(let error):
+            logger.error("GET /openapi.json: \(error)")
+            return RESTResponse.json(.internalServerError, RendezvousErrorBody(error: RendezvousErrorCode.internalError).json)
         }
     }
 

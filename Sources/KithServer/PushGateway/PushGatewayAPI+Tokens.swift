@@ -16,8 +16,11 @@ extension PushGatewayAPI {
     }
 
     /// `POST tokens/` `{<device field>, name?, count?}` → 201 one token, or `{"results":[…]}` with `count` | 400 | 401.
+    ///
+    /// The device field names the device by its id (what ChatSecure-Push-Server's own API test sends) or by its
+    /// registration id (what the ChatSecure-Push iOS SDK's `createToken` sends: the APNs token).
     func createTokens(_ request: Request, _ context: RendezvousRequestContext) async throws(GatewayRejection) -> Response {
-        let account = try await authenticate(request, context)
+        let (account, apiToken) = try await authenticatedCaller(request, context)
         let body = try await GatewayBody.object(request, limit: limits.maximumBodyBytes)
         let named = PushTargetKind.allCases.filter { body[Self.deviceField($0)] != nil && body[Self.deviceField($0)]?.isNull == false }
         guard named.count == 1, let kind = named.first else {
@@ -26,7 +29,7 @@ extension PushGatewayAPI {
                 : "Only one APNS, GCM or Web Push device may be specified")
         }
         let field = Self.deviceField(kind)
-        let deviceText = try GatewayBody.requiredString(body, field, maximumLength: 64)
+        let deviceText = try GatewayBody.requiredString(body, field, maximumLength: max(36, Self.maximumRegistrationIDLength))
         let name = try GatewayBody.optionalString(body, "name", maximumLength: 100)
         var count: Int?
         if let value = body["count"], !value.isNull {
@@ -35,17 +38,17 @@ extension PushGatewayAPI {
             }
             count = Int(number)
         }
-        guard deviceText.utf8.count == 36, let uuid = UUID(uuidString: deviceText),
-              let device = try await stored({ () async throws(PushStoreError) in
-                  try await store.device(owner: account.id, kind: kind, id: uuid.uuidString.lowercased())
-              }) else {
+        guard let device = try await ownDevice(account, kind: kind, named: deviceText) else {
             throw .field(field, "Invalid pk \"\(deviceText.prefix(64))\" - object does not exist.")
         }
         let now = clock.nowMilliseconds()
         let expiresAt = now + Int64(limits.tokenLifetimeSeconds) * 1_000
-        let tokens = (0..<(count ?? 1)).map { _ in WhitelistToken.generate() }
-        let records = tokens.map {
-            PushTokenRecord(digest: $0.storageDigest, owner: account.id, deviceID: device.id, deviceKind: kind, name: name, createdAt: now, expiresAt: expiresAt)
+        let nonces = (0..<(count ?? 1)).map { _ in PushTokenDerivation.nonce() }
+        let tokens = nonces.map { PushTokenDerivation.token(apiToken: apiToken, nonce: $0) }
+        let records = zip(tokens, nonces).map { token, nonce in
+            PushTokenRecord(
+                digest: token.storageDigest, owner: account.id, deviceID: device.id, deviceKind: kind, name: name, createdAt: now, expiresAt: expiresAt,
+                derivationNonce: nonce)
         }
         let maximum = limits.tokensPerAccount
         guard try await stored({ () async throws(PushStoreError) in try await store.addTokens(records, maximumPerAccount: maximum) }) else {
@@ -56,12 +59,42 @@ extension PushGatewayAPI {
         return RESTResponse.json(.created, ["results": .array(objects.map { .object($0) })])
     }
 
-    /// `GET tokens/` → `{"results":[…]}`: the caller's tokens. Tokens are stored as digests, so a
-    /// listed token carries `token_digest` (SHA-256, hex) instead of the token.
+    /// The caller's device of `kind` named by its id (a UUID) or, failing that, by its registration id.
+    private func ownDevice(_ account: PushAccount, kind: PushTargetKind, named text: String) async throws(GatewayRejection) -> PushDevice? {
+        if text.utf8.count == 36, let uuid = UUID(uuidString: text),
+           let device = try await stored({ () async throws(PushStoreError) in
+               try await store.device(owner: account.id, kind: kind, id: uuid.uuidString.lowercased())
+           }) {
+            return device
+        }
+        var registration = text
+        if kind == .apns { registration.removeAll { $0 == " " } }  // stored without spaces (registerDevice)
+        let devices = try await stored { () async throws(PushStoreError) in try await store.devices(owner: account.id, kind: kind) }
+        return devices.first { $0.registrationID == registration }
+    }
+
+    /// `GET tokens/` → the caller's tokens, each with `token` derived again from the caller's API token
+    /// (``PushTokenDerivation``; tokens are stored as digests only).
+    ///
+    /// `results` holds the APNs and GCM tokens in the shape the ChatSecure-Push SDK parses (it rejects the whole
+    /// list when one entry lacks `token` or a device field it knows). Web Push tokens are under `webpush_results`;
+    /// tokens that cannot be derived any more (created before the caller's latest login) are under
+    /// `earlier_results`, named by `token_digest` (SHA-256, hex). Both extra keys are ignored by the SDK.
     func listTokens(_ request: Request, _ context: RendezvousRequestContext) async throws(GatewayRejection) -> Response {
-        let account = try await authenticate(request, context)
+        let (account, apiToken) = try await authenticatedCaller(request, context)
         let records = try await stored { () async throws(PushStoreError) in try await store.tokens(owner: account.id) }
-        return RESTResponse.json(.ok, ["results": .array(records.map { .object(Self.tokenJSON($0, token: nil)) })])
+        var results: [JSONValue] = []
+        var webPush: [JSONValue] = []
+        var earlier: [JSONValue] = []
+        for record in records {
+            guard let token = PushTokenDerivation.token(of: record, apiToken: apiToken) else {
+                earlier.append(.object(Self.tokenJSON(record, token: nil)))
+                continue
+            }
+            let object = JSONValue.object(Self.tokenJSON(record, token: token))
+            if record.deviceKind == .webPush { webPush.append(object) } else { results.append(object) }
+        }
+        return RESTResponse.json(.ok, ["results": .array(results), "webpush_results": .array(webPush), "earlier_results": .array(earlier)])
     }
 
     /// `GET tokens/<token>/` → 200 | 404.

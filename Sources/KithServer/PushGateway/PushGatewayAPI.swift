@@ -131,9 +131,11 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
         throw GatewayRejection(.forbidden, ["detail": "You do not have permission to perform this action."])
     }
 
+    /// An account object. Every value is a string, `""` for no email: the ChatSecure-Push SDK decodes the whole object
+    /// as `[String: String]` and fails registration on a null (docs/PUSH.md, "ChatSecure clients").
     static func accountJSON(_ account: PushAccount, token: WhitelistToken?) -> JSONObject {
         var object: JSONObject = [
-            "username": .string(account.username), "email": account.email.map(JSONValue.string) ?? .null, "id": .string(account.id),
+            "username": .string(account.username), "email": .string(account.email ?? ""), "id": .string(account.id),
         ]
         if let token { object["token"] = .string(token.hex) }
         return object
@@ -155,6 +157,11 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
 
     /// The account of `Authorization: Token <40 hex>` (its digest looked up, then compared in constant time); 401 otherwise.
     func authenticate(_ request: Request, _ context: RendezvousRequestContext) async throws(GatewayRejection) -> PushAccount {
+        try await authenticatedCaller(request, context).account
+    }
+
+    /// The caller's account and the API token it presented (tokens are derived from it: ``PushTokenDerivation``); 401 otherwise.
+    func authenticatedCaller(_ request: Request, _ context: RendezvousRequestContext) async throws(GatewayRejection) -> (account: PushAccount, apiToken: WhitelistToken) {
         try limit(requestsPerSource, context.sourceKey)
         guard let header = request.headers[.authorization], header.utf8.count <= 64 else { throw .unauthorized }
         let parts = header.split(separator: " ", omittingEmptySubsequences: true)
@@ -162,6 +169,6 @@ struct PushGatewayAPI: PushAPIStep, Sendable {
         let digest = token.storageDigest
         guard let account = try await stored({ () async throws(PushStoreError) in try await store.account(authDigest: digest) }),
               ConstantTime.equals(account.authDigest, digest) else { throw .unauthorized }
-        return account
+        return (account, token)
     }
 }

@@ -16,9 +16,15 @@ public struct PushTokenRecord: Sendable, Hashable {
     public var createdAt: Int64
     /// Expiry, milliseconds since the epoch; a knock at or after it answers 404.
     public var expiresAt: Int64
+    /// The random nonce the token was derived from with the owner's API token (``PushTokenDerivation``), so the
+    /// owner's token list can carry the token without the token being stored; nil for tokens stored before.
+    public var derivationNonce: [UInt8]?
 
     /// A record with every field.
-    public init(digest: [UInt8], owner: String, deviceID: String, deviceKind: PushTargetKind, name: String?, createdAt: Int64, expiresAt: Int64) {
+    public init(
+        digest: [UInt8], owner: String, deviceID: String, deviceKind: PushTargetKind, name: String?, createdAt: Int64, expiresAt: Int64,
+        derivationNonce: [UInt8]? = nil
+    ) {
         self.digest = digest
         self.owner = owner
         self.deviceID = deviceID
@@ -26,5 +32,6 @@ public struct PushTokenRecord: Sendable, Hashable {
         self.name = name
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.derivationNonce = derivationNonce
     }
 }

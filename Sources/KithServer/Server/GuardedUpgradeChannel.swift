@@ -10,11 +10,10 @@ import NIOWebSocket
 /// Before anything else, each accepted connection counts against its source's share
 /// (``SourceConnectionCounter``): one beyond it is closed at once, unread.
 ///
-/// With a `signalingHub`, a ``SignalingRouteSniffer`` reads each connection's first request head:
-/// a WebSocket upgrade of the signaling path is upgraded by NIO and served by a
-/// ``SignalingChannelHandler`` (the connection's task ends after the setup); every other
-/// connection goes to Hummingbird's pipeline (`base`) as before. Without one, Hummingbird serves
-/// everything (a task per WebSocket).
+/// A ``SignalingRouteSniffer`` reads each connection's first request head: a WebSocket upgrade of
+/// the signaling path is upgraded by NIO and served by a ``SignalingChannelHandler`` (the
+/// connection's task ends after the setup); every other connection goes to Hummingbird's
+/// pipeline (`base`).
 struct GuardedUpgradeChannel: ServerChildChannel {
     /// What a connection became.
     enum Route: Sendable {
@@ -40,8 +39,8 @@ struct GuardedUpgradeChannel: ServerChildChannel {
 
     let base: HTTP1WebSocketUpgradeChannel
     let requestHeadTimeout: TimeAmount
-    /// Serves signaling upgrades on channel handlers when set.
-    let signalingHub: SignalingHub?
+    /// Serves the signaling upgrades, on channel handlers.
+    let signalingHub: SignalingHub
     /// Open connections by source.
     let connections: SourceConnectionCounter
     let metrics: ServerMetrics
@@ -61,11 +60,7 @@ struct GuardedUpgradeChannel: ServerChildChannel {
         let guarded = channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(timeout: requestHeadTimeout), position: .first)
         }
-        guard let hub = signalingHub else {
-            return guarded.flatMap { base.setup(channel: channel, logger: logger) }.map { value in
-                Value(channel: channel, route: channel.eventLoop.makeSucceededFuture(.hummingbird(value)))
-            }
-        }
+        let hub = signalingHub
         let hummingbird = base
         return guarded.flatMapThrowing {
             let route = channel.eventLoop.makePromise(of: Route.self)
@@ -73,6 +68,8 @@ struct GuardedUpgradeChannel: ServerChildChannel {
                 switch decision {
                 case .hummingbird:
                     route.completeWith(hummingbird.setup(channel: context.channel, logger: logger).map { .hummingbird($0) })
+                case .notHTTP:
+                    route.succeed(.refused)
                 case .signaling:
                     do {
                         try Self.configureSignaling(context.channel, hub: hub, logger: logger)

@@ -74,19 +74,8 @@ public struct RendezvousServer: Sendable {
     /// The Hummingbird application (for `run` and for HummingbirdTesting); `onListening` gets the
     /// bound host and port once the server accepts connections.
     public func makeApplication(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
-        let router = Router(context: RendezvousRequestContext.self)
-        router.add(middleware: RequestObservationMiddleware(metrics: metrics))
-        router.add(middleware: MethodNotAllowedMiddleware())
-        api.register(on: router)
-        InvitePages(clock: clock, limits: configuration.limits).register(on: router)
-        let bus = hub.bus
-        OperationsRoutes(store: store, clock: clock, metrics: metrics, connectionCount: { bus.count }).register(on: router)
-        let webSocketRouter = Router(context: RendezvousRequestContext.self)
+        let (router, webSocketRouter) = makeRouters()
         let hub = hub
-        webSocketRouter.ws("/") { inbound, outbound, context in
-            try await hub.serve(inbound: inbound, outbound: outbound, source: context.requestContext.sourceKey, logger: context.logger)
-        }
-        push?.register(on: router, webSocketRouter: webSocketRouter)
         let limits = configuration.limits
         let webSocketResponder = webSocketRouter.buildResponder()
         let sourceConnections = sourceConnections
@@ -104,7 +93,7 @@ public struct RendezvousServer: Sendable {
                             idleTimeout: .seconds(60)),
                         ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: limits.pingInterval)))),
                 requestHeadTimeout: TimeAmount(limits.requestHeadTimeout),
-                signalingHub: limits.signalingOnChannelHandlers ? hub : nil,
+                signalingHub: hub,
                 connections: sourceConnections, metrics: metrics)
         }
         let host = configuration.host
@@ -125,6 +114,21 @@ public struct RendezvousServer: Sendable {
                 await onListening(host, port)
             },
             logger: logger)
+    }
+
+    /// The REST router (every HTTP route) and the router of the push subscribers' WebSockets.
+    /// Signaling WebSockets never reach either: ``GuardedUpgradeChannel`` serves them.
+    func makeRouters() -> (http: Router<RendezvousRequestContext>, webSocket: Router<RendezvousRequestContext>) {
+        let router = Router(context: RendezvousRequestContext.self)
+        router.add(middleware: RequestObservationMiddleware(metrics: metrics))
+        router.add(middleware: MethodNotAllowedMiddleware())
+        api.register(on: router)
+        InvitePages(clock: clock, limits: configuration.limits).register(on: router)
+        let bus = hub.bus
+        OperationsRoutes(store: store, clock: clock, metrics: metrics, connectionCount: { bus.count }).register(on: router)
+        let webSocketRouter = Router(context: RendezvousRequestContext.self)
+        push?.register(on: router, webSocketRouter: webSocketRouter)
+        return (router, webSocketRouter)
     }
 
     /// The application and the shutdown notice in one service group: on graceful shutdown (one of

@@ -75,10 +75,13 @@ public struct RendezvousServerLimits: Sendable {
     }
     /// Bounds of the blind relay (binary frames between the two members of a room).
     public var relay = RelayLimits()
-    /// Serve upgraded signaling WebSockets with NIO channel handlers (``SignalingChannelHandler``:
-    /// no task per connection, about 8 KiB per idle connection instead of 41 KiB) rather than
-    /// Hummingbird's task per WebSocket (false). Same protocol, limits and close codes either way.
-    public var signalingOnChannelHandlers = true
+    /// Retired: signaling WebSockets are always served by NIO channel handlers (no task per
+    /// connection); the task-per-WebSocket engine this switched to is gone.
+    @available(*, unavailable, message: "signaling always runs on channel handlers; the task-per-WebSocket engine was retired (docs/SERVER.md)")
+    public var signalingOnChannelHandlers: Bool {
+        get { true }
+        set {}
+    }
 
     // MARK: Housekeeping
 

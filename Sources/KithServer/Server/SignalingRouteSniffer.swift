@@ -6,7 +6,9 @@ import NIOCore
 /// held on and leaves.
 ///
 /// It holds at most ``maximumHeadBytes``: a longer head goes to Hummingbird, whose own limits
-/// answer it. The ``RequestHeadGuard`` in front bounds the time.
+/// answer it. The ``RequestHeadGuard`` in front bounds the time. Bytes that cannot begin an HTTP/1
+/// request (a TLS ClientHello, binary noise, a request line without `HTTP/1.x`) are answered
+/// `400 Bad Request` and the connection closed at once, instead of being held until the head timeout.
 final class SignalingRouteSniffer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -17,6 +19,8 @@ final class SignalingRouteSniffer: ChannelInboundHandler, RemovableChannelHandle
         case signaling
         /// Everything else.
         case hummingbird
+        /// Bytes that are not an HTTP/1 request: the sniffer answers 400 and closes; nothing is installed.
+        case notHTTP
     }
 
     /// Bytes held at most while looking for the end of the head.
@@ -41,8 +45,12 @@ final class SignalingRouteSniffer: ChannelInboundHandler, RemovableChannelHandle
         }
         guard let head = held else { return }
         let view = head.readableBytesView
-        if let end = Self.endOfHead(view) {
-            decide(Self.route(ofHead: view[view.startIndex..<end]), context: context)
+        if Self.cannotBeginRequest(view) {
+            refuse(context: context)
+        } else if let end = Self.endOfHead(view) {
+            let requestHead = view[view.startIndex..<end]
+            guard Self.hasHTTP1RequestLine(requestHead) else { return refuse(context: context) }
+            decide(Self.route(ofHead: requestHead), context: context)
         } else if head.readableBytes > Self.maximumHeadBytes {
             decide(.hummingbird, context: context)
         }
@@ -72,6 +80,53 @@ final class SignalingRouteSniffer: ChannelInboundHandler, RemovableChannelHandle
             context.fireChannelReadComplete()
         }
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    /// Answers `400 Bad Request` to bytes that are not an HTTP/1 request and closes the connection.
+    private func refuse(context: ChannelHandlerContext) {
+        decided = true
+        held = nil
+        install(context, .notHTTP)
+        let answer = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer)), promise: nil)
+        context.close(promise: nil)
+    }
+
+    /// Longest method token accepted while the first space has not arrived (the longest registered methods are
+    /// under 20 characters).
+    static let maximumMethodBytes = 20
+
+    /// Whether the bytes so far cannot begin a request line: after optional empty lines (RFC 9112 §2.2), a
+    /// method of token characters and a space.
+    static func cannotBeginRequest(_ bytes: ByteBufferView) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex, bytes[index] == 0x0D || bytes[index] == 0x0A { index += 1 }
+        var methodBytes = 0
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 0x20 { return methodBytes == 0 }
+            guard isTokenByte(byte) else { return true }
+            methodBytes += 1
+            if methodBytes > maximumMethodBytes { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Whether a whole head's first line is `method SP target SP HTTP/1.x`.
+    static func hasHTTP1RequestLine(_ head: ByteBufferView.SubSequence) -> Bool {
+        let text = String(decoding: head, as: UTF8.self)
+        guard let line = text.split(separator: "\r\n", omittingEmptySubsequences: true).first else { return false }
+        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+        return parts.count == 3 && !parts[1].isEmpty && parts[2].hasPrefix("HTTP/1.")
+    }
+
+    /// An RFC 9110 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
     }
 
     /// The index just past the blank line ending a request head, if it arrived.

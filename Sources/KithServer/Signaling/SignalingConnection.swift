@@ -5,10 +5,10 @@ import Synchronization
 /// The server's side of one signaling connection: its room, its peer, its rate limit and the
 /// queue of messages waiting to be written.
 ///
-/// The connection's own task (or its ``SignalingChannelHandler``) calls the
-/// `begin`/`finish`/``admit(rule:strikeLimit:now:)`` methods; a ``SignalBus`` calls
-/// ``receive(_:)`` from other connections. Messages are queued in order under the lock into the
-/// connection's ``SignalingOutbox``; a queue that overflows closes the connection.
+/// Its ``SignalingChannelHandler`` calls the `begin`/`finish`/``admit(rule:strikeLimit:now:)``
+/// methods; a ``SignalBus`` calls ``receive(_:)`` from other connections. Messages are queued in
+/// order under the lock into the connection's ``SignalingOutbox``; a queue that overflows closes
+/// the connection.
 final class SignalingConnection: Sendable {
     let address: MemberAddress
     private let outbox: any SignalingOutbox
@@ -72,16 +72,6 @@ final class SignalingConnection: Sendable {
             bucket: TokenBucket(rule: rule, now: now), lastActivity: .now,
             relayBytes: TokenBucket(rule: relayLimits.bytesPerConnection, now: now),
             relayFrames: TokenBucket(rule: relayLimits.framesPerConnection, now: now)))
-    }
-
-    /// A connection whose frames go to a writer task's stream.
-    convenience init(
-        address: MemberAddress, outbox: AsyncStream<SignalingOutbound>.Continuation, rule: RateLimitRule, now: Int64, bufferLimit: Int,
-        relayLimits: RelayLimits, statistics: RelayStatistics
-    ) {
-        self.init(
-            address: address, outbox: StreamSignalingOutbox(continuation: outbox), rule: rule, now: now, bufferLimit: bufferLimit,
-            relayLimits: relayLimits, statistics: statistics)
     }
 
     // MARK: Outgoing

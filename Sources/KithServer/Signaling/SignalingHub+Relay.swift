@@ -13,22 +13,6 @@ extension SignalingHub {
         }
     }
 
-    /// Forwards one relay frame to the peer, unread: refused above the frame limit (close 1009)
-    /// or while the relay is not active (`Relay not active`); held while the connection is over
-    /// its byte or frame rate (the socket is not read meanwhile, so TCP slows the sender).
-    func forward(_ frame: ByteBuffer, from connection: SignalingConnection) async throws {
-        guard admitRelayFrame(frame, from: connection) else { return }
-        var delayed = false
-        while true {
-            let wait = connection.takeRelayBudget(bytes: frame.readableBytes, now: clock.nowMilliseconds())
-            if wait == 0 { break }
-            if !delayed { relayStatistics.recordDelay() }
-            delayed = true
-            try await Task.sleep(for: .milliseconds(min(wait, 50)))
-        }
-        deliverRelayFrame(frame, from: connection)
-    }
-
     /// Checks one relay frame before it waits for budget: refused above the frame limit (close
     /// 1009) or while the relay is not active (`Relay not active`); false when refused.
     func admitRelayFrame(_ frame: ByteBuffer, from connection: SignalingConnection) -> Bool {

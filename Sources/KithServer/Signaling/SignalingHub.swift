@@ -1,4 +1,3 @@
-import HummingbirdWebSocket
 import KithRendezvous
 import Logging
 import Synchronization
@@ -41,38 +40,6 @@ final class SignalingHub: Sendable {
     /// When a room touched now expires.
     var roomExpiry: Int64 { clock.nowMilliseconds() + Int64(limits.roomLifetimeSeconds) * 1_000 }
 
-    /// Serves one connection from `source` (``RendezvousRequestContext/sourceKey``) until it closes.
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, source: String, logger: Logger) async throws {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: SignalingOutbound.self, bufferingPolicy: .bufferingOldest(limits.outboxCapacity + limits.relay.outboxFrames))
-        let connection: SignalingConnection
-        switch admitConnection(outbox: StreamSignalingOutbox(continuation: continuation), source: source, logger: logger) {
-        case .refused(let reason):
-            try await outbound.refuse(reason.code, reason: reason.text)
-            return
-        case .accepted(let accepted):
-            connection = accepted
-        }
-        var failure: (any Error)?
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await Self.write(stream, to: outbound, connection: connection) }
-                defer {
-                    connection.finish()
-                    group.cancelAll()
-                }
-                try await read(inbound, outbound: outbound, connection: connection)
-            }
-        } catch {
-            failure = error
-        }
-        bus.unregister(connection.address.client)
-        if connection.closeReason == .slowConsumer { metrics.signalingRejected(.slowConsumer) }
-        if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { metrics.signalingRejected(.frameRejected) }
-        await disconnect(connection, logger: logger)
-        if let failure, !(failure is CancellationError), !(failure is CloseGraceExpired) { throw failure }
-    }
-
     /// What ``admitConnection(outbox:source:logger:)`` decided.
     enum ConnectionAdmission {
         /// Registered on the bus and greeted with `connected`.
@@ -109,29 +76,8 @@ final class SignalingHub: Sendable {
         return .accepted(connection)
     }
 
-    /// Writes queued messages; when the queue ends because the server closes the connection,
-    /// sends the close frame with the reason's status.
-    private static func write(_ stream: AsyncStream<SignalingOutbound>, to outbound: WebSocketOutboundWriter, connection: SignalingConnection) async throws {
-        for await frame in stream {
-            switch frame {
-            case .message(let message): try await outbound.write(.text(message.text))
-            case .relay(let bytes): try await outbound.write(.binary(bytes))
-            }
-            connection.written(frame)
-        }
-        if let reason = connection.closeReason {
-            try await outbound.close(.unknown(reason.code), reason: reason.text)
-            // The reader drains until the client answers; a client that never does is cut off.
-            try await Task.sleep(for: Self.closeGrace)
-            throw CloseGraceExpired()
-        }
-    }
-
     /// How long a client has to answer the server's close frame.
     static let closeGrace: Duration = .seconds(10)
-
-    /// The client did not answer the server's close frame in time.
-    struct CloseGraceExpired: Error {}
 
     /// Closes every connection of this node that is idle (in no room, silent for the idle
     /// timeout). One sweep for the whole node (``IdleSweepService``), not a sleeping task per
@@ -145,25 +91,6 @@ final class SignalingHub: Sendable {
 
     /// How often the idle sweep runs: a quarter of the idle timeout, at most 15 s.
     var idleSweepInterval: Duration { min(limits.idleTimeout / 4, .seconds(15)) }
-
-    private func read(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: SignalingConnection) async throws {
-        for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
-            // Once the server decided to close, the writer has sent the close frame: drain until
-            // the client answers it.
-            guard connection.closeReason == nil else { continue }
-            // In relay mode a binary message is a relay frame: never parsed, limited on its own.
-            if case .binary(let frame) = message, connection.inRelayMode {
-                try await forward(frame, from: connection)
-                continue
-            }
-            let bytes: [UInt8] = switch message {
-            case .text(let text): Array(text.utf8)
-            case .binary(let buffer): Array(buffer.readableBytesView)
-            }
-            guard let decoded = admitMessage(bytes, on: connection) else { continue }
-            await handle(decoded, on: connection)
-        }
-    }
 
     /// Counts one signaling message (not a relay frame) against the connection's rate limit and
     /// decodes it; nil when it was dropped (over the rate, or malformed: the client was told, or

@@ -30,7 +30,7 @@ enum PushTokenRows {
         for row in current {
             let id: Int64 = row["id"]
             let endpoint = try? sealer.open(row["endpoint_sealed"], context: "push-held-endpoint:\(peer)")
-            if endpoint.map({ !$0.elementsEqual(content.endpoint.utf8) }) ?? true {
+            if endpoint.map({ !$0.elementsEqual(content.apiBase.utf8) }) ?? true {
                 try db.execute(cached: "DELETE FROM push_tokens_held WHERE id = ?", arguments: [id])
                 replaced += 1
             }
@@ -46,7 +46,7 @@ enum PushTokenRows {
                     VALUES (?, ?, ?, ?, 0, ?, ?)
                     """,
                 arguments: [peer, Data(digest), sealer.seal(bytes, context: "push-held:\(peer):\(Hex.encode(digest))"),
-                            sealer.seal(Array(content.endpoint.utf8), context: "push-held-endpoint:\(peer)"), expires, now]
+                            sealer.seal(Array(content.apiBase.utf8), context: "push-held-endpoint:\(peer)"), expires, now]
             )
             added += db.changesCount
         }

@@ -53,7 +53,8 @@ enum Fixtures {
     /// A knock body as the gateway builds it.
     static let knockToken = "0123456789abcdef0123456789abcdef01234567"
     static let knock = Array(#"{"message":{"data":"hi","token":"0123456789abcdef0123456789abcdef01234567"}}"#.utf8)
-    static let knockMessageJSON = #"{"data":"hi","token":"0123456789abcdef0123456789abcdef01234567"}"#
+    /// What FCM `data.message` carries for ``knock``: the JSON text of ChatSecure-Push-Server's `{"message":{"data","token"}}`.
+    static let knockMessageJSON = #"{"message":{"data":"hi","token":"0123456789abcdef0123456789abcdef01234567"}}"#
 
     /// A client trusting the mock's certificate, never following redirects.
     static func httpClient() throws -> HTTPClient {

@@ -17,10 +17,6 @@ enum TestServer {
         limits.messagesPerConnection = RateLimitRule(burst: 10_000, perSecond: 1_000)
         // Every test client connects from 127.0.0.1: one source.
         limits.connectionsPerSource = 100_000
-        // `KITH_TEST_SIGNALING_HANDLERS=0` runs the whole suite on the task-per-WebSocket engine (1: channel handlers, the default).
-        if let engine = ProcessInfo.processInfo.environment["KITH_TEST_SIGNALING_HANDLERS"] {
-            limits.signalingOnChannelHandlers = engine == "1"
-        }
         return limits
     }
 

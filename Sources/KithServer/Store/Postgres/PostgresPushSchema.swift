@@ -19,6 +19,8 @@ enum PostgresPushSchema {
             device_id TEXT NOT NULL REFERENCES kith_push_devices(id) ON DELETE CASCADE, device_kind TEXT NOT NULL,
             name TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, seq BIGSERIAL)
         """,
+        // The nonce a whitelist token was derived from with its owner's API token (added after the first release).
+        "ALTER TABLE kith_push_tokens ADD COLUMN IF NOT EXISTS derivation_nonce BYTEA",
         "CREATE INDEX IF NOT EXISTS kith_push_tokens_owner ON kith_push_tokens(owner)",
         "CREATE INDEX IF NOT EXISTS kith_push_tokens_expires ON kith_push_tokens(expires_at)",
         """

@@ -196,14 +196,15 @@ public final class PostgresPushStore: PushStore {
 
     // MARK: Tokens
 
-    static let tokenColumns = "digest, owner, device_id, device_kind, name, created_at, expires_at"
+    static let tokenColumns = "digest, owner, device_id, device_kind, name, created_at, expires_at, derivation_nonce"
 
     static func tokens(_ rows: PostgresRowSequence) async throws -> [PushTokenRecord] {
         var tokens: [PushTokenRecord] = []
-        for try await (digest, owner, device, kind, name, created, expires) in rows.decode((Data, String, String, String, String?, Int64, Int64).self) {
+        let columns = (Data, String, String, String, String?, Int64, Int64, Data?).self
+        for try await (digest, owner, device, kind, name, created, expires, nonce) in rows.decode(columns) {
             tokens.append(PushTokenRecord(
                 digest: Array(digest), owner: owner, deviceID: device, deviceKind: PushTargetKind(rawValue: kind) ?? .apns, name: name,
-                createdAt: created, expiresAt: expires))
+                createdAt: created, expiresAt: expires, derivationNonce: nonce.map { Array($0) }))
         }
         return tokens
     }
@@ -220,8 +221,9 @@ public final class PostgresPushStore: PushStore {
             for token in tokens {
                 try await connection.query(
                     """
-                    INSERT INTO kith_push_tokens (digest, owner, device_id, device_kind, name, created_at, expires_at)
-                    VALUES (\(Data(token.digest)), \(token.owner), \(token.deviceID), \(token.deviceKind.rawValue), \(token.name), \(token.createdAt), \(token.expiresAt))
+                    INSERT INTO kith_push_tokens (digest, owner, device_id, device_kind, name, created_at, expires_at, derivation_nonce)
+                    VALUES (\(Data(token.digest)), \(token.owner), \(token.deviceID), \(token.deviceKind.rawValue), \(token.name), \(token.createdAt),
+                            \(token.expiresAt), \(token.derivationNonce.map { Data($0) }))
                     """, logger: logger)
             }
             return true

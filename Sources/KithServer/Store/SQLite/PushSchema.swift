@@ -67,6 +67,10 @@ enum PushSchema {
                 CREATE INDEX push_messages_expires ON push_messages(expires_at);
                 """)
         }
+        migrator.registerMigration("push-v2-token-derivation") { db in
+            // The nonce a whitelist token was derived from with its owner's API token (never the token itself).
+            try db.execute(sql: "ALTER TABLE push_tokens ADD COLUMN derivation_nonce BLOB")
+        }
         return migrator
     }
 }

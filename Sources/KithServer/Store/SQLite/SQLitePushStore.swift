@@ -146,8 +146,14 @@ public final class SQLitePushStore: PushStore {
             guard count + tokens.count <= maximumPerAccount else { return false }
             for token in tokens {
                 try db.execute(
-                    sql: "INSERT INTO push_tokens (digest, owner, device_id, device_kind, name, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    arguments: [Data(token.digest), token.owner, token.deviceID, token.deviceKind.rawValue, token.name, token.createdAt, token.expiresAt])
+                    sql: """
+                        INSERT INTO push_tokens (digest, owner, device_id, device_kind, name, created_at, expires_at, derivation_nonce)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        Data(token.digest), token.owner, token.deviceID, token.deviceKind.rawValue, token.name, token.createdAt, token.expiresAt,
+                        token.derivationNonce.map { Data($0) },
+                    ])
             }
             return true
         }
@@ -184,7 +190,8 @@ public final class SQLitePushStore: PushStore {
     static func tokenRow(_ row: Row) -> PushTokenRecord {
         PushTokenRecord(
             digest: Array((row["digest"] as Data?) ?? Data()), owner: row["owner"], deviceID: row["device_id"],
-            deviceKind: PushTargetKind(rawValue: row["device_kind"]) ?? .apns, name: row["name"], createdAt: row["created_at"], expiresAt: row["expires_at"])
+            deviceKind: PushTargetKind(rawValue: row["device_kind"]) ?? .apns, name: row["name"], createdAt: row["created_at"], expiresAt: row["expires_at"],
+            derivationNonce: (row["derivation_nonce"] as Data?).map { Array($0) })
     }
 
     // MARK: Push service

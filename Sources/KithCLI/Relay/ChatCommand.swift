@@ -1,0 +1,21 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import Kith
+import KithRendezvous
+import KithIdentity
+import KithStore
+import KithSync
+import KithTerminal
+
+/// `kith chat create|join`: a live two-person chat through a `kith serve` relay, end-to-end
+/// encrypted (Noise XX), nothing stored unless both are contacts and `--keep` is given
+/// (docs/SERVER.md, section 3.2).
+struct ChatCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat",
+        abstract: "Chat live with someone through a `kith serve` relay (end-to-end encrypted, nothing stored by default).",
+        discussion: "One side runs `kith chat create` and gives the join code; the other runs `kith chat join CODE`. Type lines and press Enter; end with Ctrl-D. Both screens show an 8-digit code: compare it (in person or by phone) to be sure nobody is in the middle. By default each side uses a fresh key, so the chat is anonymous and nothing is written to disk. With --keep on both sides, two contacts chat under their identities and each keeps the lines it sent as direct messages (they reach the other at the next sync).",
+        subcommands: [Create.self, Join.self]
+    )
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Kith
+import KithCanonical
+import KithRendezvous
+import KithSync
+import KithTDF
+import KithTerminal
+
+/// The steps `kith pair` shares: errors worded for the terminal, the relay, the session.
+enum PairRun {
+    /// Why a pairing step failed, worded for the command line.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs one rendezvous step; a failure becomes one actionable sentence.
+    static func step<Value>(_ body: () async throws(RelayError) -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch {
+            throw Failure(description: message(for: error))
+        }
+    }
+
+    /// A join code typed by the user.
+    static func joinCode(_ text: String) throws -> JoinCode {
+        guard let code = JoinCode(text) else { throw KithError.input(.invalid("a join code is 6 to 64 letters, digits, '-' or '_'")) }
+        return code
+    }
+
+    /// Offers a fresh 8-digit code from a fresh device id; returns them with the server's expiry.
+    static func offer(_ pairing: RelayPairing, expiresInSeconds: Int) async throws -> (JoinCode, DeviceID, CreateRoomResponse) {
+        let code = JoinCode.randomDigits(count: 8)
+        let device = DeviceID.random()
+        let expires = try await step { () async throws(RelayError) in
+            try await pairing.offer(code, device: device, expiresInSeconds: expiresInSeconds)
+        }
+        return (code, device, expires)
+    }
+
+    /// Accepts `code` from a fresh device id; returns the room and that device.
+    static func accept(_ code: JoinCode, on pairing: RelayPairing) async throws -> (RoomID, DeviceID) {
+        let device = DeviceID.random()
+        let room = try await step { () async throws(RelayError) in try await pairing.accept(code, device: device) }
+        return (room, device)
+    }
+
+    static func message(for error: RelayError) -> String {
+        switch error {
+        case .rendezvous(.transport):
+            "cannot reach the rendezvous server; check --server (or KITH_SERVER) and that `kith serve` runs there"
+        case .rendezvous(.notFoundOrExpired):
+            "unknown or expired join code; ask the other device for a new one"
+        case .rendezvous(.conflict):
+            "this join code was already used by another device; ask for a new one"
+        default:
+            error.description
+        }
+    }
+
+    /// Opens the relay of `room`, runs the secure link (initiator: the first device in the room)
+    /// and one sync session with the same progress display as `kith sync` (push tokens are topped up
+    /// first, as `kith sync` does, so they travel in this session).
+    static func sync(
+        pairing: RelayPairing, room: RoomID, device: DeviceID, agent: SyncAgent, wait: Duration, json: Bool, oneTime: String? = nil
+    ) async throws {
+        await PushAutoRefill.run(agent.account)
+        let report: SyncSessionReport
+        do {
+            report = try await RelayConnection.open(
+                signalingURL: pairing.signalingURL, room: room, device: device, timeouts: RelayTimeouts(peer: wait),
+                nanoTDF: RelayedOneTimeOutput.receiver(agent.account, json: json)
+            ) { transport, role in
+                let link: SecureLink
+                do throws(SecureLinkError) {
+                    link = role == .initiator ? try await agent.initiate(over: transport) : try await agent.accept(over: transport)
+                } catch .peerNotAllowed {
+                    throw Failure(description: "the other device is not one of your contacts or a member of a group you share (or does not have you as one); meet first: `kith card --qr`, `kith contact add`")
+                } catch {
+                    throw KithError.sync(.link(error))
+                }
+                if let oneTime { await sendOneTime(oneTime, over: transport, to: link.peerStaticKey, account: agent.account) }
+                return await SyncRun.session(link: link, agent: agent, json: json)
+            }
+        } catch let error as RelayError {
+            throw Failure(description: message(for: error))
+        }
+        if !report.completed { throw ExitCode(1) }
+    }
+}
+
+extension PairRun {
+    /// Sends `text` to the contact at the other end of the link as a NanoTDF on the relay, under the next key of
+    /// their pool; a failure (not in the inner circle, pool exhausted) is reported and the sync goes on.
+    static func sendOneTime(_ text: String, over transport: RelayTransport, to peerStaticKey: [UInt8], account: Account) async {
+        guard let contact = await account.makeSyncSource().contact(staticKey: peerStaticKey) else { return }
+        do {
+            let nano = try await account.circle.sealForRelay(text, to: contact.feedID)
+            try await transport.sendNanoTDF(nano)
+            Output.error("kith: sent a one-time message to \(TerminalText.escaped(contact.shownName)) over the relay")
+        } catch {
+            Output.error("kith: one-time message not sent: \(TerminalText.escaped(String(describing: error)))")
+        }
+    }
+}
