@@ -16,14 +16,14 @@ do {
     let bob = try await Account.create(home: AccountHome(directory: folder.appendingPathComponent("bob")), passphrase: { "bob's passphrase" })
 
     // 2. They meet and scan each other's cards (here, the card text is passed directly).
-    let aliceCard = try await alice.contactCard(displayName: "Alice")
-    let bobCard = try await bob.contactCard(displayName: "Bob")
-    let bobAsSeenByAlice = try await alice.addContact(cardText: bobCard.text, name: "Bob")
-    _ = try await bob.addContact(cardText: aliceCard.text, name: "Alice")
+    let aliceCard = try await alice.contacts.card(displayName: "Alice")
+    let bobCard = try await bob.contacts.card(displayName: "Bob")
+    let bobAsSeenByAlice = try await alice.contacts.add(cardText: bobCard.text, name: "Bob")
+    _ = try await bob.contacts.add(cardText: aliceCard.text, name: "Alice")
 
     // 3. Alice posts to her contacts and writes Bob a direct message.
-    try await alice.post("Hello, contacts", audience: .contacts)
-    try await alice.sendDirect("coffee on Friday?", to: bobAsSeenByAlice.feedID)
+    try await alice.publishing.post("Hello, contacts", audience: .contacts)
+    try await alice.direct.send("coffee on Friday?", to: bobAsSeenByAlice.feedID)
 
     // Bob's app follows what arrives.
     let events = bob.events()
@@ -52,8 +52,8 @@ do {
     // 5. Bob reads what arrived.
     let stored = await watcher.value
     print("Bob's app was told of \(stored) stored messages")
-    let timeline = try await bob.timeline(feed: alice.feedID, limit: 10)
-    let conversation = try await bob.conversation(with: alice.feedID)
+    let timeline = try await bob.feed.timeline(feed: alice.feedID, limit: 10)
+    let conversation = try await bob.direct.conversation(with: alice.feedID)
     for message in timeline { if case .post(let post) = message.content { print("Alice [\(message.audience.prefix(8))]: \(post.body)") } }
     print("Bob's direct conversation with Alice holds \(conversation.count) message(s)")
     guard report.completed, timeline.contains(where: { if case .post = $0.content { true } else { false } }), !conversation.isEmpty else {

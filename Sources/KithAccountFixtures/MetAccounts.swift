@@ -16,8 +16,8 @@ public enum MetAccounts {
     public static func met() async throws -> (Account, Account) {
         let alice = try account(0xA1)
         let bob = try account(0xB0)
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await bob.contacts.card(displayName: "Bob").text, name: "Bob")
         return (alice, bob)
     }
 }

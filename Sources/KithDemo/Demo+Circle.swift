@@ -33,40 +33,40 @@ extension Demo {
 
         say("")
         say("== 14. Inner circle: one-time keys exchanged in person, one fresh key per message, revocation ==")
-        try await alice.addToCircle(bob.feedID, poolSize: poolSize)
-        try await bob.addToCircle(alice.feedID, poolSize: poolSize)
+        try await alice.circle.add(bob.feedID, poolSize: poolSize)
+        try await bob.circle.add(alice.feedID, poolSize: poolSize)
         say("Both run `kith circle add` for the other, then sync side by side.")
         try await circleSession(alice, bob)
-        let aliceStatus = try await alice.circleStatus().first { $0.feedID == bob.feedID.string }?.pools
-        let bobStatus = try await bob.circleStatus().first { $0.feedID == alice.feedID.string }?.pools
+        let aliceStatus = try await alice.circle.status().first { $0.feedID == bob.feedID.string }?.pools
+        let bobStatus = try await bob.circle.status().first { $0.feedID == alice.feedID.string }?.pools
         summary.exchanged = aliceStatus?.state == .active && bobStatus?.state == .active
         say("Inside the Noise link (request, offer, ack, commit; nonces and a transcript hash checked) each generated \(poolSize) P-256 key pairs for the other and handed over the public halves.")
         say("Alice's pools: \(aliceStatus.map { "\($0.state.rawValue), \($0.peerRemaining) keys to send, \($0.ownRemaining) to receive" } ?? "none"); private halves are sealed in SQLite.")
 
-        try await alice.sendOneTime("Only you and I will ever read this — and only once.", to: bob.feedID)
+        try await alice.circle.send("Only you and I will ever read this — and only once.", to: bob.feedID)
         try await circleSession(alice, bob)
-        let bobView = try await bob.conversation(with: alice.feedID).filter { $0.audience == "otk:" + bob.feedID.string }
+        let bobView = try await bob.direct.conversation(with: alice.feedID).filter { $0.audience == "otk:" + bob.feedID.string }
         if case .post(let post)? = bobView.last?.content {
             summary.bobRead = true
             say("Bob reads Alice's NanoTDF message: \"\(post.body)\"; the private key it used is deleted in the same transaction.")
         }
-        try await bob.sendOneTime("Same here. Key used, key gone.", to: alice.feedID)
+        try await bob.circle.send("Same here. Key used, key gone.", to: alice.feedID)
         try await circleSession(alice, bob)
-        let aliceView = try await alice.conversation(with: bob.feedID).filter { $0.audience == "otk:" + alice.feedID.string }
+        let aliceView = try await alice.direct.conversation(with: bob.feedID).filter { $0.audience == "otk:" + alice.feedID.string }
         if case .post(let post)? = aliceView.last?.content {
             summary.aliceRead = true
             say("Alice reads Bob's reply: \"\(post.body)\".")
         }
 
-        try await alice.revokeCircle(bob.feedID)
+        try await alice.circle.revoke(bob.feedID)
         say("Alice revokes Bob: both pools are deleted on her side at once.")
-        let late = try await bob.sendOneTime("Are we still close?", to: alice.feedID)
+        let late = try await bob.circle.send("Are we still close?", to: alice.feedID)
         try await circleSession(alice, bob)
-        let lateRead = try await alice.conversation(with: bob.feedID).first { $0.messageID == late.messageID }?.content
+        let lateRead = try await alice.direct.conversation(with: bob.feedID).first { $0.messageID == late.messageID }?.content
         summary.lateMessageUnreadable = lateRead == nil
         say("Bob, not told yet, sent one more; at the next sync Alice cannot open it (\(summary.lateMessageUnreadable ? "no key: refused" : "READ")) and Bob is told over the link.")
         do {
-            try await bob.sendOneTime("Hello?", to: alice.feedID)
+            try await bob.circle.send("Hello?", to: alice.feedID)
         } catch .circle(.noPool) {
             summary.nextMessageRefused = true
         } catch {
@@ -86,7 +86,7 @@ extension Demo {
             guard let link = try? await bobAgent.accept(over: peripheral) else { return nil }
             return await bobAgent.run(link: link, clock: peripheral)
         }()
-        let contact = try await alice.contact(bob.feedID)
+        let contact = try await alice.contacts.record(bob.feedID)
         if let link = try? await aliceAgent.initiate(over: central, contact: contact) {
             _ = await aliceAgent.run(link: link, clock: central)
         } else {

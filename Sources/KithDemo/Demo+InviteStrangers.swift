@@ -13,25 +13,25 @@ extension Demo {
         let dana = try Account.inMemory()
         let erin = try Account.inMemory()
         say("Dana and Erin have never met Alice: no cards exchanged, no contact on either side.")
-        let group = try await alice.createGroup(name: "Book club")
-        let made = try await alice.createInvite(
+        let group = try await alice.groups.create(name: "Book club")
+        let made = try await alice.invites.create(
             group: group.id, expiresIn: 7 * 86_400, singleUse: true, name: "Book club", emoji: "📚",
             relay: InviteRelay(server: serverURL, joinCode: Self.freshJoinCode()))
         say("Alice makes a single-use invite (\(made.code.count)-character code): Convos' fields, plus, in field 1000 inside the")
         say("signed bytes, her compact card and where she answers (\(serverURL), a join code). Convos parsers skip that field.")
-        let danaInvite = try await dana.prepareStrangerJoin(made.url)
+        let danaInvite = try await dana.invites.prepareStrangerJoin(made.url)
         say("Dana checks it: the card's signature holds and its feed id is the invite's creator id (\(danaInvite.creatorCard.feedID.string.prefix(8))…).")
         let danaOutcome = try await relayExchange(creator: alice, joiner: dana, invite: danaInvite, serverURL: serverURL)
         summary.inviteJoined = danaOutcome.joiner == .joined(group.id)
-        let aliceKnowsDana = try await alice.contact(dana.feedID) != nil
-        let danaKnowsAlice = try await dana.contact(alice.feedID) != nil
+        let aliceKnowsDana = try await alice.contacts.record(dana.feedID) != nil
+        let danaKnowsAlice = try await dana.contacts.record(alice.feedID) != nil
         summary.inviteJoinerWasStranger = !aliceKnowsDana && !danaKnowsAlice
         say("Over the relay Dana fetches Alice's full card (it matches the commitment; its invite key signed the invite), sends")
         say("her card and a KeyPackage; Alice runs the checks and adds her with one commit; the Welcome comes back on the link.")
         say("Dana \(summary.inviteJoined ? "joined" : "did NOT join"); neither is the other's contact (\(summary.inviteJoinerWasStranger ? "still strangers" : "CONTACTS")).")
-        try await alice.sendToGroup(group.id, text: "Welcome, Dana!")
+        try await alice.groups.send(group.id, text: "Welcome, Dana!")
         let synced = try await relaySync(alice, dana, code: JoinCode.randomDigits(count: 8), serverURL: serverURL)
-        let danaReads = try await dana.groupMessages(group.id).contains { message in
+        let danaReads = try await dana.groups.messages(group.id).contains { message in
             if case .post(let post)? = message.content { return post.body == "Welcome, Dana!" }
             return false
         }
@@ -39,22 +39,22 @@ extension Demo {
         say("Each kept the other's checked card as a group peer: not contacts, but they may sync while they share the group.")
         say("They pair by join code and sync directly through the relay (only the group's feeds); Dana reads: \(summary.strangerReadGroup ? "\"Welcome, Dana!\"" : "NOTHING").")
 
-        let erinInvite = try await erin.prepareStrangerJoin(made.url)
+        let erinInvite = try await erin.invites.prepareStrangerJoin(made.url)
         let erinFirst = try await relayExchange(creator: alice, joiner: erin, invite: erinInvite, serverURL: serverURL)
-        let membersAfterErin = try await alice.group(group.id).members.count
+        let membersAfterErin = try await alice.groups.summary(group.id).members.count
         summary.secondUseRefused = erinFirst.joiner == .refused(error: "invite_used", reason: InviteJoinRefusal.alreadyUsed.description)
             && membersAfterErin == 2
         say("Erin tries the same invite: Alice refuses (invite_used); the group still has \(membersAfterErin) members.")
 
-        let multi = try await alice.createInvite(group: group.id, relay: InviteRelay(server: serverURL, joinCode: Self.freshJoinCode()))
-        try await alice.revokeInvites(group: group.id)
-        let revoked = try await relayExchange(creator: alice, joiner: erin, invite: try await erin.prepareStrangerJoin(multi.url), serverURL: serverURL)
-        var stillTwo = try await alice.group(group.id).members.count == 2
+        let multi = try await alice.invites.create(group: group.id, relay: InviteRelay(server: serverURL, joinCode: Self.freshJoinCode()))
+        try await alice.invites.revoke(group: group.id)
+        let revoked = try await relayExchange(creator: alice, joiner: erin, invite: try await erin.invites.prepareStrangerJoin(multi.url), serverURL: serverURL)
+        var stillTwo = try await alice.groups.summary(group.id).members.count == 2
         if case .joined = revoked.joiner { stillTwo = false }
         say("Alice revokes (one commit rotates the group's invite tag); an older invite now fails: \(stillTwo ? "refused" : "ACCEPTED").")
 
-        let fresh = try await alice.createInvite(group: group.id, relay: InviteRelay(server: serverURL, joinCode: Self.freshJoinCode()))
-        let erinFresh = try await relayExchange(creator: alice, joiner: erin, invite: try await erin.prepareStrangerJoin(fresh.url), serverURL: serverURL)
+        let fresh = try await alice.invites.create(group: group.id, relay: InviteRelay(server: serverURL, joinCode: Self.freshJoinCode()))
+        let erinFresh = try await relayExchange(creator: alice, joiner: erin, invite: try await erin.invites.prepareStrangerJoin(fresh.url), serverURL: serverURL)
         let erinJoined = erinFresh.joiner == .joined(group.id)
         summary.revokedThenFreshWorked = stillTwo && erinJoined
         say("A new invite carries the new tag and works: Erin \(erinJoined ? "joins" : "does NOT join").")
@@ -73,12 +73,12 @@ extension Demo {
         async let joinerSide: StrangerJoinOutcome = {
             let room = try await pairing.accept(code, device: joinerDevice)
             return try await RelayConnection.open(signalingURL: url, room: room, device: joinerDevice, timeouts: RelayTimeouts(peer: .seconds(30))) { transport, role in
-                try await joiner.joinAsStranger(invite, over: transport, initiator: role == .initiator)
+                try await joiner.invites.joinAsStranger(invite, over: transport, initiator: role == .initiator)
             }
         }()
         let room = try await pairing.waitForAcceptance(code, device: creatorDevice, pollInterval: .milliseconds(50), timeout: .seconds(30))
         let creatorOutcome = try await RelayConnection.open(signalingURL: url, room: room, device: creatorDevice, timeouts: RelayTimeouts(peer: .seconds(30))) { transport, role in
-            try await creator.answerStranger(over: transport, initiator: role == .initiator)
+            try await creator.invites.answerStranger(over: transport, initiator: role == .initiator)
         }
         let joinerOutcome = try await joinerSide
         try? await pairing.client.deleteRoom(room)

@@ -34,12 +34,12 @@ extension Demo {
         let refilled = try await PushFlows.refill(alice)
         summary.tokensHanded = refilled.first { $0.contact == bob.feedID }?.count ?? 0
         say("She issues \(summary.tokensHanded) whitelist tokens for Bob alone and hands them over in a push_tokens direct message.")
-        _ = try await bob.importFeed(lines: try await alice.exportFeed(), identityKey: alice.identity.publicKeys.identityKey)
-        try await bob.processDirectMessages()
-        summary.tokensHeld = try await bob.pushTokenPools().first { $0.peer == alice.feedID }?.heldUnused ?? 0
+        _ = try await bob.feed.importVerified(lines: try await alice.feed.export(), identityKey: alice.identity.publicKeys.identityKey)
+        try await bob.direct.process()
+        summary.tokensHeld = try await bob.push.tokenPools().first { $0.peer == alice.feedID }?.heldUnused ?? 0
         say("Bob syncs Alice's feed: he now holds \(summary.tokensHeld) tokens to knock on her with (nobody else has them).")
 
-        try await bob.sendDirect("Are you free tonight?", to: alice.feedID)
+        try await bob.direct.send("Are you free tonight?", to: alice.feedID)
         let bobListener = try await TCPSyncListener.bind(host: "127.0.0.1", port: 0)
         let bobAgent = SyncAgent(account: bob)
         let serving = Task { await bobAgent.serve(listener: bobListener, sessionLimit: 1) }
@@ -52,7 +52,7 @@ extension Demo {
                 let agent = SyncAgent(account: alice)
                 let link = try await agent.initiate(dialing: { () async throws(SyncTransportError) -> any SyncTransport in
                     try await TCPTransport.connect(host: "127.0.0.1", port: port)
-                }, contact: try await alice.contact(bob.feedID))
+                }, contact: try await alice.contacts.record(bob.feedID))
                 _ = await agent.run(link: link)
                 return .stop
             }
@@ -73,7 +73,7 @@ extension Demo {
         let knock = heard.value.withLock { $0 }
         summary.knockFromBob = knock?.contact == bob.feedID
         say("Alice's listener decrypts the Web Push message and maps the token to its holder: «\(knock?.name ?? "unknown")» knocked.")
-        let conversation = try await alice.conversation(with: bob.feedID)
+        let conversation = try await alice.direct.conversation(with: bob.feedID)
         summary.syncedAfterKnock = conversation.contains { message in
             if case .post(let post)? = message.content { return post.body == "Are you free tonight?" }
             return false

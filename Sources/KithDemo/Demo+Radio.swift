@@ -36,10 +36,10 @@ extension Demo {
         say("")
         say("== 11. They meet again: sync over a (simulated) Bluetooth LE radio ==")
         for index in 1...posts {
-            try await alice.post("Field note \(index): " + String(repeating: "the quick brown fox jumps over the lazy dog ", count: 8), audience: .contacts)
+            try await alice.publishing.post("Field note \(index): " + String(repeating: "the quick brown fox jumps over the lazy dog ", count: 8), audience: .contacts)
         }
-        let bobBefore = try await bob.headSequence(of: alice.feedID)
-        let owed = try await alice.exportFeed().enumerated().filter { index, _ in bobBefore.map { UInt32(index) > $0 } ?? true }
+        let bobBefore = try await bob.feed.headSequence(of: alice.feedID)
+        let owed = try await alice.feed.export().enumerated().filter { index, _ in bobBefore.map { UInt32(index) > $0 } ?? true }
         summary.envelopeBytes = owed.reduce(0) { $0 + $1.element.count }
         say("Alice has \(owed.count) messages Bob lacks (\(summary.envelopeBytes) bytes of envelopes). Link: ATT MTU 185 (182-byte payloads), 100 kbit/s, uncompressed.")
 
@@ -60,12 +60,12 @@ extension Demo {
         summary.skippedAsHeld = second.report.messagesSkippedAsHeld
         summary.bytesOnAir += second.air.bytesOnAir
         summary.airSeconds += second.air.airTimeSeconds
-        summary.bobHead = try await bob.headSequence(of: alice.feedID)
+        summary.bobHead = try await bob.feed.headSequence(of: alice.feedID)
         say("Session 2 resumed: \(second.accepted) more messages; Bob declared the \(summary.skippedAsHeld) he already held ahead of the gap, so none was sent again (\(summary.duplicates) duplicates).")
         let ratio = Double(summary.bytesOnAir) / Double(max(summary.envelopeBytes, 1))
         say(String(format: "On the air: %d bytes for %d bytes of envelopes (%.2fx, handshakes, acks and encryption included), %.1f s at 100 kbit/s.",
                    summary.bytesOnAir, summary.envelopeBytes, ratio, summary.airSeconds))
-        let readable = try await bob.timeline(feed: alice.feedID, limit: 1000).filter { $0.content != nil }.count
+        let readable = try await bob.feed.timeline(feed: alice.feedID, limit: 1000).filter { $0.content != nil }.count
         say("Bob now reads \(readable) of Alice's posts; a passive listener saw only encrypted frames.")
         return summary
     }

@@ -29,7 +29,7 @@ extension Demo {
         say("")
         say("== 12. Apart: pair by join code on a rendezvous server, sync through its blind relay ==")
         for index in 1...posts {
-            try await alice.post("Postcard \(index) from the road.", audience: .contacts)
+            try await alice.publishing.post("Postcard \(index) from the road.", audience: .contacts)
         }
         let code = JoinCode.randomDigits(count: 8)
         summary.joinCode = code.text

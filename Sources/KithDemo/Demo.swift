@@ -70,10 +70,10 @@ public enum Demo {
         say("")
         say("== 2. Alice writes in her feed ==")
         let texts = ["Met Bob at the meetup today.", "Grüße aus 東京 🌏 — non-ASCII text is signed byte-exactly.", "Note to self: buy film.", "Kith chains every message to the previous one."]
-        try await alice.publish(.profileUpdate(ProfileUpdate(displayName: "Alice")), audience: .selfOnly)
-        for text in texts { try await alice.post(text, audience: .selfOnly) }
+        try await alice.publishing.publish(.profileUpdate(ProfileUpdate(displayName: "Alice")), audience: .selfOnly)
+        for text in texts { try await alice.publishing.post(text, audience: .selfOnly) }
         summary.authored = texts.count + 1
-        for message in try await alice.timeline().reversed() {
+        for message in try await alice.feed.timeline().reversed() {
             if case .post(let post)? = message.content { say("  #\(message.sequence) \(post.body)") }
         }
         say("Every message is canonical JSON, signed with Ed25519 and linked by SHA-256 to the one before.")
@@ -81,13 +81,13 @@ public enum Demo {
 
         say("")
         say("== 3. Alice exports her feed; Bob imports it ==")
-        let backup = try await alice.exportFeed(includeSelfContent: true)
-        let report = try await bob.importFeed(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
+        let backup = try await alice.feed.export(includeSelfContent: true)
+        let report = try await bob.feed.importVerified(lines: backup, identityKey: alice.identity.publicKeys.identityKey)
         summary.bobStored = report.outcomes.filter { if case .stored = $0 { return true } else { return false } }.count
         say("Bob verified and stored \(summary.bobStored) of \(backup.count) envelopes.")
-        let readable = try await bob.timeline(feed: alice.feedID).filter { $0.content != nil }.count
+        let readable = try await bob.feed.timeline(feed: alice.feedID).filter { $0.content != nil }.count
         say("Bob can read \(readable) of them: he holds ciphertext he cannot decrypt and can relay it to others.")
-        let peerForm = try await alice.exportFeed()
+        let peerForm = try await alice.feed.export()
         say("What Alice would hand a peer instead: \(peerForm.count) lines, self messages as stubs, e.g.")
         say("  " + String(decoding: peerForm[1], as: UTF8.self))
 
@@ -109,19 +109,19 @@ public enum Demo {
         say("== 5. Sync sends newest first: gaps are held, then linked ==")
         let carol = try Account.inMemory()
         let newestFirst = Array(backup.reversed())
-        let first = try await carol.importFeed(lines: Array(newestFirst.prefix(3)), identityKey: alice.identity.publicKeys.identityKey)
+        let first = try await carol.feed.importVerified(lines: Array(newestFirst.prefix(3)), identityKey: alice.identity.publicKeys.identityKey)
         let pending = first.outcomes.filter { if case .pending = $0 { return true } else { return false } }.count
         say("Carol received the 3 newest messages first: \(pending) verified but held pending (the chain below them is missing).")
-        let second = try await carol.importFeed(lines: Array(newestFirst.dropFirst(3)), identityKey: alice.identity.publicKeys.identityKey)
+        let second = try await carol.feed.importVerified(lines: Array(newestFirst.dropFirst(3)), identityKey: alice.identity.publicKeys.identityKey)
         summary.linkedFromPending = second.promoted.count
         say("Then the older ones arrived: the gap filled and \(second.promoted.count) held messages were linked into the chain.")
 
         say("")
         say("== 6. Forks are detected, never overwritten ==")
         let clone = try Account.inMemory(seed: try aliceSeedForDemo(aliceHome, passphrase))
-        _ = try await clone.importFeed(lines: Array(backup.prefix(2)), identityKey: alice.identity.publicKeys.identityKey)
-        let forked = try await clone.post("A different message #2 from a restored old backup", audience: .selfOnly)
-        let forkReport = try await bob.importFeed(lines: [forked.canonicalBytes], identityKey: alice.identity.publicKeys.identityKey)
+        _ = try await clone.feed.importVerified(lines: Array(backup.prefix(2)), identityKey: alice.identity.publicKeys.identityKey)
+        let forked = try await clone.publishing.post("A different message #2 from a restored old backup", audience: .selfOnly)
+        let forkReport = try await bob.feed.importVerified(lines: [forked.canonicalBytes], identityKey: alice.identity.publicKeys.identityKey)
         if case .fork? = forkReport.outcomes.first { summary.forkDetected = true }
         say("Alice restored an old backup on a second device and signed another message #\(forked.sequence).")
         say("Bob's store: \(summary.forkDetected ? "fork detected, evidence recorded, his copy of #\(forked.sequence) kept" : "no fork detected")")
@@ -156,28 +156,28 @@ public enum Demo {
     }
 
     private static func contactsStep(alice: Account, bob: Account, summary: inout Summary, say: (String) -> Void) async throws(KithError) {
-        let aliceCard = try await alice.contactCard(displayName: "Alice")
-        let bobCard = try await bob.contactCard(displayName: "Bob")
+        let aliceCard = try await alice.contacts.card(displayName: "Alice")
+        let bobCard = try await bob.contacts.card(displayName: "Bob")
         say("Alice's card: \(aliceCard.encoded.count) bytes, signed by her identity key; as text (\(aliceCard.text.count) characters):")
         say("  " + aliceCard.text.prefix(64) + "…")
         say("Bob scans the QR code on Alice's screen:")
         // A card always fits one QR code; if the terminal drawing fails, the text above suffices.
         if let code = try? QRCode.render(aliceCard.text) { say(code) }
-        try await bob.addContact(cardText: aliceCard.text, name: "Alice")
-        try await alice.addContact(cardText: bobCard.text, name: "Bob")
+        try await bob.contacts.add(cardText: aliceCard.text, name: "Alice")
+        try await alice.contacts.add(cardText: bobCard.text, name: "Bob")
         say("Both verified the other's card (signature, feed id = SHA-256(identity key), age) and derived a shared contacts key.")
-        let post = try await alice.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
+        let post = try await alice.publishing.post("Great to meet you, Bob! This post is for my contacts only.", audience: .contacts)
         say("Alice posts #\(post.sequence) to her contacts: one ciphertext, one 40-byte blinded slot per recipient.")
-        _ = try await bob.importContactFeed(lines: try await alice.exportFeed(), contact: alice.feedID)
-        if case .post(let read)? = try await bob.timeline(feed: alice.feedID).first(where: { $0.messageID == post.messageID })?.content {
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
+        if case .post(let read)? = try await bob.feed.timeline(feed: alice.feedID).first(where: { $0.messageID == post.messageID })?.content {
             summary.contactReadPost = true
             say("Bob imports Alice's feed and reads: \"\(read.body)\"")
         } else {
             say("Bob could not read the post (unexpected)")
         }
         let carol = try Account.inMemory()
-        _ = try await carol.importFeed(lines: try await alice.exportFeed(includeSelfContent: true), identityKey: alice.identity.publicKeys.identityKey)
-        let carolCopy = try await carol.timeline(feed: alice.feedID).first { $0.messageID == post.messageID }
+        _ = try await carol.feed.importVerified(lines: try await alice.feed.export(includeSelfContent: true), identityKey: alice.identity.publicKeys.identityKey)
+        let carolCopy = try await carol.feed.timeline(feed: alice.feedID).first { $0.messageID == post.messageID }
         summary.strangerLockedOut = carolCopy != nil && carolCopy?.content == nil
         say("Carol, not Alice's contact, imports Alice's full export: she verifies and stores the post but \(summary.strangerLockedOut ? "cannot read it" : "CAN read it (unexpected)").")
     }

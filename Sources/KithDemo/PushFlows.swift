@@ -66,7 +66,7 @@ public enum PushFlows {
     public static func register(_ account: Account, gatewayURL: String, pushServiceURL: String? = nil) async throws -> PushRegistrationRecord {
         let gateway = try PushGatewayClient(baseURL: gatewayURL)
         let service = try PushServiceClient(baseURL: pushServiceURL ?? gatewayURL)
-        if let previous = try await account.pushRegistration() {
+        if let previous = try await account.push.registration() {
             if let old = try? PushServiceClient(baseURL: previous.pushServiceURL) {
                 try? await old.deleteSubscription(secret: previous.secrets.subscriptionSecret)
             }
@@ -74,8 +74,8 @@ public enum PushFlows {
             if let oldGateway = try? PushGatewayClient(baseURL: previous.gatewayURL) {
                 accountDeleted = (try? await oldGateway.deleteAccount(username: previous.accountUsername, authToken: previous.secrets.authToken)) != nil
             }
-            try await account.forgetPushRegistration()
-            if accountDeleted { try await account.confirmPushRevocations(try await account.pendingPushRevocations()) }
+            try await account.push.forgetRegistration()
+            if accountDeleted { try await account.push.confirmRevocations(try await account.push.pendingRevocations()) }
         }
         let username = "kith-" + Hex.encode(randomBytes(10))
         let password = Hex.encode(randomBytes(24))
@@ -90,7 +90,7 @@ public enum PushFlows {
                 accountPassword: password, authToken: gatewayAccount.authToken, deviceID: device.id, endpoint: subscription.endpoint,
                 subscriptionSecret: subscription.secret, receiverPrivateKey: Array(keys.privateKey.rawRepresentation), receiverAuthSecret: keys.authSecret),
             registeredAt: Int64(Date().timeIntervalSince1970 * 1000))
-        try await account.savePushRegistration(record)
+        try await account.push.saveRegistration(record)
         return record
     }
 
@@ -98,15 +98,15 @@ public enum PushFlows {
     /// (each contact its own tokens) and queues them in `push_tokens` direct messages; then revokes what is pending.
     /// Does nothing when not registered.
     public static func refill(_ account: Account) async throws -> [Refilled] {
-        guard let registration = try await account.pushRegistration() else { return [] }
+        guard let registration = try await account.push.registration() else { return [] }
         let gateway = try PushGatewayClient(baseURL: registration.gatewayURL)
         var done: [Refilled] = []
-        for refill in try await account.pushTokenRefills() {
+        for refill in try await account.push.tokenRefills() {
             let issued = try await gateway.createTokens(
                 count: min(refill.count, PushTokens.maxTokens), webPushDevice: registration.secrets.deviceID, authToken: registration.secrets.authToken)
             let expiry = issued.compactMap(\.expiresAt).min()
             do {
-                try await account.handOverPushTokens(issued.map(\.token), to: refill.contact, expiresAt: expiry)
+                try await account.push.handOverTokens(issued.map(\.token), to: refill.contact, expiresAt: expiry)
             } catch {
                 for token in issued { _ = try? await gateway.revokeToken(token.token, authToken: registration.secrets.authToken) }
                 throw error
@@ -121,15 +121,15 @@ public enum PushFlows {
     ///
     /// - Returns: how many were revoked and how many are still pending.
     public static func flushRevocations(_ account: Account) async -> (revoked: Int, pending: Int) {
-        guard let registration = try? await account.pushRegistration(),
+        guard let registration = try? await account.push.registration(),
               let gateway = try? PushGatewayClient(baseURL: registration.gatewayURL),
-              let pending = try? await account.pendingPushRevocations() else { return (0, 0) }
+              let pending = try? await account.push.pendingRevocations() else { return (0, 0) }
         var revoked: [WhitelistToken] = []
         for token in pending {
             guard (try? await gateway.revokeToken(token, authToken: registration.secrets.authToken)) != nil else { break }
             revoked.append(token)
         }
-        try? await account.confirmPushRevocations(revoked)
+        try? await account.push.confirmRevocations(revoked)
         return (revoked.count, pending.count - revoked.count)
     }
 
@@ -141,17 +141,17 @@ public enum PushFlows {
     public static func knock(_ account: Account, contact: FeedID, data: String? = nil) async throws -> KnockOutcome {
         var dropped = 0
         while dropped < 200 {
-            guard let ticket = try await account.takePushToken(for: contact) else { break }
+            guard let ticket = try await account.push.takeToken(for: contact) else { break }
             let gateway = try PushGatewayClient(baseURL: ticket.endpoint)
             do {
                 try await gateway.knock(token: ticket.token, data: data)
                 return KnockOutcome(endpoint: gateway.apiBase, dropped: dropped)
             } catch PushClientError.tokenRejected {
-                try await account.dropPushToken(ticket.token, from: contact)
+                try await account.push.dropToken(ticket.token, from: contact)
                 dropped += 1
             }
         }
-        throw FlowError.noTokens(name: await account.displayName(of: contact))
+        throw FlowError.noTokens(name: await account.contacts.displayName(of: contact))
     }
 
     /// Listens for knocks on this identity's subscription; each is mapped to the contact its token was issued to
@@ -161,13 +161,13 @@ public enum PushFlows {
         onRejected: @escaping @Sendable (PushClientError) async -> Void = { _ in },
         onKnock: @escaping @Sendable (HeardKnock) async throws -> KnockListenDecision
     ) async throws {
-        guard let registration = try await account.pushRegistration() else { throw FlowError.notRegistered }
+        guard let registration = try await account.push.registration() else { throw FlowError.notRegistered }
         let service = try PushServiceClient(baseURL: registration.pushServiceURL)
         let keys = try WebPushReceiverKeys(rawPrivateKey: registration.secrets.receiverPrivateKey, authSecret: registration.secrets.receiverAuthSecret)
         try await service.listen(subscriptionSecret: registration.secrets.subscriptionSecret, keys: keys, reconnect: reconnect, onRejected: onRejected) { knock in
-            let origin = try await account.knockOrigin(token: knock.body.token)
+            let origin = try await account.push.knockOrigin(token: knock.body.token)
             var name: String?
-            if let peer = origin?.peer { name = await account.displayName(of: peer) }
+            if let peer = origin?.peer { name = await account.contacts.displayName(of: peer) }
             return try await onKnock(HeardKnock(contact: origin?.peer, name: name, data: knock.body.data, replayed: origin?.wasUsedBefore ?? false))
         }
     }

@@ -71,7 +71,7 @@ public final class NearbySync: Sendable {
 
     /// The contacts as nearby discovery sees them (static key and beacon key), with their records.
     public func nearbyContacts() async throws(KithError) -> [(record: ContactRecord, contact: NearbyContact)] {
-        try await agent.account.contactsWithKeys().compactMap { record, key in
+        try await agent.account.contacts.withKeys().compactMap { record, key in
             guard let staticKey = SyncAgent.staticKey(of: record) else { return nil }
             return (record, NearbyContact(staticKey: staticKey, beaconKey: NearbyBeacon.beaconKey(contactsKey: key)))
         }

@@ -42,14 +42,14 @@ import Testing
     static func met() async throws -> (Account, Account) {
         let alice = try Account.inMemory()
         let bob = try Account.inMemory()
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
+        try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await bob.contacts.card(displayName: "Bob").text, name: "Bob")
         return (alice, bob)
     }
 
     static func deliver(_ from: Account, to: Account) async throws {
-        _ = try await to.importFeed(lines: try await from.exportFeed(), identityKey: from.identity.publicKeys.identityKey)
-        try await to.processDirectMessages()
+        _ = try await to.feed.importVerified(lines: try await from.feed.export(), identityKey: from.identity.publicKeys.identityKey)
+        try await to.direct.process()
     }
 
     static func listenOnce(_ account: Account) async throws -> PushFlows.HeardKnock? {
@@ -78,7 +78,7 @@ import Testing
 
             // Alice revokes every token Bob holds, then hands him fresh ones: his next knock meets 404s on the
             // old ones, drops each and succeeds with the first fresh token.
-            try await alice.revokePushTokens(of: bob.feedID)
+            try await alice.push.revokeTokens(of: bob.feedID)
             let flushed = await PushFlows.flushRevocations(alice)
             #expect(flushed.revoked == 10 && flushed.pending == 0)
             #expect(try await PushFlows.refill(alice).map(\.count) == [10])
@@ -87,17 +87,17 @@ import Testing
             #expect(try await Self.listenOnce(alice)?.contact == bob.feedID)
 
             // Removing Bob revokes his tokens at the gateway: every knock of his is refused, and he is told.
-            _ = try await alice.removeContact(bob.feedID)
+            _ = try await alice.contacts.remove(bob.feedID)
             #expect(await PushFlows.flushRevocations(alice).pending == 0)
 
             // Registering again deletes the old account (its tokens with it) and leaves nothing to revoke.
             let carol = try Account.inMemory()
-            try await carol.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-            try await alice.addContact(cardText: try await carol.contactCard(displayName: "Carol").text, name: "Carol")
+            try await carol.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+            try await alice.contacts.add(cardText: try await carol.contacts.card(displayName: "Carol").text, name: "Carol")
             #expect(try await PushFlows.refill(alice).map(\.count) == [10])
             try await PushFlows.register(alice, gatewayURL: url)
-            #expect(try await alice.pendingPushRevocations().isEmpty)
-            #expect(try await alice.pushTokenRefills().map(\.count) == [10])
+            #expect(try await alice.push.pendingRevocations().isEmpty)
+            #expect(try await alice.push.tokenRefills().map(\.count) == [10])
             await #expect {
                 try await PushFlows.knock(bob, contact: alice.feedID)
             } throws: { error in

@@ -29,7 +29,7 @@ import Testing
         #expect(radio.delivered >= 12)
         #expect(radio.bytesOnAir > radio.envelopeBytes)
         let alice = try await Account.open(home: AccountHome(directory: directory.appendingPathComponent("alice")), passphrase: { "kith-demo-passphrase" })
-        #expect(radio.bobHead == (try await alice.headSequence(of: alice.feedID)))
+        #expect(radio.bobHead == (try await alice.feed.headSequence(of: alice.feedID)))
     }
 
     @Test func theDemoShowsContactsReadingAndStrangersLockedOut() async throws {

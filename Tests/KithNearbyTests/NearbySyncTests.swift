@@ -28,8 +28,8 @@ struct NearbySyncTests {
     func discoverAndSync() async throws {
         let (alice, bob) = try await MetAccounts.met()
         let carol = try MetAccounts.account(0xC0)
-        let alicePost = try await alice.post("from alice", audience: .contacts)
-        let bobPost = try await bob.post("from bob", audience: .contacts)
+        let alicePost = try await alice.publishing.post("from alice", audience: .contacts)
+        let bobPost = try await bob.publishing.post("from bob", audience: .contacts)
         let network = InMemoryNearbyNetwork()
         let heardByCarol = Mutex(0)
         // The higher side's grace outlasts the window, so only the lower side dials, however slow
@@ -64,7 +64,7 @@ struct NearbySyncTests {
     @Test("when both sides dial at once, one link survives and the feeds still sync exactly once")
     func simultaneousDial() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        for index in 0..<10 { try await alice.post("a\(index)", audience: .contacts); try await bob.post("b\(index)", audience: .contacts) }
+        for index in 0..<10 { try await alice.publishing.post("a\(index)", audience: .contacts); try await bob.publishing.post("b\(index)", audience: .contacts) }
         let network = InMemoryNearbyNetwork()
         // dialGrace 0: the higher key dials at once too, so both links race.
         let aliceSync = NearbySync(agent: SyncAgent(account: alice), datagrams: network.join(host: "127.0.0.1"), options: options(dialGrace: 0))
@@ -90,7 +90,7 @@ struct NearbyMulticastTests {
     @Test("two contacts find each other through loopback multicast and sync")
     func loopbackMulticast() async throws {
         let (alice, bob) = try await MetAccounts.met()
-        let post = try await alice.post("over multicast", audience: .contacts)
+        let post = try await alice.publishing.post("over multicast", audience: .contacts)
         let port = Int.random(in: 40_000...49_000)
         let aliceDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")
         let bobDatagrams = try await UDPMulticastTransport.open(port: port, interfaceAddress: "127.0.0.1")

@@ -47,10 +47,10 @@ enum AudiencesSuite: BenchSuite {
         let account = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)))
         for index in 0..<1_000 {
             let contact = try Identity(seed: try Seed(bytes: [UInt8(index >> 8), UInt8(index & 0xFF)] + [UInt8](repeating: 0x42, count: 30)))
-            try await account.addContact(card: try ContactCard.create(identity: contact, displayName: "", createdAt: 1_790_000_000))
+            try await account.contacts.add(card: try ContactCard.create(identity: contact, displayName: "", createdAt: 1_790_000_000))
         }
         let body = String(repeating: "k", count: 280)
-        let publishSeconds = try await median(runs: 11) { try await account.post(body, audience: .contacts) }
+        let publishSeconds = try await median(runs: 11) { try await account.publishing.post(body, audience: .contacts) }
         report(BenchFigure(name: "audiences.account_post_ms.1000", value: (publishSeconds * 1e6).rounded() / 1e3, unit: "ms"))
     }
 

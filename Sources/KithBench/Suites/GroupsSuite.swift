@@ -23,29 +23,29 @@ enum GroupsSuite: BenchSuite {
             var posts: [[UInt8]] = []
             var messages: [[UInt8]] = []
             for index in 0..<count {
-                posts.append(try await alice.post("post \(index)", audience: .contacts).canonicalBytes)
+                posts.append(try await alice.publishing.post("post \(index)", audience: .contacts).canonicalBytes)
             }
             for index in 0..<count {
-                messages.append(try await alice.sendToGroup(group, text: "m \(index)").canonicalBytes)
+                messages.append(try await alice.groups.send(group, text: "m \(index)").canonicalBytes)
             }
             var commits: [[UInt8]] = []
             for _ in 0..<count / 10 {
-                try await alice.updateGroupKeys(group)
-                guard let line = try await alice.exportFeed().last else { throw BenchFailure("no commit entry") }
+                try await alice.groups.updateKeys(group)
+                guard let line = try await alice.feed.export().last else { throw BenchFailure("no commit entry") }
                 commits.append(line)
             }
             print("READY", ProcessInfo.processInfo.processIdentifier)
             try await Task.sleep(for: .seconds(4))
             let start = ProcessCPUClock.seconds()
-            for line in posts { _ = try await bob.importKnownFeed(lines: [line]) }
+            for line in posts { _ = try await bob.feed.importKnown(lines: [line]) }
             print("posts cpu ms/import", (ProcessCPUClock.seconds() - start) * 1000 / Double(count))
             try await Task.sleep(for: .seconds(4))
             let start2 = ProcessCPUClock.seconds()
-            for line in messages { _ = try await bob.importKnownFeed(lines: [line]) }
+            for line in messages { _ = try await bob.feed.importKnown(lines: [line]) }
             print("messages cpu ms/import", (ProcessCPUClock.seconds() - start2) * 1000 / Double(count))
             try await Task.sleep(for: .seconds(4))
             let start3 = ProcessCPUClock.seconds()
-            for line in commits { _ = try await bob.importKnownFeed(lines: [line]) }
+            for line in commits { _ = try await bob.feed.importKnown(lines: [line]) }
             print("commits cpu ms/import", (ProcessCPUClock.seconds() - start3) * 1000 / Double(commits.count))
             return
         }
@@ -54,8 +54,8 @@ enum GroupsSuite: BenchSuite {
         // Application messages.
         var feedTimes: [Double] = []
         for index in 0..<runs {
-            let envelope = try await alice.sendToGroup(group, text: "message \(index)")
-            feedTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes]) })
+            let envelope = try await alice.groups.send(group, text: "message \(index)")
+            feedTimes.append(try await seconds { _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes]) })
         }
         var bareTimes: [Double] = []
         for index in 0..<runs {
@@ -64,14 +64,14 @@ enum GroupsSuite: BenchSuite {
         }
         // A sync delivers many entries per ingest: 100 application messages in one import, per message.
         var batch: [[UInt8]] = []
-        for index in 0..<100 { batch.append(try await alice.sendToGroup(group, text: "batch \(index)").canonicalBytes) }
-        let batchSeconds = try await seconds { _ = try await bob.importKnownFeed(lines: batch) }
+        for index in 0..<100 { batch.append(try await alice.groups.send(group, text: "batch \(index)").canonicalBytes) }
+        let batchSeconds = try await seconds { _ = try await bob.feed.importKnown(lines: batch) }
         report(BenchFigure(name: "groups.app_message_feed_batch100_ms", value: milliseconds(batchSeconds / 100), unit: "ms"))
         // The same import path for a contacts post (no group work): what any entry costs through the feed layer.
         var postTimes: [Double] = []
         for index in 0..<runs {
-            let envelope = try await alice.post("post \(index)", audience: .contacts)
-            postTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes]) })
+            let envelope = try await alice.publishing.post("post \(index)", audience: .contacts)
+            postTimes.append(try await seconds { _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes]) })
         }
         report(BenchFigure(name: "groups.feed_import_post_ms", value: milliseconds(median(postTimes)), unit: "ms"))
         let feedMessage = median(feedTimes)
@@ -82,9 +82,9 @@ enum GroupsSuite: BenchSuite {
         // The least any feed layer adds: the envelope's own Ed25519 signature, which the spec requires checked before an
         // entry is stored (the MLS signature inside authenticates the member, not the feed entry). Bare MLS plus that
         // one check, against bare MLS: the floor of the overhead ratio, before any storage.
-        let sample = try await alice.sendToGroup(group, text: "signature sample")
-        _ = try await bob.importKnownFeed(lines: [sample.canonicalBytes])  // the commits below follow it in Alice's chain
-        let signer = try await alice.contactCard(displayName: "Alice").publicKeys.identityKey
+        let sample = try await alice.groups.send(group, text: "signature sample")
+        _ = try await bob.feed.importKnown(lines: [sample.canonicalBytes])  // the commits below follow it in Alice's chain
+        let signer = try await alice.contacts.card(displayName: "Alice").publicKeys.identityKey
         var checkTimes: [Double] = []
         for _ in 0..<runs {
             checkTimes.append(try await seconds {
@@ -98,10 +98,10 @@ enum GroupsSuite: BenchSuite {
         // Commits (the committer refreshes its keys: a commit with a path).
         feedTimes = []
         for _ in 0..<11 {
-            let summary = try await alice.updateGroupKeys(group)
-            guard let line = try await alice.exportFeed().last else { throw BenchFailure("no commit entry") }
-            feedTimes.append(try await seconds { _ = try await bob.importKnownFeed(lines: [line]) })
-            guard try await bob.group(group).epoch == summary.epoch else { throw BenchFailure("the member did not follow the commit") }
+            let summary = try await alice.groups.updateKeys(group)
+            guard let line = try await alice.feed.export().last else { throw BenchFailure("no commit entry") }
+            feedTimes.append(try await seconds { _ = try await bob.feed.importKnown(lines: [line]) })
+            guard try await bob.groups.summary(group).epoch == summary.epoch else { throw BenchFailure("the member did not follow the commit") }
         }
         bareTimes = []
         for _ in 0..<11 {
@@ -138,20 +138,20 @@ enum GroupsSuite: BenchSuite {
         var members: [Account] = []
         for index in 1..<Self.members {
             let member = try Account.inMemory(seed: try Seed(bytes: [UInt8(index), 0x5E] + [UInt8](repeating: 0x77, count: 30)))
-            try await member.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-            try await alice.addContact(cardText: try await member.contactCard(displayName: "m\(index)").text, name: "m\(index)")
-            try await member.shareKeyPackage(with: alice.feedID)
-            _ = try await alice.importKnownFeed(lines: try await member.exportFeed())
+            try await member.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+            try await alice.contacts.add(cardText: try await member.contacts.card(displayName: "m\(index)").text, name: "m\(index)")
+            try await member.groups.shareKeyPackage(with: alice.feedID)
+            _ = try await alice.feed.importKnown(lines: try await member.feed.export())
             members.append(member)
         }
-        let group = try await alice.createGroup(name: "hundred")
-        try await alice.addToGroup(group.id, contacts: members.map(\.feedID))
+        let group = try await alice.groups.create(name: "hundred")
+        try await alice.groups.add(group.id, contacts: members.map(\.feedID))
         let bob = members[0]
-        _ = try await bob.importKnownFeed(lines: try await alice.exportFeed())
+        _ = try await bob.feed.importKnown(lines: try await alice.feed.export())
         // A 100-member tree may be too large for the Welcome: it then comes as a blob (what a sync's blob phase moves).
-        for blob in try await alice.exportBlobs() { try await bob.importBlob(blob) }
-        try await bob.processGroupMessages()
-        guard try await bob.group(group.id).members.count == Self.members else { throw BenchFailure("the member did not join") }
+        for blob in try await alice.publishing.exportBlobs() { try await bob.publishing.importBlob(blob) }
+        try await bob.groups.process()
+        guard try await bob.groups.summary(group.id).members.count == Self.members else { throw BenchFailure("the member did not join") }
         return (alice, bob, group.id)
     }
 

@@ -22,8 +22,8 @@ extension CircleCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
-                try await account.addToCircle(record.feedID, poolSize: size)
+                let record = try await account.contacts.resolve(contact)
+                try await account.circle.add(record.feedID, poolSize: size)
                 if global.json {
                     var object = JSONObject()
                     object["contact"] = .string(record.feedID.string)

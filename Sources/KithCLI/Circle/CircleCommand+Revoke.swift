@@ -19,8 +19,8 @@ extension CircleCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
-                let had = try await account.revokeCircle(record.feedID)
+                let record = try await account.contacts.resolve(contact)
+                let had = try await account.circle.revoke(record.feedID)
                 if global.json {
                     var object = JSONObject()
                     object["contact"] = .string(record.feedID.string)

@@ -20,9 +20,9 @@ extension CircleCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
-                let envelope = try await account.sendOneTime(text, to: record.feedID)
-                let pools = try await account.circleStatus().first { $0.feedID == record.feedID.string }?.pools
+                let record = try await account.contacts.resolve(contact)
+                let envelope = try await account.circle.send(text, to: record.feedID)
+                let pools = try await account.circle.status().first { $0.feedID == record.feedID.string }?.pools
                 if global.json {
                     var object = JSONObject()
                     object["message_id"] = .string(envelope.messageID.string)

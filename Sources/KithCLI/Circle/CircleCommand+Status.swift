@@ -14,8 +14,8 @@ extension CircleCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let members = try await account.circleStatus()
-                let contacts = try await account.contacts()
+                let members = try await account.circle.status()
+                let contacts = try await account.contacts.all()
                 func name(_ feed: String) -> String { contacts.first { $0.feedID.string == feed }?.shownName ?? feed }
                 if global.json {
                     Output.json(.array(members.map { member in

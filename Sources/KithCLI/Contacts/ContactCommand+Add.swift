@@ -34,7 +34,7 @@ extension ContactCommand {
                 let account = try await openAccount(global)
                 let record: ContactRecord
                 if CompactContactCard.looksCompact(text) {
-                    let pending = try await account.addPendingContact(compactText: text, name: name)
+                    let pending = try await account.contacts.addPending(compactText: text, name: name)
                     guard let full else {
                         if global.json {
                             var object = JSONObject()
@@ -55,10 +55,10 @@ extension ContactCommand {
                     do throws(CompactContactCardError) { _ = try pending.compactCard.complete(with: fullCard) } catch {
                         throw KithError.contacts(.compactCard(error))
                     }
-                    record = try await account.addContact(cardText: fullText, name: name, maxAge: maxAgeHours * 3600)
+                    record = try await account.contacts.add(cardText: fullText, name: name, maxAge: maxAgeHours * 3600)
                 } else {
                     guard full == nil else { throw KithError.input(.invalid("--full goes with a compact card (KC1:…); this is already a full card")) }
-                    record = try await account.addContact(cardText: text, name: name, maxAge: maxAgeHours * 3600)
+                    record = try await account.contacts.add(cardText: text, name: name, maxAge: maxAgeHours * 3600)
                 }
                 if global.json {
                     Output.json(ContactRendering.json(record))

@@ -23,9 +23,9 @@ extension ContactCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.removeContact(try await account.resolveContact(contact).feedID)
+                let record = try await account.contacts.remove(try await account.contacts.resolve(contact).feedID)
                 // Spec 4.3: rotate the contacts key after a removal (fresh dh key, key_rotation).
-                if !keepKeys { try await account.rotateKeys(reason: .scheduledRotation) }
+                if !keepKeys { try await account.rotation.rotate(reason: .scheduledRotation) }
                 // Push: the removal queued their whitelist tokens for revocation; DELETE them at the gateway now.
                 let push = await PushFlows.flushRevocations(account)
                 if global.json {

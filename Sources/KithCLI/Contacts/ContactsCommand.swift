@@ -17,10 +17,10 @@ struct ContactsCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let contacts = try await account.contacts()
-            let introductions = try await account.introductions()
-            let rotations = try await account.keyRotations()
-            let pending = try await account.pendingContacts()
+            let contacts = try await account.contacts.all()
+            let introductions = try await account.contacts.introductions()
+            let rotations = try await account.rotation.records()
+            let pending = try await account.contacts.pending()
             if global.json {
                 var object = JSONObject()
                 object["contacts"] = .array(contacts.map(ContactRendering.json))
@@ -60,13 +60,13 @@ struct ContactsCommand: AsyncParsableCommand {
             }
             for intro in introductions {
                 let note = intro.note.map { ": \(TerminalText.escaped($0))" } ?? ""
-                Output.line("introduced, not met: \(intro.introducedFeedID) by \(TerminalText.escaped(await account.displayName(of: intro.introducerFeedID)))\(note)")
+                Output.line("introduced, not met: \(intro.introducedFeedID) by \(TerminalText.escaped(await account.contacts.displayName(of: intro.introducerFeedID)))\(note)")
             }
-            if try await account.keyRotationDue() {
+            if try await account.rotation.isDue() {
                 Output.line("NOTE: your keys are 30 days old or more; rotate them with `kith rotate-keys`.")
             }
             for rotation in rotations where !rotation.verified {
-                Output.line("WARNING: \(TerminalText.escaped(await account.displayName(of: rotation.feedID))) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
+                Output.line("WARNING: \(TerminalText.escaped(await account.contacts.displayName(of: rotation.feedID))) announced new keys at #\(rotation.sequence) without a valid signature by the old key; not trusted. Exchange cards in person again.")
             }
         }
     }

@@ -26,9 +26,9 @@ struct IntroduceCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let introduced = try await account.resolveContact(contact)
-            let recipient = try await account.resolveContact(to)
-            let envelope = try await account.introduce(introduced.feedID, to: recipient.feedID, note: note)
+            let introduced = try await account.contacts.resolve(contact)
+            let recipient = try await account.contacts.resolve(to)
+            let envelope = try await account.contacts.introduce(introduced.feedID, to: recipient.feedID, note: note)
             Output.published(envelope, json: global.json, what: "Introduced \(TerminalText.escaped(contact)) to \(TerminalText.escaped(to))")
         }
     }

@@ -29,10 +29,10 @@ struct DirectMessageCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let record = try await account.resolveContact(contact)
-            let before = try await account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
-            let envelope = try await account.sendDirect(text, to: record.feedID)
-            let refilled = max(0, (try await account.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
+            let record = try await account.contacts.resolve(contact)
+            let before = try await account.direct.prekeyPool(with: record.feedID)?.handedRemaining ?? 0
+            let envelope = try await account.direct.send(text, to: record.feedID)
+            let refilled = max(0, (try await account.direct.prekeyPool(with: record.feedID)?.handedRemaining ?? 0) - before)
             if global.json {
                 var object = JSONObject()
                 object["message_id"] = .string(envelope.messageID.string)

@@ -21,7 +21,7 @@ extension PrekeysCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let handover = try await account.prekeyHandover(for: try await account.resolveContact(batch.contact).feedID, count: batch.count)
+                let handover = try await account.direct.prekeyHandover(for: try await account.contacts.resolve(batch.contact).feedID, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["handover"] = .string(handover.text)

@@ -30,8 +30,8 @@ extension PrekeysCommand {
                     text = argument
                 }
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
-                let added = try await account.importPrekeyHandover(text, from: record.feedID)
+                let record = try await account.contacts.resolve(contact)
+                let added = try await account.direct.importPrekeyHandover(text, from: record.feedID)
                 if global.json {
                     var object = JSONObject()
                     object["added"] = .integer(Int64(added))

@@ -21,7 +21,7 @@ extension PrekeysCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let envelopes = try await account.sendPrekeys(to: try await account.resolveContact(batch.contact).feedID, count: batch.count)
+                let envelopes = try await account.direct.sendPrekeys(to: try await account.contacts.resolve(batch.contact).feedID, count: batch.count)
                 if global.json {
                     var object = JSONObject()
                     object["messages"] = .array(envelopes.map { .string($0.messageID.string) })

@@ -26,7 +26,7 @@ extension FeedCommand {
                 let feedID = try feed.map { text throws -> FeedID in
                     do throws(IdentityError) { return try FeedID(text) } catch { throw KithError.identity(error) }
                 }
-                let lines = try await account.exportFeed(feedID, includeSelfContent: includeSelf)
+                let lines = try await account.feed.export(feedID, includeSelfContent: includeSelf)
                 var out = Data()
                 for line in lines { out.append(contentsOf: line); out.append(0x0A) }
                 FileHandle.standardOutput.write(out)

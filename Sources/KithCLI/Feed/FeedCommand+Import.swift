@@ -33,7 +33,7 @@ extension FeedCommand {
                 // A long import redraws one line on standard error (a terminal, not --json) per batch.
                 let drawsProgress = !global.json && isatty(STDERR_FILENO) != 0
                 let drew = Atomic(false)
-                let result = try await account.importFeedFile(reader, identityKey: identityKey) { done in
+                let result = try await account.feed.importFile(reader, identityKey: identityKey) { done in
                     guard drawsProgress else { return }
                     drew.store(true, ordering: .relaxed)
                     FileHandle.standardError.write(Data("\r\u{1B}[2KImporting: \(done.committed) entries committed".utf8))

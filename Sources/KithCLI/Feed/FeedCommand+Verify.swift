@@ -30,7 +30,7 @@ extension FeedCommand {
 
         func run() async throws {
             try await Output.run {
-                let contentReader = asContact ? await (try await openAccount(global)).contentReader() : nil
+                let contentReader = asContact ? await (try await openAccount(global)).feed.contentReader() : nil
                 var verifier = ChainVerifier(identityKey: try parseIdentityKey(key), reader: contentReader)
                 var reader = try FeedLineReader.open(path: file)
                 var rejections = FeedFileRejections()

@@ -27,7 +27,7 @@ struct GarbageCollectCommand: AsyncParsableCommand {
                 throw KithError.input(.invalid("limits must not be negative (and at least one message is kept)"))
             }
             let account = try await openAccount(global)
-            let report = try await account.collectGarbage(GCPolicy(
+            let report = try await account.feed.collectGarbage(GCPolicy(
                 maxMessagesPerFeed: maxMessages,
                 maxBlobBytes: Int64(maxBlobMegabytes) * 1_000_000,
                 unreferencedBlobAge: Int64(blobAgeDays) * 86_400

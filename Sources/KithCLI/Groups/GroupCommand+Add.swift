@@ -21,8 +21,8 @@ extension GroupCommand {
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
                 var feeds: [FeedID] = []
-                for contact in contacts { feeds.append(try await account.resolveContact(contact).feedID) }
-                return (try await account.addToGroup(group.id, contacts: feeds), "Added \(feeds.count); they join when they sync your feed.")
+                for contact in contacts { feeds.append(try await account.contacts.resolve(contact).feedID) }
+                return (try await account.groups.add(group.id, contacts: feeds), "Added \(feeds.count); they join when they sync your feed.")
             }
         }
     }

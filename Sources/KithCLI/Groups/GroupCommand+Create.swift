@@ -27,7 +27,7 @@ extension GroupCommand {
             try await Output.run {
                 let account = try await openAccount(global)
                 let explodeAt = try ExplosionTime.parse(at: explodeAt, in: explodeIn, now: Int64(Date().timeIntervalSince1970))
-                let group = try await account.createGroup(name: name, explodeAt: explodeAt)
+                let group = try await account.groups.create(name: name, explodeAt: explodeAt)
                 if global.json {
                     var object = JSONObject()
                     object["group_id"] = .string(group.id.string)

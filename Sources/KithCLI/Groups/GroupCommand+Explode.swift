@@ -19,7 +19,7 @@ extension GroupCommand {
 
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
-                (try await account.explodeGroup(group.id), "Exploded: state, keys and messages deleted here; members follow when they sync.")
+                (try await account.groups.explode(group.id), "Exploded: state, keys and messages deleted here; members follow when they sync.")
             }
         }
     }

@@ -21,7 +21,7 @@ extension GroupCommand {
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
                 let feed = try await GroupShow.resolveMember(member, in: group, account: account)
-                return (try await account.handOverGroup(group.id, to: feed), "Handed over: they commit from now on.")
+                return (try await account.groups.handOver(group.id, to: feed), "Handed over: they commit from now on.")
             }
         }
     }

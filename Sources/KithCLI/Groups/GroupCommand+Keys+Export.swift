@@ -22,7 +22,7 @@ extension GroupCommand.Keys {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let text = try await account.keyPackageHandover(for: try await account.resolveContact(contact).feedID)
+                let text = try await account.groups.keyPackageHandover(for: try await account.contacts.resolve(contact).feedID)
                 if global.json {
                     var object = JSONObject()
                     object["key_package"] = .string(text)

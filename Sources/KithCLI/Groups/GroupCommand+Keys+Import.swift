@@ -23,10 +23,10 @@ extension GroupCommand.Keys {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let record = try await account.resolveContact(contact)
+                let record = try await account.contacts.resolve(contact)
                 let text = String(decoding: try Output.readLines(file, maxBytes: 8192).joined(), as: UTF8.self)
-                try await account.importKeyPackage(text, from: record.feedID)
-                let held = try await account.keyPackageCount(of: record.feedID)
+                try await account.groups.importKeyPackage(text, from: record.feedID)
+                let held = try await account.groups.keyPackageCount(of: record.feedID)
                 if global.json {
                     var object = JSONObject()
                     object["feed_id"] = .string(record.feedID.string)

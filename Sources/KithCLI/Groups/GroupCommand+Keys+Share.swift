@@ -22,8 +22,8 @@ extension GroupCommand.Keys {
                 let account = try await openAccount(global)
                 var rows: [JSONValue] = []
                 for contact in contacts {
-                    let record = try await account.resolveContact(contact)
-                    let envelope = try await account.shareKeyPackage(with: record.feedID)
+                    let record = try await account.contacts.resolve(contact)
+                    let envelope = try await account.groups.shareKeyPackage(with: record.feedID)
                     var object = JSONObject()
                     object["feed_id"] = .string(record.feedID.string)
                     object["message_id"] = .string(envelope.messageID.string)

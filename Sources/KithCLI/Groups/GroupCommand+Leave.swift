@@ -17,7 +17,7 @@ extension GroupCommand {
 
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
-                (try await account.leaveGroup(group.id), "Departure proposed; you are out once the committer applies it.")
+                (try await account.groups.leave(group.id), "Departure proposed; you are out once the committer applies it.")
             }
         }
     }

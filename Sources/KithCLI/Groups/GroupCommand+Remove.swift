@@ -21,7 +21,7 @@ extension GroupCommand {
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
                 let feed = try await GroupShow.resolveMember(member, in: group, account: account)
-                return (try await account.removeFromGroup(group.id, member: feed), "Removed.")
+                return (try await account.groups.remove(group.id, member: feed), "Removed.")
             }
         }
     }

@@ -21,8 +21,8 @@ extension GroupCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
-                let envelope = try await account.sendToGroup(group.id, text: text)
+                let group = try await account.groups.resolve(target.group)
+                let envelope = try await account.groups.send(group.id, text: text)
                 if global.json {
                     var object = JSONObject()
                     object["message_id"] = .string(envelope.messageID.string)

@@ -19,7 +19,7 @@ extension GroupCommand {
 
         func run() async throws {
             try await GroupCommand.perform(global, target) { account, group in
-                let after = try await account.updateGroupKeys(group.id)
+                let after = try await account.groups.updateKeys(group.id)
                 return (after, after.isCommitter ? "Keys updated (epoch \(after.epoch))." : "Key update proposed; the committer applies it when it syncs your feed.")
             }
         }

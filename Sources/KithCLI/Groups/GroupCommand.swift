@@ -28,7 +28,7 @@ struct GroupCommand: AsyncParsableCommand {
     ) async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let group = try await account.resolveGroup(target.group)
+            let group = try await account.groups.resolve(target.group)
             let (after, lead) = try await operation(account, group)
             try await GroupShow.print(after, account: account, json: global.json, lead: lead)
         }

@@ -10,8 +10,8 @@ import KithTerminal
 /// `kith log --group GROUP`.
 enum GroupLog {
     static func print(_ text: String, account: Account, limit: Int, json: Bool) async throws {
-        let group = try await account.resolveGroup(text)
-        let messages = try await account.groupMessages(group.id, limit: limit)
+        let group = try await account.groups.resolve(text)
+        let messages = try await account.groups.messages(group.id, limit: limit)
         if json {
             Output.json(.array(messages.map(MessageRendering.json)))
             return
@@ -19,7 +19,7 @@ enum GroupLog {
         let name = TerminalText.escaped(group.name ?? group.id.string)
         if messages.isEmpty { Output.line("No messages in \(name) yet. Try: kith group send \(name) \"hello\"") }
         for message in messages where !message.tombstoned {
-            Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.displayName(of: message.feedID)))
+            Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.contacts.displayName(of: message.feedID)))
         }
     }
 }

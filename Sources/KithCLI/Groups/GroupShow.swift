@@ -40,7 +40,7 @@ enum GroupShow {
         Output.line("Group \(TerminalText.escaped(group.name ?? "(unnamed)")) \(group.id)")
         Output.line("  status \(group.status.rawValue), epoch \(group.epoch)")
         if let committer = group.committer {
-            Output.line("  committer \(TerminalText.escaped(await account.displayName(of: committer)))\(group.isCommitter ? " (you)" : "")")
+            Output.line("  committer \(TerminalText.escaped(await account.contacts.displayName(of: committer)))\(group.isCommitter ? " (you)" : "")")
         }
         if let explodeAt = group.explodeAt {
             Output.line("  explodes at \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(explodeAt))))")
@@ -48,7 +48,7 @@ enum GroupShow {
         Output.line("  \(group.members.count) member\(group.members.count == 1 ? "" : "s"):")
         for member in group.members {
             let me = member == account.feedID ? " (you)" : ""
-            var shown = await account.displayName(of: member)
+            var shown = await account.contacts.displayName(of: member)
             if let chosen = group.profileName(of: member) { shown = chosen }
             Output.line("    \(TerminalText.escaped(shown))\(me)  \(member)")
         }
@@ -57,7 +57,7 @@ enum GroupShow {
 
     /// A member named by contact name, feed id or unique feed id prefix.
     static func resolveMember(_ text: String, in group: GroupSummary, account: Account) async throws -> FeedID {
-        if let contact = try? await account.resolveContact(text), group.members.contains(contact.feedID) { return contact.feedID }
+        if let contact = try? await account.contacts.resolve(text), group.members.contains(contact.feedID) { return contact.feedID }
         let matches = group.members.filter { $0.string == text || (text.count >= 4 && $0.string.hasPrefix(text)) }
         guard matches.count == 1, let match = matches.first else {
             throw KithError.group(.unknownMemberName(text))

@@ -16,7 +16,7 @@ struct GroupsCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let groups = try await account.groups()
+            let groups = try await account.groups.all()
             if global.json {
                 Output.json(.array(groups.map(GroupShow.json)))
                 return

@@ -35,8 +35,8 @@ struct CardCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let card = try await account.contactCard(displayName: name)
-            let compact = try await account.compactContactCard(for: card)
+            let card = try await account.contacts.card(displayName: name)
+            let compact = try await account.contacts.compactCard(for: card)
             if global.json {
                 var object = JSONObject()
                 object["card"] = .string(card.text)

@@ -21,7 +21,7 @@ struct InitCommand: AsyncParsableCommand {
                 try PassphraseSource.obtain(prompt: "New passphrase: ", confirm: true)
             })
             if let name {
-                try await account.publish(.profileUpdate(ProfileUpdate(displayName: name)), audience: .selfOnly)
+                try await account.publishing.publish(.profileUpdate(ProfileUpdate(displayName: name)), audience: .selfOnly)
             }
             if global.json {
                 Output.json(account.publicKeysJSON)

@@ -25,7 +25,7 @@ extension ProfileCommand {
                 guard name != nil || avatar != nil else { throw KithError.input(.invalid("give --name, --avatar or both")) }
                 let image = try avatar.map { try Output.readFile($0) }
                 let account = try await openAccount(global)
-                let envelope = try await account.setProfile(displayName: name, avatar: image)
+                let envelope = try await account.publishing.setProfile(displayName: name, avatar: image)
                 Output.published(envelope, json: global.json, what: "Profile updated")
             }
         }

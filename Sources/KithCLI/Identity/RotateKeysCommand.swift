@@ -29,7 +29,7 @@ struct RotateKeysCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            if ifDue, try await !account.keyRotationDue() {
+            if ifDue, try await !account.rotation.isDue() {
                 if global.json {
                     var object = JSONObject()
                     object["rotated"] = .bool(false)
@@ -43,7 +43,7 @@ struct RotateKeysCommand: AsyncParsableCommand {
                 // An unknown reason is invalid input (exit code 2), as it always was.
                 throw KithError.input(.invalid("reason must be one of \(KeyRotationReason.allCases.map(\.rawValue).joined(separator: ", "))"))
             }
-            try await account.rotateKeys(reason: reason)
+            try await account.rotation.rotate(reason: reason)
             if global.json {
                 var object = account.publicKeysJSON.objectValue ?? JSONObject()
                 object["rotated"] = .bool(true)

@@ -26,16 +26,16 @@ extension InviteCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let inspection = try await account.inspectInvite(invite)
+                let inspection = try await account.invites.inspect(invite)
                 if let creator = inspection.invite.payload.creatorInboxID.feedID, creator != account.feedID,
-                   try await account.contact(creator) == nil {
+                   try await account.contacts.record(creator) == nil {
                     guard inspection.invite.payload.reach != nil else {
                         throw KithError.input(.invalid("you never met this invite's creator and the invite carries no way to reach them: ask for an invite made with `kith invite create --via SERVER_URL`, or meet and exchange cards first"))
                     }
                     try await InviteServeRun.acceptAsStranger(account: account, text: invite, timeout: timeout, json: global.json)
                     return
                 }
-                let sent = try await account.acceptInvite(invite)
+                let sent = try await account.invites.accept(invite)
                 let tag = sent.invite.payload.tag
                 if global.json {
                     var object = JSONObject()

@@ -46,14 +46,14 @@ extension InviteCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
+                let group = try await account.groups.resolve(target.group)
                 let lifetime = try expiresIn.map(InviteDuration.parse)
                 if joinCode != nil, via == nil { throw KithError.input(.invalid("--join-code needs --via SERVER_URL")) }
                 if let joinCode, joinCode.hasPrefix(JoinCodeClaim.prefix) {
                     throw KithError.input(.invalid("--join-code may not start with '\(JoinCodeClaim.prefix)' (claimed codes are made by Kith; leave --join-code out to get one)"))
                 }
                 let relay = via.map { InviteRelay(server: $0, joinCode: joinCode ?? InviteServeRun.claimedJoinCode(for: account)) }
-                let made = try await account.createInvite(
+                let made = try await account.invites.create(
                     group: group.id, expiresIn: lifetime, singleUse: singleUse, name: name, description: description,
                     imageURL: imageURL, emoji: emoji, relay: relay)
                 if global.json {

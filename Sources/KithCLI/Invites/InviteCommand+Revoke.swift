@@ -19,8 +19,8 @@ extension InviteCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let group = try await account.resolveGroup(target.group)
-                let after = try await account.revokeInvites(group: group.id)
+                let group = try await account.groups.resolve(target.group)
+                let after = try await account.invites.revoke(group: group.id)
                 let tag = after.metadata?.tag ?? ""
                 if global.json {
                     var object = JSONObject()

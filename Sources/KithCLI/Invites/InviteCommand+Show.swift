@@ -21,7 +21,7 @@ extension InviteCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let inspection = try await account.inspectInvite(invite)
+                let inspection = try await account.invites.inspect(invite)
                 if global.json {
                     Output.json(.object(InviteJSON.inspection(inspection)))
                 } else {

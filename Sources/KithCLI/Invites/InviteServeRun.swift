@@ -15,7 +15,7 @@ enum InviteServeRun {
         var generator = SystemRandomNumberGenerator()
         let nonce = (0..<JoinCodeClaim.nonceBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         // Both sizes are right by construction, so the code always forms.
-        return JoinCodeClaim.code(nonce: nonce, secret: account.joinCodeClaimSecret(nonce: nonce))?.text ?? ""
+        return JoinCodeClaim.code(nonce: nonce, secret: account.invites.joinCodeClaimSecret(nonce: nonce))?.text ?? ""
     }
 
     /// The `claim` proving `code` is this identity's, nil for an ordinary code (an invite made before claimed codes, or
@@ -23,7 +23,7 @@ enum InviteServeRun {
     static func claim(of code: JoinCode, account: Account) throws -> String? {
         guard JoinCodeClaim.isClaimed(code) else { return nil }
         guard let nonce = JoinCodeClaim.nonce(of: code) else { throw KithError.input(.invalid("the invite's join code is malformed")) }
-        let claim = JoinCodeClaim.claim(of: account.joinCodeClaimSecret(nonce: nonce))
+        let claim = JoinCodeClaim.claim(of: account.invites.joinCodeClaimSecret(nonce: nonce))
         guard JoinCodeClaim.verifies(claim: claim, for: code) else {
             throw KithError.input(.invalid("this invite's join code was not made by this identity, so it cannot offer it"))
         }
@@ -50,7 +50,7 @@ enum InviteServeRun {
     /// invite's server, runs the exchange over the relay, reports the outcome.
     static func acceptAsStranger(account: Account, text: String, timeout: Int, json: Bool) async throws {
         guard (1...86_400).contains(timeout) else { throw KithError.input(.invalid("--timeout must be between 1 and 86400 seconds")) }
-        let invite = try await account.prepareStrangerJoin(text)
+        let invite = try await account.invites.prepareStrangerJoin(text)
         let (pairing, code) = try relay(of: invite.server, joinCode: invite.joinCode)
         let name = TerminalText.escaped(invite.creatorCard.displayName)
         Output.error("kith: the invite carries the card of \(name.isEmpty ? "its creator" : name) (feed \(invite.creatorCard.feedID.string.prefix(8))…), signed and matching the creator id")
@@ -72,7 +72,7 @@ enum InviteServeRun {
             outcome = try await RelayConnection.open(
                 signalingURL: pairing.signalingURL, room: room, device: device, timeouts: RelayTimeouts(peer: .seconds(timeout))
             ) { transport, role in
-                try await account.joinAsStranger(invite, over: transport, initiator: role == .initiator)
+                try await account.invites.joinAsStranger(invite, over: transport, initiator: role == .initiator)
             }
         } catch let error as RelayError {
             throw PairRun.Failure(description: PairRun.message(for: error))
@@ -136,7 +136,7 @@ enum InviteServeRun {
     /// took the code but does not come into the room within ``joinerArrival``, fails the handshake or breaks off the
     /// exchange is dropped and the code is offered again at once, so a stray accept costs neither a slot nor a minute.
     static func serve(account: Account, text: String, count: Int, timeout: Int, json: Bool) async throws {
-        let inspection = try await account.inspectInvite(text)
+        let inspection = try await account.invites.inspect(text)
         guard case .ownInvite = inspection.signerCheck else {
             throw KithError.input(.invalid("`kith invite serve` answers for your own invites only (this one is not signed by your invite key)"))
         }
@@ -158,7 +158,7 @@ enum InviteServeRun {
                 outcome = try await RelayConnection.open(
                     signalingURL: pairing.signalingURL, room: room, device: device, timeouts: RelayTimeouts(peer: joinerArrival)
                 ) { transport, role in
-                    try await account.answerStranger(over: transport, initiator: role == .initiator)
+                    try await account.invites.answerStranger(over: transport, initiator: role == .initiator)
                 }
             } catch {
                 Output.error("kith: a joiner took the code but did not finish the exchange (\(TerminalText.escaped(String(describing: error)))); offering it again")

@@ -23,7 +23,7 @@ extension BlobCommand {
                 let url = URL(fileURLWithPath: directory)
                 do {
                     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-                    let blobs = try await account.exportBlobs()
+                    let blobs = try await account.publishing.exportBlobs()
                     for blob in blobs {
                         try Data(blob).write(to: url.appendingPathComponent(BlobCipher.contentHash(of: blob)))
                     }

@@ -27,7 +27,7 @@ extension BlobCommand {
             try await Output.run {
                 let id = try parseMessageID(message)
                 let account = try await openAccount(global)
-                let data = try await account.attachment(of: id, index: index)
+                let data = try await account.publishing.attachment(of: id, index: index)
                 do { try Data(data).write(to: URL(fileURLWithPath: out)) } catch {
                     throw KithError.fileSystem(path: out, reason: error.localizedDescription)
                 }

@@ -20,7 +20,7 @@ extension BlobCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                for file in files { try await account.importBlob(try Output.readFile(file)) }
+                for file in files { try await account.publishing.importBlob(try Output.readFile(file)) }
                 Output.line("Imported \(files.count) blobs")
             }
         }

@@ -21,7 +21,7 @@ struct DeleteCommand: AsyncParsableCommand {
         try await Output.run {
             let target = try parseMessageID(message)
             let account = try await openAccount(global)
-            let envelope = try await account.delete(target)
+            let envelope = try await account.publishing.delete(target)
             Output.published(envelope, json: global.json, what: "Retracted \(target.string.prefix(8))")
         }
     }

@@ -39,8 +39,8 @@ struct LogCommand: AsyncParsableCommand {
             let bounded = max(1, min(limit, 10_000))
             if let with {
                 guard feed == nil else { throw KithError.input(.invalid("--with and --feed cannot be combined")) }
-                let contact = try await account.resolveContact(with)
-                let conversation = try await account.conversation(with: contact.feedID, limit: bounded)
+                let contact = try await account.contacts.resolve(with)
+                let conversation = try await account.direct.conversation(with: contact.feedID, limit: bounded)
                 if global.json {
                     Output.json(.array(conversation.map(MessageRendering.json)))
                     return
@@ -48,11 +48,11 @@ struct LogCommand: AsyncParsableCommand {
                 let name = contact.shownName
                 if conversation.isEmpty { Output.line("No direct messages with \(TerminalText.escaped(name)) yet. Try: kith dm \(TerminalText.escaped(name)) \"hello\"") }
                 for message in conversation where !message.tombstoned {
-                    Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.displayName(of: message.feedID)))
+                    Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.contacts.displayName(of: message.feedID)))
                 }
                 return
             }
-            let messages = try await account.timeline(feed: feedID, limit: bounded)
+            let messages = try await account.feed.timeline(feed: feedID, limit: bounded)
             if global.json {
                 Output.json(.array(messages.map(MessageRendering.json)))
                 return
@@ -61,12 +61,12 @@ struct LogCommand: AsyncParsableCommand {
             var reactions: [MessageID: [String]] = [:]
             for message in messages where !message.tombstoned {
                 if case .reaction(let reaction)? = message.content {
-                    reactions[reaction.targetMessage, default: []].append("\(TerminalText.escaped(reaction.emoji)) \(TerminalText.escaped(await account.displayName(of: message.feedID)))")
+                    reactions[reaction.targetMessage, default: []].append("\(TerminalText.escaped(reaction.emoji)) \(TerminalText.escaped(await account.contacts.displayName(of: message.feedID)))")
                 }
             }
             for message in messages where !message.tombstoned {
                 if case .reaction? = message.content { continue }
-                Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.displayName(of: message.feedID)))
+                Output.line(MessageRendering.line(message, localFeed: account.feedID, author: await account.contacts.displayName(of: message.feedID)))
                 if let list = reactions[message.messageID] { Output.line("    reactions: " + list.joined(separator: ", ")) }
             }
         }

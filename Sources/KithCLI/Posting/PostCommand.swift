@@ -28,7 +28,7 @@ struct PostCommand: AsyncParsableCommand {
             do throws(FeedError) { parsed = try Audience(audience) } catch { throw KithError.feed(error) }
             let files = try attachments.map { try Output.readFile($0) }
             let account = try await openAccount(global)
-            let envelope = try await account.post(text, audience: parsed, attachments: files)
+            let envelope = try await account.publishing.post(text, audience: parsed, attachments: files)
             if global.json {
                 var object = JSONObject()
                 object["message_id"] = .string(envelope.messageID.string)

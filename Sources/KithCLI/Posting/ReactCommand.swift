@@ -24,7 +24,7 @@ struct ReactCommand: AsyncParsableCommand {
         try await Output.run {
             let target = try parseMessageID(message)
             let account = try await openAccount(global)
-            let envelope = try await account.react(to: target, emoji: emoji)
+            let envelope = try await account.publishing.react(to: target, emoji: emoji)
             Output.published(envelope, json: global.json, what: "Reacted \(TerminalText.escaped(emoji))")
         }
     }

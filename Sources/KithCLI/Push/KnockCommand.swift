@@ -25,7 +25,7 @@ struct KnockCommand: AsyncParsableCommand {
     func run() async throws {
         try await Output.run {
             let account = try await openAccount(global)
-            let record = try await account.resolveContact(contact)
+            let record = try await account.contacts.resolve(contact)
             let outcome = try await PushFlows.knock(account, contact: record.feedID)
             if global.json {
                 var object = JSONObject()

@@ -13,7 +13,7 @@ import KithTerminal
 /// The sync a knock triggers.
 enum KnockSync {
     static func run(account: Account, host: String, port: Int, contact: FeedID, json: Bool) async throws {
-        let record = try await account.contact(contact)
+        let record = try await account.contacts.record(contact)
         let agent = SyncAgent(account: account)
         let link: SecureLink
         do throws(SecureLinkError) {

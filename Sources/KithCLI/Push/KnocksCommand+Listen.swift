@@ -31,7 +31,7 @@ extension KnocksCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                guard try await account.pushRegistration() != nil else { throw PushFlows.FlowError.notRegistered }
+                guard try await account.push.registration() != nil else { throw PushFlows.FlowError.notRegistered }
                 let json = global.json
                 let once = once
                 let address = try syncWith.map(SyncRun.hostAndPort)

@@ -14,7 +14,7 @@ import KithTerminal
 /// travel in that very session. A gateway that cannot be reached only prints a warning.
 enum PushAutoRefill {
     static func run(_ account: Account) async {
-        guard (try? await account.pushRegistration()) != nil else { return }
+        guard (try? await account.push.registration()) != nil else { return }
         do {
             _ = try await PushFlows.refill(account)
         } catch {

@@ -22,7 +22,7 @@ extension PushCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                guard try await account.pushRegistration() != nil else { throw PushFlows.FlowError.notRegistered }
+                guard try await account.push.registration() != nil else { throw PushFlows.FlowError.notRegistered }
                 let refilled = try await PushFlows.refill(account)
                 if global.json {
                     Output.json(.object(["refilled": PushRendering.refilled(refilled)]))

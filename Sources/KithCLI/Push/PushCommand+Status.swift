@@ -20,9 +20,9 @@ extension PushCommand {
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
-                let registration = try await account.pushRegistration()
-                let pools = try await account.pushTokenPools()
-                let pending = try await account.pendingPushRevocations().count
+                let registration = try await account.push.registration()
+                let pools = try await account.push.tokenPools()
+                let pending = try await account.push.pendingRevocations().count
                 if global.json {
                     var object = registration.map(PushRendering.registration) ?? JSONObject()
                     object["registered"] = .bool(registration != nil)
@@ -30,7 +30,7 @@ extension PushCommand {
                     for pool in pools {
                         var entry = JSONObject()
                         entry["feed_id"] = .string(pool.peer.string)
-                        entry["name"] = .string(await account.displayName(of: pool.peer))
+                        entry["name"] = .string(await account.contacts.displayName(of: pool.peer))
                         entry["issued_unused"] = .integer(Int64(pool.issuedUnused))
                         entry["issued_used"] = .integer(Int64(pool.issuedUsed))
                         entry["held_unused"] = .integer(Int64(pool.heldUnused))
@@ -49,7 +49,7 @@ extension PushCommand {
                 }
                 if pools.isEmpty { Output.line("No push tokens with anyone yet.") }
                 for pool in pools {
-                    let name = TerminalText.escaped(await account.displayName(of: pool.peer))
+                    let name = TerminalText.escaped(await account.contacts.displayName(of: pool.peer))
                     Output.line("  \(name): you gave \(pool.issuedUnused) unused (\(pool.issuedUsed) used); you hold \(pool.heldUnused) to knock on them")
                 }
                 if pending > 0 { Output.line("\(pending) tokens wait to be revoked at the gateway (`kith push refill` retries).") }

@@ -75,7 +75,7 @@ enum ChatRun {
                     }
                     if let (account, contact) = keep {
                         do {
-                            _ = try await account.sendDirect(line, to: contact)
+                            _ = try await account.direct.send(line, to: contact)
                         } catch {
                             Output.error("kith: the line was sent but could not be kept: \(TerminalText.escaped("\(error)"))")
                         }

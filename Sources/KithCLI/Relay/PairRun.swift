@@ -96,7 +96,7 @@ extension PairRun {
     static func sendOneTime(_ text: String, over transport: RelayTransport, to peerStaticKey: [UInt8], account: Account) async {
         guard let contact = await account.makeSyncSource().contact(staticKey: peerStaticKey) else { return }
         do {
-            let nano = try await account.sealOneTimeForRelay(text, to: contact.feedID)
+            let nano = try await account.circle.sealForRelay(text, to: contact.feedID)
             try await transport.sendNanoTDF(nano)
             Output.error("kith: sent a one-time message to \(TerminalText.escaped(contact.shownName)) over the relay")
         } catch {

@@ -11,10 +11,10 @@ import KithTerminal
 /// (the relay router's output, opened once with the inner-circle pool key they name).
 enum RelayedOneTimeOutput {
     static func receiver(_ account: Account, json: Bool) -> any NanoTDFReceiver {
-        account.relayedOneTimeReceiver { outcome in
+        account.circle.relayedReceiver { outcome in
             switch outcome {
             case .success(let message):
-                let name = (try? await account.contact(message.contact))?.shownName ?? message.contact.string
+                let name = (try? await account.contacts.record(message.contact))?.shownName ?? message.contact.string
                 if json {
                     var object = JSONObject()
                     object["relayed_one_time"] = .object(["contact": .string(message.contact.string), "name": .string(name), "text": .string(message.post.body)])

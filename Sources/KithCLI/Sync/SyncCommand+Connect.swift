@@ -32,7 +32,7 @@ extension SyncCommand {
                 let account = try await openAccount(global)
                 await PushAutoRefill.run(account)
                 var record: ContactRecord?
-                if let contact { record = try await account.resolveContact(contact) }
+                if let contact { record = try await account.contacts.resolve(contact) }
                 let agent = SyncAgent(account: account, blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let json = global.json
                 let link: SecureLink

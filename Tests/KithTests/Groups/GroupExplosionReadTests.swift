@@ -22,26 +22,26 @@ import Testing
     ) async throws -> (alice: Account, bob: Account, group: GroupID, message: MessageID) {
         let alice = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xA1, count: 32)), clock: clock.read)
         let bob = try Account.inMemory(seed: try Seed(bytes: [UInt8](repeating: 0xB0, count: 32)), clock: clock.read)
-        try await bob.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.addContact(cardText: try await bob.contactCard(displayName: "Bob").text, name: "Bob")
-        try await bob.shareKeyPackage(with: alice.feedID)
+        try await bob.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.contacts.add(cardText: try await bob.contacts.card(displayName: "Bob").text, name: "Bob")
+        try await bob.groups.shareKeyPackage(with: alice.feedID)
         try await GroupConversationTests.deliver(bob, to: alice)
-        let group = try await alice.createGroup(name: "brief", explodeAt: MetAccounts.now + 3600)
-        try await alice.addToGroup(group.id, contacts: [bob.feedID])
-        let sent = try await alice.sendToGroup(group.id, text: text)
+        let group = try await alice.groups.create(name: "brief", explodeAt: MetAccounts.now + 3600)
+        try await alice.groups.add(group.id, contacts: [bob.feedID])
+        let sent = try await alice.groups.send(group.id, text: text)
         try await GroupConversationTests.deliver(alice, to: bob)
-        #expect(GroupConversationTests.texts(try await bob.groupMessages(group.id)) == [text])
+        #expect(GroupConversationTests.texts(try await bob.groups.messages(group.id)) == [text])
         return (alice, bob, group.id, sent.messageID)
     }
 
     /// What one read path shows of the group: its status (nil when the path shows none) and the texts it returns.
     static func read(_ path: ReadPath, _ account: Account, _ group: GroupID) async throws -> (status: GroupRecord.Status?, texts: [String]) {
         switch path {
-        case .groups: return (try await account.groups().first { $0.id == group }?.status, [])
-        case .group: return (try await account.group(group).status, [])
-        case .resolveGroup: return (try await account.resolveGroup("brief").status, [])
-        case .groupMessages: return (nil, GroupConversationTests.texts(try await account.groupMessages(group)))
-        case .timeline: return (nil, GroupConversationTests.texts(try await account.timeline().filter { $0.audience == "group:" + group.string }))
+        case .groups: return (try await account.groups.all().first { $0.id == group }?.status, [])
+        case .group: return (try await account.groups.summary(group).status, [])
+        case .resolveGroup: return (try await account.groups.resolve("brief").status, [])
+        case .groupMessages: return (nil, GroupConversationTests.texts(try await account.groups.messages(group)))
+        case .timeline: return (nil, GroupConversationTests.texts(try await account.feed.timeline().filter { $0.audience == "group:" + group.string }))
         }
     }
 
@@ -63,7 +63,7 @@ import Testing
         if let status = shown.status { #expect(status == .exploded, "\(path) shows the group \(status)") }
         // Exploded by the same routine as a pass: the record says so and the content is gone from the store.
         #expect(try Self.explodedInStore(bob, group, message))
-        await #expect(throws: KithError.self) { try await bob.sendToGroup(group, text: "too late") }
+        await #expect(throws: KithError.self) { try await bob.groups.send(group, text: "too late") }
     }
 
     @Test(arguments: [ReadPath.groups, .groupMessages])
@@ -89,7 +89,7 @@ import Testing
             let shown = try await Self.read(path, bob, group)
             if let status = shown.status { #expect(status == .active) }
         }
-        #expect(GroupConversationTests.texts(try await bob.groupMessages(group)) == ["meet at the bridge"])
+        #expect(GroupConversationTests.texts(try await bob.groups.messages(group)) == ["meet at the bridge"])
     }
 
     @Test func anAccountOpenedPastTheExplosionTimeHasTheContentGoneFromItsFiles() async throws {
@@ -107,7 +107,7 @@ import Testing
         #expect(try !Self.filesHold(needles, in: home), "the database files still hold the group's content or state")
         // Whatever SQLite the store links, deleted content is zeroed (Debian's has this on by default; others may not).
         #expect(try reopened.store.read { db in try Int.fetchOne(db, sql: "PRAGMA secure_delete") } == 1)
-        #expect(try await reopened.groupMessages(group).allSatisfy { $0.content == nil })
+        #expect(try await reopened.groups.messages(group).allSatisfy { $0.content == nil })
     }
 
     /// Alice on disk with a group of her own that explodes in an hour and one message in it; returns the byte strings
@@ -115,9 +115,9 @@ import Testing
     /// the group's sealed state.
     static func writeConversation(home: AccountHome, clock: GroupMetadataTests.Clock, text: String) async throws -> (GroupID, MessageID, [[UInt8]]) {
         let alice = try await Account.create(home: home, scrypt: .testing, passphrase: { "p" }, clock: clock.read)
-        let group = try await alice.createGroup(name: "vault", explodeAt: MetAccounts.now + 3600)
-        let sent = try await alice.sendToGroup(group.id, text: text)
-        #expect(GroupConversationTests.texts(try await alice.groupMessages(group.id)) == [text])
+        let group = try await alice.groups.create(name: "vault", explodeAt: MetAccounts.now + 3600)
+        let sent = try await alice.groups.send(group.id, text: text)
+        #expect(GroupConversationTests.texts(try await alice.groups.messages(group.id)) == [text])
         let sealed = try alice.store.read { db in
             (try String.fetchOne(db, sql: "SELECT content_json FROM messages WHERE message_id = ?", arguments: [sent.messageID.string]),
              try Data.fetchOne(db, sql: "SELECT mls_state_blob FROM mls_groups WHERE group_id = ?", arguments: [group.id.string]))

@@ -7,6 +7,7 @@ import KithIdentity
 import KithMLS
 import KithStore
 import KithTestSupport
+import Synchronization
 import Testing
 
 @testable import Kith
@@ -19,28 +20,28 @@ import Testing
         var others: [Account] = []
         for (byte, name) in [(UInt8(0xB0), "Bob"), (0xC0, "Carol"), (0xD0, "Dave"), (0xE0, "Erin")] {
             let member = try MetAccounts.account(byte)
-            try await member.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-            try await alice.addContact(cardText: try await member.contactCard(displayName: name).text, name: name)
-            try await member.shareKeyPackage(with: alice.feedID)
-            _ = try await alice.importKnownFeed(lines: try await member.exportFeed())
+            try await member.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+            try await alice.contacts.add(cardText: try await member.contacts.card(displayName: name).text, name: name)
+            try await member.groups.shareKeyPackage(with: alice.feedID)
+            _ = try await alice.feed.importKnown(lines: try await member.feed.export())
             others.append(member)
         }
-        let group = try await alice.createGroup(name: "five")
-        try await alice.addToGroup(group.id, contacts: others.map(\.feedID))
+        let group = try await alice.groups.create(name: "five")
+        try await alice.groups.add(group.id, contacts: others.map(\.feedID))
         return (alice, others, group.id)
     }
 
     /// One delivery of `from`'s feed to `to`; false when `to` does not follow that feed (yet).
     @discardableResult
     static func deliver(_ from: Account, to: Account) async -> Bool {
-        guard from !== to, let lines = try? await from.exportFeed() else { return false }
-        return (try? await to.importKnownFeed(lines: lines)) != nil
+        guard from !== to, let lines = try? await from.feed.export() else { return false }
+        return (try? await to.feed.importKnown(lines: lines)) != nil
     }
 
     /// What a member has: its epoch, status and the texts it read.
     static func view(_ account: Account, _ group: GroupID) async throws -> (UInt64, GroupRecord.Status, Set<String>) {
-        let summary = try await account.group(group)
-        let texts = try await account.groupMessages(group, limit: 1000).compactMap { message -> String? in
+        let summary = try await account.groups.summary(group)
+        let texts = try await account.groups.messages(group, limit: 1000).compactMap { message -> String? in
             if case .post(let post)? = message.content { post.body } else { nil }
         }
         return (summary.epoch, summary.status, Set(texts))
@@ -57,7 +58,7 @@ import Testing
             var now: [String] = []
             for account in accounts {
                 let (epoch, status, texts) = try await view(account, group)
-                now.append("\(epoch) \(status) \(texts.count) \(try await account.headSequence(of: account.feedID) ?? 0)")
+                now.append("\(epoch) \(status) \(texts.count) \(try await account.feed.headSequence(of: account.feedID) ?? 0)")
             }
             if now == last { return }
             last = now
@@ -75,18 +76,18 @@ import Testing
         // Joining happens in some random order.
         for member in others.shuffled(using: &generator) { await Self.deliver(alice, to: member) }
         for (index, member) in everyone.enumerated() {
-            try await member.sendToGroup(group, text: "hello \(index)")
+            try await member.groups.send(group, text: "hello \(index)")
             sent.insert("hello \(index)")
         }
-        try await bob.updateGroupKeys(group)
-        try await carol.leaveGroup(group)
+        try await bob.groups.updateKeys(group)
+        try await carol.groups.leave(group)
         try await Self.settle(everyone, group, using: &generator)
-        try await alice.removeFromGroup(group, member: dave.feedID)
+        try await alice.groups.remove(group, member: dave.feedID)
         // Bob and Erin learn of the removal before they write (a message of an epoch Dave was still in is his to read).
         await Self.deliver(alice, to: bob)
         await Self.deliver(alice, to: erin)
         for (index, member) in [alice, bob, erin].enumerated() {
-            try await member.sendToGroup(group, text: "after \(index)")
+            try await member.groups.send(group, text: "after \(index)")
             sent.insert("after \(index)")
         }
         try await Self.settle(everyone, group, using: &generator)
@@ -98,12 +99,12 @@ import Testing
             #expect(memberEpoch == epoch && status == .active)
             #expect(texts == sent)
         }
-        #expect(try await carol.group(group).status == .left)
-        #expect(try await dave.group(group).status == .removed)
+        #expect(try await carol.groups.summary(group).status == .left)
+        #expect(try await dave.groups.summary(group).status == .removed)
         // Dave read nothing sent after his removal.
         let (_, _, daveTexts) = try await Self.view(dave, group)
         #expect(daveTexts.allSatisfy { $0.hasPrefix("hello") })
-        #expect(try await alice.group(group).members.count == 3)
+        #expect(try await alice.groups.summary(group).members.count == 3)
     }
 
     @Test func aTamperedGroupEventChangesNothing() async throws {
@@ -116,13 +117,13 @@ import Testing
         _ = try bob.appendMaking(type: "group_event", audience: .group(group.string)) { _ throws(KithError) in (garbage, garbage) }
         let forged = try await Self.rawCommit(of: bob, group)
         _ = try bob.appendMaking(type: "group_event", audience: .group(group.string)) { _ throws(KithError) in (forged, forged) }
-        let before = try await carol.group(group).epoch
+        let before = try await carol.groups.summary(group).epoch
         await Self.deliver(bob, to: carol)
-        let report = try await carol.processGroupMessages()
+        let report = try await carol.groups.process()
         #expect(report.commits == 0)
-        #expect(try await carol.group(group).epoch == before)
+        #expect(try await carol.groups.summary(group).epoch == before)
         // The group goes on: Alice's next message still opens.
-        try await alice.sendToGroup(group, text: "still fine")
+        try await alice.groups.send(group, text: "still fine")
         await Self.deliver(alice, to: carol)
         let (_, _, texts) = try await Self.view(carol, group)
         #expect(texts == ["still fine"])
@@ -138,22 +139,22 @@ import Testing
     @Test func aNonMemberReadsNothing() async throws {
         let (alice, _, group) = try await Self.crowd()
         let frank = try MetAccounts.account(0xF0)
-        try await frank.addContact(cardText: try await alice.contactCard(displayName: "Alice").text, name: "Alice")
-        try await alice.sendToGroup(group, text: "members only")
+        try await frank.contacts.add(cardText: try await alice.contacts.card(displayName: "Alice").text, name: "Alice")
+        try await alice.groups.send(group, text: "members only")
         await Self.deliver(alice, to: frank)
-        let stored = try await frank.timeline(feed: alice.feedID, limit: 100).filter { $0.audience == group.audience }
+        let stored = try await frank.feed.timeline(feed: alice.feedID, limit: 100).filter { $0.audience == group.audience }
         #expect(!stored.isEmpty && stored.allSatisfy { $0.content == nil })
-        await #expect(throws: KithError.self) { try await frank.group(group) }
+        await #expect(throws: KithError.self) { try await frank.groups.summary(group) }
     }
 
     @Test func nothingIsDecryptedTwice() async throws {
         let (alice, others, group) = try await Self.crowd()
         let bob = others[0]
         await Self.deliver(alice, to: bob)
-        try await alice.sendToGroup(group, text: "once")
+        try await alice.groups.send(group, text: "once")
         await Self.deliver(alice, to: bob)
         await Self.deliver(alice, to: bob)
-        let again = try await bob.processGroupMessages()
+        let again = try await bob.groups.process()
         #expect(again.opened.isEmpty && again.refused.isEmpty)
         let (_, _, texts) = try await Self.view(bob, group)
         #expect(texts == ["once"])
@@ -161,20 +162,23 @@ import Testing
 
     @Test func aCrashBetweenStoringAMessageAndAdvancingTheStateLosesNothing() async throws {
         let (alice, others, group) = try await Self.crowd()
-        let bob = others[0]
+        let fault = Mutex(false)
+        let bob = try others[0].withTestingHooks(AccountTestingHooks(failAfterGroupContent: {
+            fault.withLock { armed in defer { armed = false }; return armed }
+        }))
         await Self.deliver(alice, to: bob)
-        try await alice.sendToGroup(group, text: "first")
-        try await alice.updateGroupKeys(group)
-        try await alice.sendToGroup(group, text: "second")
-        bob.groupFaultAfterContent.withLock { $0 = true }
-        await #expect(throws: KithError.self) { try await bob.importKnownFeed(lines: try await alice.exportFeed()) }
+        try await alice.groups.send(group, text: "first")
+        try await alice.groups.updateKeys(group)
+        try await alice.groups.send(group, text: "second")
+        fault.withLock { $0 = true }
+        await #expect(throws: KithError.self) { try await bob.feed.importKnown(lines: try await alice.feed.export()) }
         // The failed pass kept neither the content nor the state: nothing read, still epoch 1.
-        #expect(try await bob.group(group).epoch == 1)
+        #expect(try await bob.groups.summary(group).epoch == 1)
         #expect(try await Self.view(bob, group).2.isEmpty)
-        let report = try await bob.processGroupMessages()
+        let report = try await bob.groups.process()
         #expect(report.opened.count == 2 && report.commits == 1)
         #expect(try await Self.view(bob, group).2 == ["first", "second"])
-        #expect(try await bob.group(group).epoch == 2)
+        #expect(try await bob.groups.summary(group).epoch == 2)
     }
 }
 
@@ -189,8 +193,8 @@ import Testing
         // Both commit in epoch 1: Bob with the raw MLS state, Alice as the committer.
         let forged = try await GroupHistoryTests.rawCommit(of: bob, group)
         _ = try bob.appendMaking(type: "group_event", audience: .group(group.string)) { _ throws(KithError) in (forged, forged) }
-        try await alice.updateGroupKeys(group)
-        try await alice.sendToGroup(group, text: "epoch two")
+        try await alice.groups.updateKeys(group)
+        try await alice.groups.send(group, text: "epoch two")
         if committerFirst {
             await GroupHistoryTests.deliver(alice, to: carol)
             await GroupHistoryTests.deliver(bob, to: carol)
@@ -198,10 +202,10 @@ import Testing
             await GroupHistoryTests.deliver(bob, to: carol)
             await GroupHistoryTests.deliver(alice, to: carol)
         }
-        #expect(try await carol.group(group).epoch == 2)
+        #expect(try await carol.groups.summary(group).epoch == 2)
         #expect(try await GroupHistoryTests.view(carol, group).2 == ["epoch two"])
         // Alice, too, stays on her own history.
         await GroupHistoryTests.deliver(bob, to: alice)
-        #expect(try await alice.group(group).epoch == 2)
+        #expect(try await alice.groups.summary(group).epoch == 2)
     }
 }

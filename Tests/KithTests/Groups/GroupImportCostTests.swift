@@ -38,9 +38,9 @@ import Testing
         let (alice, others, group) = try await GroupHistoryTests.crowd()
         let bob = others[0]
         await GroupHistoryTests.deliver(alice, to: bob)
-        let envelope = try await alice.sendToGroup(group, text: "counted")
+        let envelope = try await alice.groups.send(group, text: "counted")
         let statements = try await Self.statements(of: bob.store) {
-            _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes])
+            _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes])
         }
         #expect(Self.commits(statements) == 2, "\(statements)")
         // Besides the two writes: the key lookup, the signature check's feed state, and the probe of the passes.
@@ -55,10 +55,10 @@ import Testing
         let bob = others[0]
         await GroupHistoryTests.deliver(alice, to: bob)
         let sql = "DELETE FROM mls_held WHERE message_id = ?"
-        _ = try await bob.importKnownFeed(lines: [try await alice.sendToGroup(group, text: "one").canonicalBytes])
+        _ = try await bob.feed.importKnown(lines: [try await alice.groups.send(group, text: "one").canonicalBytes])
         let prepared = try bob.store.database.inDatabase { db in ObjectIdentifier(try db.cachedStatement(sql: sql)) }
-        _ = try await bob.importKnownFeed(lines: [try await alice.sendToGroup(group, text: "two").canonicalBytes])
-        try await alice.updateGroupKeys(group)
+        _ = try await bob.feed.importKnown(lines: [try await alice.groups.send(group, text: "two").canonicalBytes])
+        try await alice.groups.updateKeys(group)
         await GroupHistoryTests.deliver(alice, to: bob)
         let after = try bob.store.database.inDatabase { db in ObjectIdentifier(try db.cachedStatement(sql: sql)) }
         #expect(prepared == after)
@@ -69,12 +69,12 @@ import Testing
         let (alice, others, _) = try await GroupHistoryTests.crowd()
         let bob = others[0]
         await GroupHistoryTests.deliver(alice, to: bob)
-        let envelope = try await alice.post("to my contacts", audience: .contacts)
+        let envelope = try await alice.publishing.post("to my contacts", audience: .contacts)
         let statements = try await Self.statements(of: bob.store) {
-            _ = try await bob.importKnownFeed(lines: [envelope.canonicalBytes])
+            _ = try await bob.feed.importKnown(lines: [envelope.canonicalBytes])
         }
         #expect(Self.commits(statements) == 1, "\(statements)")
-        #expect(try await bob.timeline(feed: alice.feedID, limit: 1).first?.content != nil)
+        #expect(try await bob.feed.timeline(feed: alice.feedID, limit: 1).first?.content != nil)
     }
 
     @Test func applicationMessagesRewriteOnlyTheRatchetsAndCommitsTheWholeState() async throws {
@@ -83,22 +83,22 @@ import Testing
         await GroupHistoryTests.deliver(alice, to: bob)
         let joined = try Self.versions(bob, group)
         #expect(joined.ratchets != nil)
-        try await alice.sendToGroup(group, text: "one")
-        try await alice.sendToGroup(group, text: "two")
+        try await alice.groups.send(group, text: "one")
+        try await alice.groups.send(group, text: "two")
         await GroupHistoryTests.deliver(alice, to: bob)
         let read = try Self.versions(bob, group)
         #expect(read.row == joined.row && read.ratchets == joined.ratchets.map { $0 + 1 })
         // Sending too: the sender's ratchet alone.
         let before = try Self.versions(bob, group)
-        try await bob.sendToGroup(group, text: "three")
+        try await bob.groups.send(group, text: "three")
         let sent = try Self.versions(bob, group)
         #expect(sent.row == before.row && sent.ratchets == before.ratchets.map { $0 + 1 })
         // A commit writes both parts.
-        try await alice.updateGroupKeys(group)
+        try await alice.groups.updateKeys(group)
         await GroupHistoryTests.deliver(alice, to: bob)
         let committed = try Self.versions(bob, group)
         #expect(committed.row > sent.row && committed.ratchets! > sent.ratchets!)
-        try await alice.sendToGroup(group, text: "four")
+        try await alice.groups.send(group, text: "four")
         await GroupHistoryTests.deliver(alice, to: bob)
         #expect(try await GroupHistoryTests.view(bob, group).2 == ["one", "two", "three", "four"])
     }
@@ -109,7 +109,7 @@ import Testing
         let (alice, others, group) = try await GroupHistoryTests.crowd()
         let bob = others[0]
         await GroupHistoryTests.deliver(alice, to: bob)
-        try await alice.sendToGroup(group, text: "before")
+        try await alice.groups.send(group, text: "before")
         await GroupHistoryTests.deliver(alice, to: bob)
         // Rewrite Bob's group as the previous format stored it: the whole serialized state, no ratchets row.
         let record = try #require(try bob.readGroupStore { access in try access.group(group.string) })
@@ -118,12 +118,12 @@ import Testing
         whole.ratchets = []
         _ = try bob.withGroupStore { access throws(KithError) in try bob.groupStoreCall(access.save(whole, members: nil)) }
         #expect(try Self.versions(bob, group).ratchets == nil)
-        try await alice.sendToGroup(group, text: "after")
+        try await alice.groups.send(group, text: "after")
         await GroupHistoryTests.deliver(alice, to: bob)
         await GroupHistoryTests.deliver(alice, to: bob)
         #expect(try await GroupHistoryTests.view(bob, group).2 == ["before", "after"])
         #expect(try Self.versions(bob, group).ratchets != nil)
-        let again = try await bob.processGroupMessages()
+        let again = try await bob.groups.process()
         #expect(again.opened.isEmpty && again.refused.isEmpty)
     }
 }
