@@ -9,18 +9,18 @@ import Testing
 /// retained earlier generations (docs/FEED-FORMAT.md 12.9; found by `run_crash.py --known-bugs`).
 @Suite struct DirectMessagesAcrossRotationsTests {
     static func deliver(_ from: Account, to: Account) async throws {
-        _ = try await to.importContactFeed(lines: try await from.exportFeed(), contact: from.feedID)
+        _ = try await to.feed.importFromContact(lines: try await from.feed.export(), contact: from.feedID)
     }
 
     static func texts(_ account: Account, with contact: Account) async throws -> [String] {
-        try await account.conversation(with: contact.feedID).compactMap { message -> String? in
+        try await account.direct.conversation(with: contact.feedID).compactMap { message -> String? in
             if case .post(let post)? = message.content { return post.body } else { return nil }
         }
     }
 
     /// `from` writes `text` to `to`; with `delivered`, `to` imports `from`'s feed right after.
     static func say(_ text: String, from: Account, to: Account, delivered: Bool = true) async throws {
-        try await from.sendDirect(text, to: to.feedID)
+        try await from.direct.send(text, to: to.feedID)
         if delivered { try await deliver(from, to: to) }
     }
 
@@ -29,7 +29,7 @@ import Testing
         #expect(try await texts(alice, with: bob) == expected)
         #expect(try await texts(bob, with: alice) == expected)
         for account in [alice, bob] {
-            let failures = try await account.directFailures()
+            let failures = try await account.direct.failures()
             #expect(failures.isEmpty, "\(failures)")
         }
     }
@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: [2, 4]) func aReplyAfterTheContactRotatedSeveralTimesDecrypts(rotations: Int) async throws {
         let (alice, bob) = try await ContactsAccountTests.pair()
         try await Self.say("before", from: alice, to: bob)
-        for _ in 0..<rotations { try await alice.rotateKeys() }
+        for _ in 0..<rotations { try await alice.rotation.rotate() }
         try await Self.deliver(alice, to: bob)
         try await Self.say("hello after the rotations", from: bob, to: alice)
         try await Self.say("and back", from: alice, to: bob)
@@ -56,9 +56,9 @@ import Testing
         try await Self.say("b0", from: bob, to: alice)
         // Alice's next chain starts now, encapsulated to the key Bob has before rotating.
         try await Self.say("a1", from: alice, to: bob, delivered: false)
-        try await bob.rotateKeys()
+        try await bob.rotation.rotate()
         try await Self.say("a2", from: alice, to: bob, delivered: false)
-        try await bob.rotateKeys()
+        try await bob.rotation.rotate()
         try await Self.say("a3", from: alice, to: bob)
         try await Self.say("b1", from: bob, to: alice)
         try await Self.say("a4", from: alice, to: bob)
@@ -71,10 +71,10 @@ import Testing
         let (alice, bob) = try await ContactsAccountTests.pair()
         try await Self.say("a0", from: alice, to: bob)
         try await Self.say("b0", from: bob, to: alice)
-        try await bob.rotateKeys()
+        try await bob.rotation.rotate()
         try await Self.say("a1 (rotation unseen)", from: alice, to: bob)
         try await Self.say("b1", from: bob, to: alice)
-        try await bob.rotateKeys()
+        try await bob.rotation.rotate()
         try await Self.say("a2 (second rotation unseen)", from: alice, to: bob)
         try await Self.deliver(bob, to: alice)
         try await Self.say("a3 (both seen)", from: alice, to: bob)
@@ -91,8 +91,8 @@ import Testing
         var expected: [String] = []
         for round in 0..<2 {
             try await Self.say("alice \(round)", from: alice, to: bob, delivered: false)
-            try await bob.rotateKeys()
-            try await alice.rotateKeys()
+            try await bob.rotation.rotate()
+            try await alice.rotation.rotate()
             try await Self.deliver(alice, to: bob)
             try await Self.say("bob \(round)", from: bob, to: alice)
             expected += ["alice \(round)", "bob \(round)"]
