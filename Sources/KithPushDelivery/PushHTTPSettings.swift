@@ -28,6 +28,17 @@ public struct PushHTTPSettings: Sendable {
         tlsConfiguration: TLSConfiguration? = nil,
         connectTimeout: TimeAmount = .seconds(5)
     ) -> HTTPClient {
+        HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: makeConfiguration(tlsConfiguration: tlsConfiguration, connectTimeout: connectTimeout))
+    }
+
+    /// The configuration of ``makeHTTPClient(tlsConfiguration:connectTimeout:)``, for clients made elsewhere with
+    /// the same behaviour (``PinnedHTTPClients``).
+    public static func makeConfiguration(
+        tlsConfiguration: TLSConfiguration? = nil,
+        connectTimeout: TimeAmount = .seconds(5)
+    ) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration,
             redirectConfiguration: .disallow,
@@ -35,6 +46,6 @@ public struct PushHTTPSettings: Sendable {
             decompression: .disabled
         )
         configuration.httpVersion = .automatic
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        return configuration
     }
 }

@@ -9,9 +9,9 @@
 /// ``allowPrivateAddresses``.
 ///
 /// DNS names are also resolved before each request (``WebPushProviderConfiguration/hostResolver``) and
-/// refused when any address is non-public. Limit: the HTTP client resolves the name again when it
-/// connects, so a name that changes its answer in between (DNS rebinding) is not caught; deployments
-/// that need that guarantee add an egress firewall.
+/// refused when any address is non-public; with pinned clients (``PinnedHTTPClients``, as `kith serve` runs)
+/// the request then connects to the first checked address, so a name that changes its answer in between
+/// (DNS rebinding) cannot send it elsewhere.
 public struct WebPushEndpointPolicy: Sendable, Hashable {
     /// The longest endpoint URL accepted, in bytes (UnifiedPush: endpoints are at most 1000 bytes).
     public static let maxEndpointBytes = 1000

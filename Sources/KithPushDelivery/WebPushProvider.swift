@@ -18,11 +18,18 @@ public struct WebPushProvider: PushProvider {
     private let configuration: WebPushProviderConfiguration
     private let exchange: PushHTTPExchange
     private let tokens: VAPIDTokenCache
+    private let pinnedClients: (any PinnedClientSource)?
 
     /// Creates a provider on a shared client (make it with ``PushHTTPSettings/makeHTTPClient(tlsConfiguration:connectTimeout:)``
     /// so that redirects are not followed).
-    public init(configuration: WebPushProviderConfiguration, httpClient: HTTPClient) {
+    ///
+    /// With `pinnedClients`, a request to an endpoint whose name was resolved and checked against the endpoint policy
+    /// connects to the checked address (``PinnedClientSource``), so a DNS answer that changes between the check and
+    /// the connection (DNS rebinding) cannot send it into a private network; without, the shared client resolves the
+    /// name again when it connects.
+    public init(configuration: WebPushProviderConfiguration, httpClient: HTTPClient, pinnedClients: (any PinnedClientSource)? = nil) {
         self.configuration = configuration
+        self.pinnedClients = pinnedClients
         self.exchange = PushHTTPExchange(client: httpClient, settings: configuration.http)
         self.tokens = VAPIDTokenCache(
             signer: configuration.signer, subject: configuration.subject,
@@ -46,6 +53,7 @@ public struct WebPushProvider: PushProvider {
         do throws(WebPushEndpointError) { endpoint = try configuration.endpointPolicy.check(endpointURL) } catch {
             return .rejected(reason: error.description)
         }
+        var exchange = exchange
         if !configuration.endpointPolicy.allowPrivateAddresses, !endpoint.hostIsIPLiteral {
             let addresses: [[UInt8]]
             do { addresses = try await configuration.hostResolver.addresses(of: endpoint.host) } catch {
@@ -54,6 +62,13 @@ public struct WebPushProvider: PushProvider {
             guard !addresses.isEmpty else { return .retryable(reason: "push service host did not resolve", retryAfterSeconds: nil) }
             do throws(WebPushEndpointError) { try configuration.endpointPolicy.check(resolvedAddresses: addresses, of: endpoint.host) } catch {
                 return .rejected(reason: error.description)
+            }
+            // Connect to the address just checked, not to whatever the name resolves to next.
+            if let pinnedClients, let address = addresses.first.flatMap(IPAddressText.init(bytes:)) {
+                guard let client = pinnedClients.client(host: endpoint.host, address: address.text) else {
+                    return .retryable(reason: "the push provider is shutting down", retryAfterSeconds: nil)
+                }
+                exchange = PushHTTPExchange(client: client, settings: configuration.http)
             }
         }
         let body: [UInt8]

@@ -9,9 +9,14 @@ import KithPushDelivery
 enum PushProviderAssembly {
     /// Every provider `settings` configure, delivering through `httpClient`; the VAPID key is kept in
     /// `vapidKeyDirectory` (nil: a fresh key for this process).
-    static func providers(settings: ServerSettings, vapidKeyDirectory: String?, httpClient: HTTPClient) throws(ServerAssemblyError) -> [any PushProvider] {
+    static func providers(
+        settings: ServerSettings, vapidKeyDirectory: String?, httpClient: HTTPClient, pinnedClients: PinnedHTTPClients
+    ) throws(ServerAssemblyError) -> [any PushProvider] {
         let credentials = settings.pushProviders
-        var providers = [try webPushProvider(endpointPolicy: settings.webPushEndpointPolicy, keyDirectory: vapidKeyDirectory, httpClient: httpClient)]
+        var providers = [
+            try webPushProvider(
+                endpointPolicy: settings.webPushEndpointPolicy, keyDirectory: vapidKeyDirectory, httpClient: httpClient, pinnedClients: pinnedClients)
+        ]
         let apnsParts = [credentials.apnsKeyID, credentials.apnsTeamID, credentials.apnsTopic]
         if let keyFile = credentials.apnsKeyFile {
             guard let keyID = credentials.apnsKeyID, let teamID = credentials.apnsTeamID, let topic = credentials.apnsTopic else {
@@ -41,9 +46,10 @@ enum PushProviderAssembly {
     ///
     /// The VAPID key is kept in `vapid-private.pem` in `keyDirectory` (made on first start, mode 0600), so
     /// restricted subscriptions keep working across restarts; without a directory (PostgreSQL) a fresh key is made
-    /// per process. `endpointPolicy` is the SSRF guard (``ServerSettings/webPushEndpointPolicy``).
+    /// per process. `endpointPolicy` is the SSRF guard (``ServerSettings/webPushEndpointPolicy``); `pinnedClients`
+    /// make each delivery connect to the address the guard checked (DNS rebinding).
     static func webPushProvider(
-        endpointPolicy: WebPushEndpointPolicy, keyDirectory: String?, httpClient: HTTPClient
+        endpointPolicy: WebPushEndpointPolicy, keyDirectory: String?, httpClient: HTTPClient, pinnedClients: PinnedHTTPClients
     ) throws(ServerAssemblyError) -> any PushProvider {
         let key: P256.Signing.PrivateKey
         if let keyDirectory {
@@ -65,7 +71,7 @@ enum PushProviderAssembly {
         }
         do throws(PushConfigurationError) {
             let configuration = try WebPushProviderConfiguration(signer: VAPIDSigner(signingKey: key), subject: nil, endpointPolicy: endpointPolicy)
-            return WebPushProvider(configuration: configuration, httpClient: httpClient)
+            return WebPushProvider(configuration: configuration, httpClient: httpClient, pinnedClients: pinnedClients)
         } catch {
             throw .invalidSetting("web push provider: \(error)")
         }

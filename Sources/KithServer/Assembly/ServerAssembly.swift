@@ -24,6 +24,8 @@ public struct ServerAssembly: Sendable {
     public let database: String
     /// The HTTP client every push provider delivers with.
     let httpClient: HTTPClient
+    /// The Web Push clients pinned to checked addresses.
+    let pinnedClients: PinnedHTTPClients
 
     /// Assembles the server `settings` describe; `logger` is the server's, `additionalProviders` come after the
     /// configured ones (the first provider of a kind wins).
@@ -48,11 +50,15 @@ public struct ServerAssembly: Sendable {
         // One HTTP client for every provider: it never follows a redirect (a push service could otherwise send
         // the gateway to an address its SSRF guard refuses).
         let httpClient = PushHTTPSettings.makeHTTPClient()
+        // Web Push deliveries to a checked name connect to the checked address (DNS rebinding).
+        let pinnedClients = PinnedHTTPClients()
         do throws(ServerAssemblyError) {
             configuration.push.providers = try PushProviderAssembly.providers(
-                settings: settings, vapidKeyDirectory: stores.sqliteDirectory, httpClient: httpClient) + additionalProviders
+                settings: settings, vapidKeyDirectory: stores.sqliteDirectory, httpClient: httpClient, pinnedClients: pinnedClients)
+                + additionalProviders
         } catch {
             try? await httpClient.shutdown()
+            await pinnedClients.shutdown()
             throw error
         }
         // One SSRF policy, whatever the bind address: registration refuses the Web Push endpoints the
@@ -60,7 +66,7 @@ public struct ServerAssembly: Sendable {
         configuration.push.webPushEndpointPolicy = settings.webPushEndpointPolicy
         let server = RendezvousServer(
             configuration: configuration, store: stores.store, logger: logger, fanout: stores.fanout, pushStore: stores.pushStore)
-        return ServerAssembly(server: server, database: stores.description, httpClient: httpClient)
+        return ServerAssembly(server: server, database: stores.description, httpClient: httpClient, pinnedClients: pinnedClients)
     }
 
     /// Runs the server until SIGINT or SIGTERM (see ``RendezvousServer/run(onListening:)``), then closes the push
@@ -78,5 +84,6 @@ public struct ServerAssembly: Sendable {
     /// Closes the push providers' HTTP client; for an assembly that is not run (``run(onListening:)`` closes it itself).
     public func close() async {
         try? await httpClient.shutdown()
+        await pinnedClients.shutdown()
     }
 }
