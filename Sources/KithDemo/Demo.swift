@@ -160,9 +160,11 @@ public enum Demo {
         let bobCard = try await bob.contacts.card(displayName: "Bob")
         say("Alice's card: \(aliceCard.encoded.count) bytes, signed by her identity key; as text (\(aliceCard.text.count) characters):")
         say("  " + aliceCard.text.prefix(64) + "…")
-        say("Bob scans the QR code on Alice's screen:")
-        // A card always fits one QR code; if the terminal drawing fails, the text above suffices.
-        if let code = try? QRCode.render(aliceCard.text) { say(code) }
+        // What `kith card --qr` draws: the compact card (keys, name, a commitment to the full card), which fits a
+        // small QR code; the full card it commits to follows over the first link.
+        let compact = try await alice.contacts.compactCard(for: aliceCard)
+        say("Bob scans the QR code on Alice's screen: her compact card (\(compact.encoded.count) bytes; the full card follows over the first link):")
+        if let code = try? QRCode.render(compact.text, level: .medium) { say(code) }
         try await bob.contacts.add(cardText: aliceCard.text, name: "Alice")
         try await alice.contacts.add(cardText: bobCard.text, name: "Bob")
         say("Both verified the other's card (signature, feed id = SHA-256(identity key), age) and derived a shared contacts key.")

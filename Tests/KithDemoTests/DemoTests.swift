@@ -40,5 +40,10 @@ import Testing
         #expect(summary.contactReadPost)
         #expect(summary.strangerLockedOut)
         #expect(lines.contains { $0.contains("\u{2588}") })
+        // The card's QR code is the compact card's, as `kith card --qr` draws it (version 10 to 12, at most 73 columns
+        // with its quiet zone), not the full card's (149 columns, wider than most terminals).
+        let qrLines = lines.joined(separator: "\n").split(separator: "\n").filter { $0.contains("\u{2588}") || $0.contains("\u{2580}") }
+        let widest = qrLines.map { $0.trimmingCharacters(in: .whitespaces).count }.max() ?? 0
+        #expect(widest > 0 && widest <= 73, "QR code \(widest) columns wide")
     }
 }
