@@ -20,6 +20,9 @@ grep -q $'\u2588' "$work/qr.txt" || fail "invite create drew no QR code"
 shown=$("$kith" invite show --home "$work/b" "$url" --json)
 [[ "$shown" == *'"signer_check":"known_contact"'* ]] || fail "Bob does not see Alice's invite key: $shown"
 [[ "$("$kith" invite show --home "$work/a" "$url" --json)" == *'"signer_check":"own_invite"'* ]] || fail "own invite not recognised"
+# Reading an invite needs no identity: a home without one shows it, its signer not compared with contacts.
+bare=$("$kith" invite show --home "$work/nobody" "$url" --json) || fail "invite show without an identity failed"
+[[ "$bare" == *'"signer_check":"not_compared"'* ]] || fail "invite show without an identity: $bare"
 text=$("$kith" invite show --home "$work/b" "$url")
 [[ "$text" != *$'\e'* ]] || fail "an escape sequence from the invite reached the terminal"
 [[ "$text" == *"single use:             yes"* ]] || fail "show text lacks fields: $text"

@@ -19,21 +19,9 @@ extension Account {
     // MARK: Reading
 
     func inspectInviteBlocking(_ text: String) throws(KithError) -> InviteInspection {
-        let link: InviteLink
-        let invite: SignedInvite
-        let signer: InvitePublicKey
-        do throws(InviteError) {
-            link = try InviteLink(parsing: text)
-            invite = try InviteCode.decode(link.code)
-            signer = try invite.recoverSigner()
-        } catch {
-            throw .invite(error)
-        }
-        let payload = invite.payload
-        let now = clock()
+        let (invite, form, signer) = try InviteInspection.decode(text)
         return InviteInspection(
-            invite: invite, form: link.form, signer: signer, signerCheck: try signerCheck(of: payload, signer: signer),
-            inviteExpired: (payload.expiresAtUnix ?? .max) < now, conversationExpired: (payload.conversationExpiresAtUnix ?? .max) < now)
+            invite: invite, form: form, signer: signer, signerCheck: try signerCheck(of: invite.payload, signer: signer), now: clock())
     }
 
     /// How `signer` relates to the invite's creator.

@@ -17,6 +17,9 @@ public struct InviteInspection: Sendable, Equatable {
         case contactMismatch(FeedID)
         /// Nothing here binds the signer to the creator (a stranger's Kith invite): the signature only recovers.
         case unbound
+        /// Read without an identity (``InviteInspection/inspect(_:now:)``): the signer was not compared with any
+        /// contact's card; only a Convos / XMTP inbox binding can be checked.
+        case notCompared
     }
 
     /// The invite as decoded.
@@ -36,7 +39,44 @@ public struct InviteInspection: Sendable, Equatable {
     public var isAuthenticated: Bool {
         switch signerCheck {
         case .inboxBinding, .knownContact, .ownInvite: return true
-        case .contactMismatch, .unbound: return false
+        case .contactMismatch, .unbound, .notCompared: return false
         }
+    }
+
+}
+
+extension InviteInspection {
+    /// Reads an invite without an identity (what `kith invite show` does in a home that has none): every field, the
+    /// recovered signer, an XMTP inbox binding when there is one, and the expiry states; the signer is not compared
+    /// with contacts (``SignerCheck/notCompared``).
+    ///
+    /// - Parameters:
+    ///   - text: a link in any form ``InviteLink`` reads, or a bare code.
+    ///   - now: seconds since 1970, for the expiry states.
+    /// - Throws: ``KithError/invite(_:)`` for an invite that does not decode or whose signature does not recover.
+    public static func inspect(_ text: String, now: Int64) throws(KithError) -> InviteInspection {
+        let (invite, form, signer) = try decode(text)
+        let payload = invite.payload
+        let check: SignerCheck = payload.creatorInboxID.bindingNonce(for: signer).map { .inboxBinding(nonce: $0) } ?? .notCompared
+        return InviteInspection(invite: invite, form: form, signer: signer, signerCheck: check, now: now)
+    }
+
+    /// The invite in `text`, the form it came in and the key its signature recovers.
+    static func decode(_ text: String) throws(KithError) -> (SignedInvite, InviteLink.Form, InvitePublicKey) {
+        do throws(InviteError) {
+            let link = try InviteLink(parsing: text)
+            let invite = try InviteCode.decode(link.code)
+            return (invite, link.form, try invite.recoverSigner())
+        } catch {
+            throw .invite(error)
+        }
+    }
+
+    /// An inspection with its expiry states computed at `now`.
+    init(invite: SignedInvite, form: InviteLink.Form, signer: InvitePublicKey, signerCheck: SignerCheck, now: Int64) {
+        let payload = invite.payload
+        self.init(
+            invite: invite, form: form, signer: signer, signerCheck: signerCheck,
+            inviteExpired: (payload.expiresAtUnix ?? .max) < now, conversationExpired: (payload.conversationExpiresAtUnix ?? .max) < now)
     }
 }

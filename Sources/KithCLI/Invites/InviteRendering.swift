@@ -80,6 +80,7 @@ enum InviteJSON {
             object["signer_check"] = .string("contact_mismatch")
             object["contact"] = .string(feed.string)
         case .unbound: object["signer_check"] = .string("unbound")
+        case .notCompared: object["signer_check"] = .string("not_compared")
         }
         object["authenticated"] = .bool(inspection.isAuthenticated)
         object["invite_expired"] = .bool(inspection.inviteExpired)
@@ -104,6 +105,7 @@ enum InviteJSON {
         case .ownInvite: check = "your own invite key"
         case .contactMismatch(let feed): check = "NOT the invite key of your contact \(feed.string.prefix(8)): do not trust this invite"
         case .unbound: check = "recovers, but nothing here binds it to the creator (unknown creator)"
+        case .notCompared: check = "recovers; not compared with contacts (no identity in this home: `kith init` to have one)"
         }
         return [
             "format:                 \(payload.format == .legacy ? "legacy (October 2025)" : "current")",
