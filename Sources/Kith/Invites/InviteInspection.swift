@@ -51,7 +51,7 @@ extension InviteInspection {
     /// with contacts (``SignerCheck/notCompared``).
     ///
     /// - Parameters:
-    ///   - text: a link in any form ``InviteLink`` reads, or a bare code.
+    ///   - text: a link in any form `InviteLink` reads, or a bare code.
     ///   - now: seconds since 1970, for the expiry states.
     /// - Throws: ``KithError/invite(_:)`` for an invite that does not decode or whose signature does not recover.
     public static func inspect(_ text: String, now: Int64) throws(KithError) -> InviteInspection {
