@@ -129,7 +129,10 @@ def build_template(kith: Kith, root: str) -> Homes:
     kith.run(homes.home("b"), "group", "keys", "share", "Alice")
     kith.run(homes.home("c"), "group", "keys", "share", "Alice")
     homes.sync_all()
-    homes.meta["group"] = kith.json(homes.home("a"), "group", "create", "climb")["group_id"]
+    homes.meta["group_id"] = kith.json(homes.home("a"), "group", "create", "climb")["group_id"]
+    # Commands name the group by its name: one id in 64 begins with "-", which a command line reads as options
+    # (an id like "-h…" printed the help and exited 0, and this template build failed once that way).
+    homes.meta["group"] = "climb"
     kith.run(homes.home("a"), "group", "add", "climb", "Bob")
     homes.meta["invite"] = kith.json(homes.home("a"), "invite", "create", "climb", "--no-qr")["url"]
     homes.sync_all()

@@ -105,11 +105,17 @@ class Kith:
 
     def json(self, home: str, *args: str):
         """Runs a command with --json and returns the parsed output."""
-        out = self.run(home, *args, "--json").stdout.strip()
+        result = self.run(home, *args, "--json")
+        out = result.stdout.strip()
         try:
             return json.loads(out)
         except ValueError:
+            pass
+        try:
             return json.loads(out.splitlines()[-1])
+        except (ValueError, IndexError):
+            raise KithError(f"kith {' '.join(_short(a) for a in args)} --json printed no JSON object: "
+                            f"stdout {out[-400:]!r}, stderr {result.stderr.strip()[-400:]!r}") from None
 
     def spawn(self, home: str, *args: str, stdout=subprocess.PIPE, stderr=subprocess.PIPE) -> subprocess.Popen:
         """Starts a command in its own process group (stop it with `stop`)."""

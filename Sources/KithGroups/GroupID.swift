@@ -29,11 +29,14 @@ public struct GroupID: Sendable, Hashable, Comparable, CustomStringConvertible {
         string = Base64URL.encode(rawBytes)
     }
 
-    /// A fresh random group id.
+    /// A fresh random group id. Its text never begins with `-`: a command line reads such an argument as options
+    /// (`kith group show -h…` printed the help), so the one draw in 64 that would is drawn again.
     public static func random() -> GroupID {
-        let raw = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
-        // 32 bytes by construction.
-        return GroupID(unchecked: raw)
+        while true {
+            let raw = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+            // 32 bytes by construction; base64url's first character is `-` when the top six bits are 62.
+            if raw[0] >> 2 != 62 { return GroupID(unchecked: raw) }
+        }
     }
 
     private init(unchecked raw: [UInt8]) {
