@@ -82,8 +82,8 @@ struct TLSServingTests {
         try await server.serving { url in
             let port = try #require(Int(url.split(separator: ":").last ?? ""))
             let connection = try await RequestHeadGuardTests.RawConnection.open(port: port)
-            let answer = try await connection.untilClosed(after: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", seconds: 60)
-            let closed = try #require(answer, "the connection was still open after 60 s")
+            let answer = try await connection.untilClosed(after: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", seconds: 180)
+            let closed = try #require(answer, "the connection was still open after 180 s")
             #expect(!closed.hasPrefix("HTTP/1.1 200"))
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let untrusted = await Result(catching: { try await client.execute(HTTPClientRequest(url: url + "/health"), timeout: .seconds(30)) })
