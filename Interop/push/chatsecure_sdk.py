@@ -1,7 +1,7 @@
 """An independent model of how the ChatSecure-Push iOS SDK decodes what a push server sends it.
 
 Written from the rules of the SDK's `Deserializer.swift` (ChatSecure/ChatSecure-Push-iOS 128b0e6, summarised with
-line numbers in shared/reference/real-clients.md); no SDK code is reproduced. Each function raises `SDKRejects`
+line numbers in Tests/Vectors/real-clients/real-clients.md); no SDK code is reproduced. Each function raises `SDKRejects`
 where the SDK would throw, and answers what the SDK would keep where it would not.
 """
 import json

@@ -2,7 +2,7 @@
 """An independent model of OpenTDFKit's NanoTDF (the Swift library of the Arkavo app), in Python `cryptography`.
 
 Written for this project from OpenTDFKit's documented behaviour (docs/TDF.md "Dialects", the facts of
-../shared/reference/real-clients.md: arkavo-org/OpenTDFKit d8ffeff, the revision the Arkavo app pins, and its head 30d5919):
+Tests/Vectors/real-clients/real-clients.md: arkavo-org/OpenTDFKit d8ffeff, the revision the Arkavo app pins, and its head 30d5919):
 
 - writer at d8ffeff: "L1M" header; KAS locator protocol byte 0x0F (its shared-resource-directory value 0xFF masked to
   4 bits) with the recipient's base58 profile id; curve byte 0x00 and the recipient's compressed P-256 key; ECC mode 0x00

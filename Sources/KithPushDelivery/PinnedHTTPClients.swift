@@ -19,9 +19,15 @@ public final class PinnedHTTPClients: PinnedClientSource {
     private let configuration: HTTPClient.Configuration
     private let state = NIOLockedValueBox<State>(State())
 
+    /// A host and the address its connections are pinned to.
+    private struct Pin: Hashable {
+        let host: String
+        let address: String
+    }
+
     private struct State {
-        var clients: [String: HTTPClient] = [:]
-        var order: [String] = []
+        var clients: [Pin: HTTPClient] = [:]
+        var order: [Pin] = []
         var closed = false
     }
 
@@ -32,7 +38,7 @@ public final class PinnedHTTPClients: PinnedClientSource {
     }
 
     public func client(host: String, address: String) -> HTTPClient? {
-        let key = host + "\u{0}" + address
+        let key = Pin(host: host, address: address)
         var evicted: HTTPClient?
         let client = state.withLockedValue { state -> HTTPClient? in
             guard !state.closed else { return nil }
@@ -58,12 +64,7 @@ public final class PinnedHTTPClients: PinnedClientSource {
 
     /// The (host, address) pairs with a client now, least recently used first.
     public var pins: [(host: String, address: String)] {
-        state.withLockedValue { state in
-            state.order.map { key in
-                let parts = key.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
-                return (String(parts[0]), String(parts.count > 1 ? parts[1] : ""))
-            }
-        }
+        state.withLockedValue { state in state.order.map { ($0.host, $0.address) } }
     }
 
     /// Shuts every client down.
