@@ -20,6 +20,7 @@ import PackageDescription
 ///     KithInvites              Convos-compatible signed invites: codec, secp256k1 signatures, token, codes and URLs (no MLS)
 ///     KithSync                 Noise secure link, BLE wire structures, transports, zstd
 ///     KithPush                 Web Push crypto (RFC 8291 aes128gcm, RFC 8292 VAPID), the ES256 compact JWS, push token values
+///     KithContinuity           backups (sealed, streamed, versioned container) and recovery shares (threshold secret sharing)
 ///     Kith                     facade an app embeds
 ///     KithNearby               LAN discovery and nearby sync (not in the app library)
 ///     KithRendezvous           rendezvous protocol (Inviso-compatible REST + WebSocket signaling), its client and the relay transport (on KithSync)
@@ -171,6 +172,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Continuity (issue 28): the backup container and recovery shares, pure codecs and crypto, no storage.
+        .target(
+            name: "KithContinuity",
+            dependencies: [
+                "KithCanonical",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // NanoTDF containers for one-time TDF messages (issue 17): codec and crypto, no storage.
         .target(
             name: "KithTDF",
@@ -229,6 +240,7 @@ let package = Package(
                 "KithCanonical", "KithEd25519", "KithIdentity", "KithFeed", "KithStore", "KithRatchet", "KithSync", "KithConvos", "KithGroups", "KithMLS", "KithInvites",
                 "KithTDF",
                 "KithPush",
+                "KithContinuity",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -372,7 +384,7 @@ let package = Package(
             name: "KithCLI",
             dependencies: [
                 "Kith", "KithDemo", "KithNearby", "KithCanonical", "KithIdentity", "KithFeed", "KithStore", "KithSync", "KithTerminal", "KithGroups", "KithInvites",
-                "KithServer", "KithRendezvous", "KithTDF", "KithPush", "KithPushClient", "KithPushDelivery",
+                "KithServer", "KithRendezvous", "KithTDF", "KithPush", "KithPushClient", "KithPushDelivery", "KithContinuity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -384,7 +396,7 @@ let package = Package(
             name: "KithBench",
             dependencies: [
                 "Kith", "KithCanonical", "KithIdentity", "KithEd25519", "KithFeed", "KithStore", "KithRatchet", "KithMLS", "KithSync", "KithConvos", "KithGroups", "KithTDF",
-                "KithInvites", "KithTerminal", "CQREncode", "KithServer", "KithRendezvous", "KithPush", "KithPushDelivery",
+                "KithInvites", "KithTerminal", "CQREncode", "KithServer", "KithRendezvous", "KithPush", "KithPushDelivery", "KithContinuity",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -490,6 +502,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "KithContinuityTests",
+            dependencies: ["KithTestSupport", "KithContinuity", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "KithTDFTests",
             dependencies: ["KithTestSupport", "KithTDF", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
@@ -576,7 +593,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithTests",
-            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites", "KithTDF", "KithPush"],
+            dependencies: ["KithTestSupport", "KithAccountFixtures", "Kith", "KithSync", "KithStore", "KithFeed", "KithIdentity", "KithRatchet", "KithInvites", "KithTDF", "KithPush", "KithContinuity"],
             swiftSettings: swiftSettings
         ),
     ]
