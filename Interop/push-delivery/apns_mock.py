@@ -49,6 +49,12 @@ class APNsMock:
         failures = []
         if headers.get(":method") != "POST" or headers.get(":path") != f"/3/device/{DEVICE_TOKEN}":
             failures.append(f"request line {headers.get(':method')} {headers.get(':path')}")
+        failures += self.check_provider(headers)
+        return failures + self.check_knock(headers, body)
+
+    def check_provider(self, headers):
+        """The provider token (pyjwt, ES256), topic, expiration and id every push carries."""
+        failures = []
         authorization = headers.get("authorization", "")
         if not authorization.startswith("bearer "):
             failures.append("authorization is not bearer")
@@ -67,6 +73,13 @@ class APNsMock:
             failures.append(f"pyjwt rejected the provider token: {error}")
         if headers.get("apns-topic") != BUNDLE_ID:
             failures.append("apns-topic is not the bundle id")
+        if not headers.get("apns-expiration", "").isdigit() or len(headers.get("apns-id", "")) != 36:
+            failures.append("apns-expiration or apns-id missing")
+        return failures
+
+    def check_knock(self, headers, body):
+        """A knock's payload, as the ChatSecure-Push SDK reads it."""
+        failures = []
         push_type, priority = headers.get("apns-push-type"), headers.get("apns-priority")
         payload = json.loads(body or b"null")
         aps = payload.get("aps", {}) if isinstance(payload, dict) else {}
@@ -88,8 +101,6 @@ class APNsMock:
                 failures.append(f"the ChatSecure-Push SDK rejects the alert push: {error}")
         else:
             failures.append(f"apns-push-type {push_type}")
-        if not headers.get("apns-expiration", "").isdigit() or len(headers.get("apns-id", "")) != 36:
-            failures.append("apns-expiration or apns-id missing")
         if len(body) > 4096:
             failures.append("payload over 4096 bytes")
         return failures

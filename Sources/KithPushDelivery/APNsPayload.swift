@@ -39,4 +39,11 @@ struct APNsPayload: Sendable {
             self.body = CanonicalJSON.serialize(["aps": .object(aps)] as JSONObject)
         }
     }
+
+    /// A presence alert (``PresencePayloads/apns(_:)``): an `alert` push at priority 10.
+    init(presence: PresenceAlert) {
+        self.pushType = "alert"
+        self.priority = 10
+        self.body = PresencePayloads.apns(presence)
+    }
 }

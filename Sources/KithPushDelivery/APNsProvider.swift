@@ -48,8 +48,15 @@ public struct APNsProvider: PushProvider {
         if let topic = notification.topic, topic.isEmpty || topic.utf8.count > 64 {
             return .rejected(reason: "collapse id (topic) must be 1…64 bytes")
         }
-        guard let payload = APNsPayload(knock: notification.payload, priority: notification.priority, alertText: configuration.alertText) else {
-            return .rejected(reason: "knock body is not a JSON object with a message object")
+        let payload: APNsPayload
+        if let presence = notification.presence {
+            guard presence.isDeliverable else { return .rejected(reason: "presence alert room id or text out of bounds") }
+            payload = APNsPayload(presence: presence)
+        } else {
+            guard let knock = APNsPayload(knock: notification.payload, priority: notification.priority, alertText: configuration.alertText) else {
+                return .rejected(reason: "knock body is not a JSON object with a message object")
+            }
+            payload = knock
         }
         guard payload.body.count <= APNsPayload.maxBytes else {
             return .rejected(reason: "APNs payload is \(payload.body.count) bytes; the limit is \(APNsPayload.maxBytes)")

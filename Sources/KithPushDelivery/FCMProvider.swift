@@ -41,14 +41,21 @@ public struct FCMProvider: PushProvider {
             return .rejected(reason: "registration token is empty, too long or has characters outside printable ASCII")
         }
         guard notification.timeToLiveSeconds >= 0 else { return .rejected(reason: "negative TTL") }
-        guard let body = FCMMessage.body(
-            registrationToken: registrationToken, knock: notification.payload,
-            priority: notification.priority, timeToLiveSeconds: notification.timeToLiveSeconds
-        ) else {
-            return .rejected(reason: "knock body is not a JSON object with a message object")
-        }
-        guard notification.payload.count <= FCMMessage.maxDataBytes else {
-            return .rejected(reason: "knock body is \(notification.payload.count) bytes; FCM data carries at most \(FCMMessage.maxDataBytes)")
+        let body: [UInt8]
+        if let presence = notification.presence {
+            guard presence.isDeliverable else { return .rejected(reason: "presence alert room id or text out of bounds") }
+            body = PresencePayloads.fcm(presence, registrationToken: registrationToken, timeToLiveSeconds: notification.timeToLiveSeconds)
+        } else {
+            guard let knock = FCMMessage.body(
+                registrationToken: registrationToken, knock: notification.payload,
+                priority: notification.priority, timeToLiveSeconds: notification.timeToLiveSeconds
+            ) else {
+                return .rejected(reason: "knock body is not a JSON object with a message object")
+            }
+            guard notification.payload.count <= FCMMessage.maxDataBytes else {
+                return .rejected(reason: "knock body is \(notification.payload.count) bytes; FCM data carries at most \(FCMMessage.maxDataBytes)")
+            }
+            body = knock
         }
         let token: FCMAccessTokenCache.AccessToken
         switch await tokens.accessToken() {

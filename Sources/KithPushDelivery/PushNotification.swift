@@ -14,6 +14,8 @@ public struct PushNotification: Sendable, Hashable {
     public var timeToLiveSeconds: Int
     /// A collapse key: a newer push with the same topic replaces an undelivered older one (Web Push `Topic`, APNs `apns-collapse-id`).
     public var topic: String?
+    /// A presence alert to show instead of a knock (APNs and FCM only); when set, `payload` is ignored.
+    public var presence: PresenceAlert?
 
     /// Creates a push.
     public init(target: PushTarget, payload: [UInt8], priority: PushPriority, timeToLiveSeconds: Int, topic: String? = nil) {
@@ -22,5 +24,11 @@ public struct PushNotification: Sendable, Hashable {
         self.priority = priority
         self.timeToLiveSeconds = timeToLiveSeconds
         self.topic = topic
+    }
+
+    /// Creates a presence push (``PresenceAlert``) to `target`, held by the push service for `timeToLiveSeconds`.
+    public init(presence: PresenceAlert, target: PushTarget, timeToLiveSeconds: Int) {
+        self.init(target: target, payload: [], priority: .high, timeToLiveSeconds: timeToLiveSeconds)
+        self.presence = presence
     }
 }

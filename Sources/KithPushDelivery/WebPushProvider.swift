@@ -42,6 +42,7 @@ public struct WebPushProvider: PushProvider {
         guard case let .webPush(endpointURL, keys) = notification.target else {
             return .rejected(reason: "not a Web Push target")
         }
+        guard notification.presence == nil else { return .rejected(reason: "presence alerts go to APNs or FCM only") }
         guard notification.payload.count <= PushLimits.maxPlaintextBytes else {
             return .rejected(reason: "payload is \(notification.payload.count) bytes; Web Push carries at most \(PushLimits.maxPlaintextBytes)")
         }

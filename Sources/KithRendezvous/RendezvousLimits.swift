@@ -56,4 +56,12 @@ public enum RendezvousLimits {
     public static let maximumMessageTypeBytes = 64
     /// Members a room holds (Inviso's rooms are for two).
     public static let roomCapacity = 2
+
+    // MARK: Presence tokens (Inviso's `client1_token` / `client2_token`)
+
+    /// Longest push token accepted with a room (an APNs token is 64 hex digits, an FCM registration token about
+    /// 160 characters; FCM documents no maximum, so 512 leaves room without storing unbounded text).
+    public static let maximumPresenceTokenLength = 512
+    /// Longest `platform` accepted; a longer one is refused, a shorter unknown one ignored.
+    public static let maximumPlatformLength = 32
 }

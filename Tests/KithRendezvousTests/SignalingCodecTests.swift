@@ -102,6 +102,6 @@ struct SignalingCodecTests {
             #expect(message.text == text)
             #expect(try ServerMessage(bytes: Array(text.utf8)) == message)
         }
-        #expect(Set(SignalingMessageType.allCases.map(\.rawValue)).count == 19)
+        #expect(Set(SignalingMessageType.allCases.map(\.rawValue)).count == 21)
     }
 }

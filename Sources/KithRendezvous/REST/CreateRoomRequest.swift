@@ -1,7 +1,8 @@
 import KithCanonical
 
 /// `POST /api/rooms`: client1 offers a pending pairing under a join code
-/// (`{"joinid", "client1", "expiresInSeconds"}`, and `claim` for a ``JoinCodeClaim`` code).
+/// (`{"joinid", "client1", "expiresInSeconds"}`, and `claim` for a ``JoinCodeClaim`` code; the Inviso app adds
+/// `client1_token` and `platform` for presence pushes).
 public struct CreateRoomRequest: Sendable, Hashable {
     /// The join code client2 will type.
     public var joinCode: JoinCode
@@ -12,13 +13,16 @@ public struct CreateRoomRequest: Sendable, Hashable {
     /// The secret a claimed join code commits to (``JoinCodeClaim/claim(of:)``); nil for ordinary codes. A secret: the
     /// server never logs it.
     public var claim: String?
+    /// client1's push token for presence pushes (`client1_token` with `platform`); nil: none.
+    public var presence: PresenceToken?
 
     /// Creates a request.
-    public init(joinCode: JoinCode, client1: DeviceID, expiresInSeconds: Int, claim: String? = nil) {
+    public init(joinCode: JoinCode, client1: DeviceID, expiresInSeconds: Int, claim: String? = nil, presence: PresenceToken? = nil) {
         self.joinCode = joinCode
         self.client1 = client1
         self.expiresInSeconds = expiresInSeconds
         self.claim = claim
+        self.presence = presence
     }
 
     /// Reads a request body. Missing members are reported first, in Inviso's order (`joinid`,
@@ -35,6 +39,7 @@ public struct CreateRoomRequest: Sendable, Hashable {
         case .string(let text)? where text.utf8.count <= 128: claim = text
         default: throw .invalidField("claim", reason: "must be a string of at most 128 characters")
         }
+        presence = try PresenceToken.read(object, tokenKey: "client1_token")
     }
 
     private static func seconds(_ value: JSONValue?) throws(RendezvousCodecError) -> Int {
@@ -56,6 +61,7 @@ public struct CreateRoomRequest: Sendable, Hashable {
     public var json: JSONObject {
         var object: JSONObject = ["joinid": .string(joinCode.text), "client1": .string(client1.text), "expiresInSeconds": .integer(Int64(expiresInSeconds))]
         if let claim { object["claim"] = .string(claim) }
+        presence?.write(into: &object, tokenKey: "client1_token")
         return object
     }
 }

@@ -14,6 +14,9 @@ public enum ClientMessage: Sendable, Hashable {
     /// `relay_start` (Kith): switch to the blind relay; answered with `relay_ready` once both
     /// members of the room asked.
     case relayStart
+    /// `ping_peer` (Inviso's push branch): ask for a presence push to the other member of the room while it is
+    /// not connected; answered with `ping_sent`.
+    case pingPeer
 
     /// The message type.
     public var type: SignalingMessageType {
@@ -23,6 +26,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .signal(let payload): payload.type
         case .ping: .ping
         case .relayStart: .relayStart
+        case .pingPeer: .pingPeer
         }
     }
 
@@ -56,6 +60,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .leaveRoom: self = .leaveRoom
         case .ping: self = .ping
         case .relayStart: self = .relayStart
+        case .pingPeer: self = .pingPeer
         default:
             guard let payload = try SignalPayload(type: type, fields: fields) else { throw .unknownType(typeText) }
             self = .signal(payload)
@@ -70,7 +75,7 @@ public enum ClientMessage: Sendable, Hashable {
             object["roomId"] = .string(roomID.text)
             if let deviceID { object["deviceId"] = .string(deviceID.text) }
         case .signal(let payload): payload.write(into: &object)
-        case .leaveRoom, .ping, .relayStart: break
+        case .leaveRoom, .ping, .relayStart, .pingPeer: break
         }
         return object
     }

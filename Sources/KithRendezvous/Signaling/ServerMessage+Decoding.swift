@@ -39,7 +39,8 @@ extension ServerMessage {
         case .pong: self = .pong
         case .error: self = .error(try fields.optionalString("error", maximumBytes: textLimit) ?? "")
         case .relayReady: self = .relayReady(roomID: try fields.roomID("roomId"))
-        case .joinRoom, .leaveRoom, .ping, .relayStart: throw .unknownType(typeText)
+        case .pingSent: self = .pingSent
+        case .joinRoom, .leaveRoom, .ping, .relayStart, .pingPeer: throw .unknownType(typeText)
         default:
             let fromText = try fields.string("from", maximumBytes: RendezvousLimits.maximumDeviceIDLength)
             guard let from = ClientID(fromText) else { throw .invalidField("from", reason: "must be visible ASCII") }

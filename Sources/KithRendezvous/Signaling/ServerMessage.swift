@@ -26,6 +26,8 @@ public enum ServerMessage: Sendable, Hashable {
     /// `relay_ready {roomId}` (Kith): both members asked for the relay; binary frames are now
     /// forwarded to the peer.
     case relayReady(roomID: RoomID)
+    /// `ping_sent` (Inviso's push branch): the answer to `ping_peer`.
+    case pingSent
 
     /// The message type.
     public var type: SignalingMessageType {
@@ -41,6 +43,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .pong: .pong
         case .error: .error
         case .relayReady: .relayReady
+        case .pingSent: .pingSent
         }
     }
 
@@ -72,7 +75,7 @@ public enum ServerMessage: Sendable, Hashable {
             object["roomId"] = roomID.map { .string($0.text) } ?? .null
         case .peerLeft(let message), .peerDisconnected(let message):
             object["message"] = .string(message)
-        case .pong: break
+        case .pong, .pingSent: break
         case .error(let text):
             object["error"] = .string(text)
         case .relayReady(let roomID):

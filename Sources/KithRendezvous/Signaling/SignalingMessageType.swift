@@ -39,4 +39,8 @@ public enum SignalingMessageType: String, Sendable, CaseIterable {
     /// Server → client (Kith): `{roomId}`; both members asked for the relay: binary frames now go
     /// to the peer, unread.
     case relayReady = "relay_ready"
+    /// Client → server (Inviso's push branch): ask for a presence push to the other member of the room.
+    case pingPeer = "ping_peer"
+    /// Server → client: the answer to `ping_peer` (whether a push went out or not).
+    case pingSent = "ping_sent"
 }

@@ -14,6 +14,8 @@ public enum SignalingText {
 
     /// Error: the message is not a JSON object within the limits.
     public static let invalidJSON = "Invalid JSON format"
+    /// Error: `ping_peer` from a connection in no room (Inviso's push branch).
+    public static let notInARoom = "Not in a room"
     /// Error: `join_room` without a usable `roomId`.
     public static let invalidRoomID = "Invalid roomId"
     /// Error: a relayed message from a connection in no room.

@@ -28,6 +28,7 @@ public final class ServerMetrics: Sendable {
     private let restRejections: [RejectionReason: Metrics.Counter]
     private let signalingRejections: [RejectionReason: Metrics.Counter]
     private let connectionRejections: [RejectionReason: Metrics.Counter]
+    private let presencePushes: [PresencePushOutcome: Metrics.Counter]
 
     /// Metrics in a fresh registry, every series present from the start (at zero).
     public init() {
@@ -49,6 +50,9 @@ public final class ServerMetrics: Sendable {
         restRejections = rejections("rest", [.rateLimit, .bodyTooLarge, .badRequest, .conflict, .notFound, .gone, .otherClientError, .storeError])
         signalingRejections = rejections("signaling", [.rateLimit, .badMessage, .frameRejected, .serverFull, .sourceFull, .slowConsumer, .storeError])
         connectionRejections = rejections("connection", [.sourceFull, .requestTimeout])
+        presencePushes = Dictionary(uniqueKeysWithValues: PresencePushOutcome.allCases.map { outcome in
+            (outcome, Metrics.Counter(label: "kith_presence_pushes_total", dimensions: [("outcome", outcome.rawValue)], factory: factory))
+        })
     }
 
     /// Counts `count` bytes forwarded by the blind relay (`kith_relay_bytes_total`).
@@ -74,6 +78,9 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one relayed signaling message.
     func signalRelayed() { signalsRelayed.increment() }
+
+    /// Counts one presence push attempt by outcome (`kith_presence_pushes_total{outcome}`).
+    func presencePush(_ outcome: PresencePushOutcome) { presencePushes[outcome]?.increment() }
 
     /// Counts one REST refusal.
     func restRejected(_ reason: RejectionReason) { restRejections[reason]?.increment() }

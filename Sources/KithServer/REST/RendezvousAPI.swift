@@ -51,7 +51,7 @@ struct RendezvousAPI: Sendable {
         try guessing.spendNode(now: now)
         let expiresAt = now + Int64(create.expiresInSeconds) * 1_000
         let outcome = try await stored { () async throws(RendezvousStoreError) in
-            try await store.createPending(joinCode: create.joinCode, client1: create.client1, expiresAt: expiresAt, now: now)
+            try await store.createPending(joinCode: create.joinCode, client1: create.client1, presence: create.presence, expiresAt: expiresAt, now: now)
         }
         guessing.settle(right: outcome != .joinCodeInUse, refundingSource: context.sourceKey, now: now)
         switch outcome {
@@ -74,7 +74,8 @@ struct RendezvousAPI: Sendable {
         try guessing.spendNode(now: now)
         let roomExpiry = now + Int64(limits.roomLifetimeSeconds) * 1_000
         let outcome = try await stored { () async throws(RendezvousStoreError) in
-            try await store.accept(joinCode: accept.joinCode, client2: accept.client2, proposedRoom: .random(), roomExpiresAt: roomExpiry, now: now)
+            try await store.accept(
+                joinCode: accept.joinCode, client2: accept.client2, presence: accept.presence, proposedRoom: .random(), roomExpiresAt: roomExpiry, now: now)
         }
         if case .accepted = outcome { guessing.settle(right: true, now: now) } else { guessing.settle(right: false, now: now) }
         switch outcome {

@@ -55,7 +55,8 @@ public struct RendezvousServer: Sendable {
         tlsContext = configuration.tls.map { tls in Result { try NIOSSLContext(configuration: tls) } }
         let bus = LocalSignalBus(nodeID: configuration.nodeID)
         if let fanout { bus.route(remote: fanout) }
-        hub = SignalingHub(store: store, bus: bus, clock: clock, limits: configuration.limits, metrics: metrics)
+        hub = SignalingHub(
+            store: store, bus: bus, clock: clock, limits: configuration.limits, metrics: metrics, providers: configuration.push.providers, logger: logger)
         api = RendezvousAPI(
             store: store, clock: clock, limits: configuration.limits, hub: hub, logger: logger, turn: configuration.turn, metrics: metrics)
         push = pushStore.map { PushComponents(configuration: configuration, store: $0, clock: clock, logger: logger, metrics: metrics) }

@@ -79,6 +79,11 @@ public struct RendezvousServerLimits: Sendable {
     }
     /// Bounds of the blind relay (binary frames between the two members of a room).
     public var relay = RelayLimits()
+    /// Shortest time between two presence pushes to the same side of a room (Inviso's `ping_peer` and the push on a
+    /// lone `join_room`), on each node: nobody can flood a phone.
+    public var presencePushInterval: Duration = .seconds(30)
+    /// How long APNs or FCM may hold a presence push for an offline phone (Inviso's 5 minutes).
+    public var presencePushTimeToLiveSeconds = 300
     /// Retired: signaling WebSockets are always served by NIO channel handlers (no task per
     /// connection); the task-per-WebSocket engine this switched to is gone.
     @available(*, unavailable, message: "signaling always runs on channel handlers; the task-per-WebSocket engine was retired (docs/SERVER.md)")

@@ -42,6 +42,12 @@ extension SignalingHub {
             }
         }
         connection.finishJoin(room, joined: joined, messages: messages)
+        if joined.peer == nil, !joined.alreadyMember {
+            // Alone in the room: tell the other phone someone is waiting (Inviso's push on join).
+            let presence = presence
+            let asker = connection.address
+            Task { await presence.pushToPeer(of: asker) }
+        }
     }
 
     /// `leave_room`: leaves the room, tells the peer, confirms with `left_room`.

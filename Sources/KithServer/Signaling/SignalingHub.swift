@@ -1,3 +1,4 @@
+import KithPushDelivery
 import KithRendezvous
 import Logging
 import Synchronization
@@ -14,15 +15,21 @@ final class SignalingHub: Sendable {
     /// Counters of the blind relay on this node.
     let relayStatistics = RelayStatistics()
     let metrics: ServerMetrics
+    /// Inviso's presence pushes (`ping_peer`, a lone `join_room`).
+    let presence: PresencePusher
     /// Set once the server shuts down: new connections are turned away.
     private let goingAway = Atomic<Bool>(false)
 
-    init(store: any RendezvousStore, bus: LocalSignalBus, clock: any ServerClock, limits: RendezvousServerLimits, metrics: ServerMetrics) {
+    init(
+        store: any RendezvousStore, bus: LocalSignalBus, clock: any ServerClock, limits: RendezvousServerLimits, metrics: ServerMetrics,
+        providers: [any PushProvider] = [], logger: Logger = Logger(label: "kith.serve")
+    ) {
         self.store = store
         self.bus = bus
         self.clock = clock
         self.limits = limits
         self.metrics = metrics
+        presence = PresencePusher(store: store, clock: clock, providers: providers, limits: limits, logger: logger, metrics: metrics)
     }
 
     /// Tells every connection the server stops (`error` `Server shutting down`, then close 1001)
@@ -133,13 +140,14 @@ final class SignalingHub: Sendable {
         }
     }
 
-    /// Handles the messages that need no store (`ping`, signals, `relay_start`) at once; false
+    /// Handles the messages that need no store (`ping`, signals, `relay_start`, `ping_peer`) at once; false
     /// for the others (`join_room`, `leave_room`), which ``handle(_:on:)`` runs.
     func handleAtOnce(_ message: ClientMessage, on connection: SignalingConnection) -> Bool {
         switch message {
         case .ping: connection.send(.pong)
         case .signal(let payload): relay(payload, from: connection)
         case .relayStart: startRelay(on: connection)
+        case .pingPeer: if !answerPingAtOnce(on: connection) { pingPeer(on: connection) }
         case .joinRoom, .leaveRoom: return false
         }
         return true
@@ -153,11 +161,36 @@ final class SignalingHub: Sendable {
             case .leaveRoom: try await leave(on: connection)
             case .signal(let payload): relay(payload, from: connection)
             case .relayStart: startRelay(on: connection)
+            case .pingPeer: if !answerPingAtOnce(on: connection) { pingPeer(on: connection) }
             }
         } catch {
             metrics.signalingRejected(.storeError)
             connection.send(.error(SignalingText.serverError))
         }
+    }
+
+    /// `ping_peer` when no push is needed: `error` outside a room, `ping_sent` alone when the peer is connected. False
+    /// when a push may be due (``pingPeer(on:)``).
+    private func answerPingAtOnce(on connection: SignalingConnection) -> Bool {
+        let (room, peer) = connection.placement
+        guard room != nil else {
+            connection.send(.error(SignalingText.notInARoom))
+            return true
+        }
+        guard peer == nil else {
+            connection.send(.pingSent)
+            return true
+        }
+        return false
+    }
+
+    /// `ping_peer` alone in a room: answers `ping_sent` at once (as Inviso does, whether a push goes out or not) and
+    /// pushes to the peer in the background, so a slow push service never stalls the connection.
+    func pingPeer(on connection: SignalingConnection) {
+        connection.send(.pingSent)
+        let presence = presence
+        let asker = connection.address
+        Task { await presence.pushToPeer(of: asker) }
     }
 
     private func relay(_ payload: SignalPayload, from connection: SignalingConnection) {

@@ -9,12 +9,21 @@ import KithRendezvous
 /// two members per room) is enforced inside it, never by the caller. Times are milliseconds since
 /// the epoch on the calling server's clock.
 public protocol RendezvousStore: Sendable {
-    /// Creates a pending pairing under `joinCode`, replacing an expired unaccepted one.
-    func createPending(joinCode: JoinCode, client1: DeviceID, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome
+    /// Creates a pending pairing under `joinCode`, replacing an expired unaccepted one; `presence` is client1's push
+    /// token, kept with the pairing and then with its room (deleted with them).
+    func createPending(joinCode: JoinCode, client1: DeviceID, presence: PresenceToken?, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome
 
     /// Accepts the live pairing of `joinCode` for `client2` with compare-and-set: exactly one
-    /// device wins, the room is created with id `proposedRoom` and lives until `roomExpiresAt`.
-    func accept(joinCode: JoinCode, client2: DeviceID, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome
+    /// device wins, the room is created with id `proposedRoom` and lives until `roomExpiresAt`, holding client1's push
+    /// token from the pairing and client2's `presence`.
+    func accept(joinCode: JoinCode, client2: DeviceID, presence: PresenceToken?, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome
+
+    /// Where a presence push asked by the connection `asker` goes: nil when it is in no live room, when the room has
+    /// another member (the peer is connected), or when the side chosen by Inviso's rule has no push token.
+    func presencePeer(of asker: MemberAddress, now: Int64) async throws(RendezvousStoreError) -> PresencePeer?
+
+    /// Forgets a push token the push service called invalid, if that side of the room still holds that token.
+    func forgetPresenceToken(_ peer: PresencePeer) async throws(RendezvousStoreError)
 
     /// Tells client1 whether its pairing was accepted; an accepted pairing stays answerable after
     /// the code's expiry, until the room is gone.
@@ -40,4 +49,16 @@ public protocol RendezvousStore: Sendable {
     /// Deletes expired unaccepted pairings, accepted pairings whose room is gone, and rooms past
     /// their lifetime that have no member.
     func sweep(now: Int64) async throws(RendezvousStoreError) -> SweepOutcome
+}
+
+extension RendezvousStore {
+    /// Creates a pending pairing without a push token.
+    public func createPending(joinCode: JoinCode, client1: DeviceID, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome {
+        try await createPending(joinCode: joinCode, client1: client1, presence: nil, expiresAt: expiresAt, now: now)
+    }
+
+    /// Accepts a pairing without a push token.
+    public func accept(joinCode: JoinCode, client2: DeviceID, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome {
+        try await accept(joinCode: joinCode, client2: client2, presence: nil, proposedRoom: proposedRoom, roomExpiresAt: roomExpiresAt, now: now)
+    }
 }

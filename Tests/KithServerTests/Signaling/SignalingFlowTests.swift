@@ -77,7 +77,9 @@ struct SignalingFlowTests {
             try await eve.sendText("{not json")
             #expect(try await eve.next() == .error("Invalid JSON format"))
             try await eve.sendText(#"{"type":"ping_peer"}"#)
-            #expect(try await eve.next() == .error("Unknown message type: ping_peer"))
+            #expect(try await eve.next() == .error("Not in a room"))
+            try await eve.sendText(#"{"type":"ping_pong"}"#)
+            #expect(try await eve.next() == .error("Unknown message type: ping_pong"))
             try await eve.send(.ping)
             #expect(try await eve.next() == .pong)
 

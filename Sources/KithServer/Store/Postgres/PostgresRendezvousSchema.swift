@@ -26,6 +26,24 @@ enum PostgresRendezvousSchema {
         "CREATE INDEX IF NOT EXISTS kith_members_room ON kith_members(room_id)",
         "CREATE INDEX IF NOT EXISTS kith_members_device ON kith_members(device_id)",
     ]
+
+    /// Columns added after the first release ("rooms-presence-tokens": Inviso's push tokens per side), idempotent; run
+    /// only when ``presenceColumnsPresent`` says they are missing (an `ALTER TABLE` locks the table even when it changes
+    /// nothing).
+    static let presenceUpgrade = [
+        "ALTER TABLE kith_pendings ADD COLUMN IF NOT EXISTS client1_token TEXT",
+        "ALTER TABLE kith_pendings ADD COLUMN IF NOT EXISTS client1_platform TEXT",
+        "ALTER TABLE kith_rooms ADD COLUMN IF NOT EXISTS client1_token TEXT",
+        "ALTER TABLE kith_rooms ADD COLUMN IF NOT EXISTS client1_platform TEXT",
+        "ALTER TABLE kith_rooms ADD COLUMN IF NOT EXISTS client2_token TEXT",
+        "ALTER TABLE kith_rooms ADD COLUMN IF NOT EXISTS client2_platform TEXT",
+    ]
+
+    /// True when the last column of ``presenceUpgrade`` exists (the statements run in one transaction).
+    static let presenceColumnsPresent = """
+        SELECT EXISTS (SELECT 1 FROM information_schema.columns
+                       WHERE table_schema = current_schema() AND table_name = 'kith_rooms' AND column_name = 'client2_platform')
+        """
 }
 
 /// The parts of a `postgres://user[:password]@host[:port]/database` URL.

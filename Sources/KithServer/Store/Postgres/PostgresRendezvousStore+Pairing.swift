@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresRendezvousStore {
     /// Inserts the pending pairing (the code's row locked first); an expired unaccepted one under the same code is replaced.
-    public func createPending(joinCode: JoinCode, client1: DeviceID, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome {
+    public func createPending(joinCode: JoinCode, client1: DeviceID, presence: PresenceToken?, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome {
         try await transaction { [logger] connection in
             let rows = try await connection.query(
                 "SELECT client1, client2, expires_at FROM kith_pendings WHERE join_id = \(joinCode.text) FOR UPDATE", logger: logger)
@@ -18,7 +18,8 @@ extension PostgresRendezvousStore {
             // Two nodes inserting the same new code at once: the second finds the first's row.
             let inserted = try await Self.count(connection.query(
                 """
-                INSERT INTO kith_pendings (join_id, client1, created_at, expires_at) VALUES (\(joinCode.text), \(client1.text), \(now), \(expiresAt))
+                INSERT INTO kith_pendings (join_id, client1, created_at, expires_at, client1_token, client1_platform)
+                VALUES (\(joinCode.text), \(client1.text), \(now), \(expiresAt), \(presence?.text), \(presence?.platform.rawValue))
                 ON CONFLICT (join_id) DO NOTHING RETURNING 1
                 """, logger: logger))
             return inserted == 1 ? .created(expiresAt: expiresAt) : .joinCodeInUse
@@ -26,7 +27,7 @@ extension PostgresRendezvousStore {
     }
 
     /// Claims the pairing with `UPDATE … WHERE client2 IS NULL AND expires_at > now` (compare-and-set), then creates the room.
-    public func accept(joinCode: JoinCode, client2: DeviceID, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome {
+    public func accept(joinCode: JoinCode, client2: DeviceID, presence: PresenceToken?, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome {
         try await transaction { [logger] connection in
             let claimed = try await Self.count(connection.query(
                 """
@@ -36,9 +37,15 @@ extension PostgresRendezvousStore {
             if claimed == 1 {
                 try await connection.query(
                     """
-                    INSERT INTO kith_rooms (room_id, join_id, client1, client2, created_at, expires_at)
-                    SELECT room_id, join_id, client1, client2, \(now), \(roomExpiresAt) FROM kith_pendings WHERE join_id = \(joinCode.text)
+                    INSERT INTO kith_rooms (room_id, join_id, client1, client2, created_at, expires_at,
+                                            client1_token, client1_platform, client2_token, client2_platform)
+                    SELECT room_id, join_id, client1, client2, \(now), \(roomExpiresAt), client1_token, client1_platform,
+                           \(presence?.text), \(presence?.platform.rawValue)
+                    FROM kith_pendings WHERE join_id = \(joinCode.text)
                     """, logger: logger)
+                // The token lives on with the room only.
+                try await connection.query(
+                    "UPDATE kith_pendings SET client1_token = NULL, client1_platform = NULL WHERE join_id = \(joinCode.text)", logger: logger)
                 return .accepted(proposedRoom)
             }
             let rows = try await connection.query("SELECT client2, room_id FROM kith_pendings WHERE join_id = \(joinCode.text)", logger: logger)

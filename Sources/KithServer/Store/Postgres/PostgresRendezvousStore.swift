@@ -49,6 +49,16 @@ public final class PostgresRendezvousStore: RendezvousStore {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                 }
+                var upgraded = false
+                for try await exists in try await connection.query(
+                    PostgresQuery(unsafeSQL: PostgresRendezvousSchema.presenceColumnsPresent), logger: logger).decode(Bool.self) {
+                    upgraded = exists
+                }
+                if !upgraded {
+                    for statement in PostgresRendezvousSchema.presenceUpgrade {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                }
                 try await connection.query("DELETE FROM kith_members WHERE node_id = \(nodeID)", logger: logger)
             }
         } catch let timeout as PostgresCallDeadline.Exceeded {

@@ -50,6 +50,18 @@ enum RendezvousSchema {
                 CREATE INDEX members_device ON members(device_id);
                 """)
         }
+        migrator.registerMigration("rooms-presence-tokens") { db in
+            // Inviso's presence pushes: each side's push token and platform (client1's waits in the pairing until
+            // the accept copies it to the room). Deleted with the row; nulled when the push service refuses it.
+            try db.execute(sql: """
+                ALTER TABLE pendings ADD COLUMN client1_token TEXT;
+                ALTER TABLE pendings ADD COLUMN client1_platform TEXT;
+                ALTER TABLE rooms ADD COLUMN client1_token TEXT;
+                ALTER TABLE rooms ADD COLUMN client1_platform TEXT;
+                ALTER TABLE rooms ADD COLUMN client2_token TEXT;
+                ALTER TABLE rooms ADD COLUMN client2_platform TEXT;
+                """)
+        }
         return migrator
     }
 }

@@ -3,7 +3,7 @@ import KithRendezvous
 
 extension SQLiteRendezvousStore {
     /// Inserts the pending pairing; an expired unaccepted one under the same code is replaced first.
-    public func createPending(joinCode: JoinCode, client1: DeviceID, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome {
+    public func createPending(joinCode: JoinCode, client1: DeviceID, presence: PresenceToken?, expiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> CreatePendingOutcome {
         try await write { db in
             if let row = try Row.fetchOne(db, sql: "SELECT client1, client2, expires_at FROM pendings WHERE join_id = ?", arguments: [joinCode.text]) {
                 let accepted = (row["client2"] as String?) != nil
@@ -18,14 +18,14 @@ extension SQLiteRendezvousStore {
                 try db.execute(sql: "DELETE FROM pendings WHERE join_id = ?", arguments: [joinCode.text])
             }
             try db.execute(
-                sql: "INSERT INTO pendings (join_id, client1, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [joinCode.text, client1.text, now, expiresAt])
+                sql: "INSERT INTO pendings (join_id, client1, created_at, expires_at, client1_token, client1_platform) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [joinCode.text, client1.text, now, expiresAt, presence?.text, presence?.platform.rawValue])
             return .created(expiresAt: expiresAt)
         }
     }
 
     /// Claims the pairing with `UPDATE … WHERE client2 IS NULL AND expires_at > now` (compare-and-set), then creates the room.
-    public func accept(joinCode: JoinCode, client2: DeviceID, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome {
+    public func accept(joinCode: JoinCode, client2: DeviceID, presence: PresenceToken?, proposedRoom: RoomID, roomExpiresAt: Int64, now: Int64) async throws(RendezvousStoreError) -> AcceptOutcome {
         try await write { db in
             // Compare-and-set: only a live pairing that nobody accepted yet can be claimed.
             try db.execute(
@@ -34,10 +34,13 @@ extension SQLiteRendezvousStore {
             if db.changesCount == 1 {
                 try db.execute(
                     sql: """
-                        INSERT INTO rooms (room_id, join_id, client1, client2, created_at, expires_at)
-                        SELECT room_id, join_id, client1, client2, ?, ? FROM pendings WHERE join_id = ?
+                        INSERT INTO rooms (room_id, join_id, client1, client2, created_at, expires_at,
+                                           client1_token, client1_platform, client2_token, client2_platform)
+                        SELECT room_id, join_id, client1, client2, ?, ?, client1_token, client1_platform, ?, ? FROM pendings WHERE join_id = ?
                         """,
-                    arguments: [now, roomExpiresAt, joinCode.text])
+                    arguments: [now, roomExpiresAt, presence?.text, presence?.platform.rawValue, joinCode.text])
+                // The token lives on with the room only.
+                try db.execute(sql: "UPDATE pendings SET client1_token = NULL, client1_platform = NULL WHERE join_id = ?", arguments: [joinCode.text])
                 return .accepted(proposedRoom)
             }
             guard let row = try Row.fetchOne(db, sql: "SELECT client2, room_id FROM pendings WHERE join_id = ?", arguments: [joinCode.text]),

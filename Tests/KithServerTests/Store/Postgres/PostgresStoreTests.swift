@@ -101,4 +101,11 @@ struct PostgresStoreTests {
     func memberProof() async throws {
         try await MemberProofChecks.run(on: try await Self.store(node: "proof-node"), code: Self.code())
     }
+
+    @Test("presence tokens per side, the peer's chosen by device id, forgotten when invalid, deleted with the room")
+    func presenceTokens() async throws {
+        try await PresenceStoreChecks.run(on: try await Self.store(node: "presence-node"), code: Self.code(), node: "presence-node")
+        try await PresenceStoreChecks.withoutTokens(on: try await Self.store(node: "presence-node-2"), code: Self.code(), node: "presence-node-2")
+        try await PresenceStoreChecks.anonymous(on: try await Self.store(node: "presence-node-3"), code: Self.code(), node: "presence-node-3")
+    }
 }
