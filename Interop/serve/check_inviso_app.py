@@ -14,8 +14,10 @@ checks the ES256 provider token), which checks each presence payload as the app 
 an alert with `mutable-content` for the notification service extension). The server runs in the
 `InvisoAppInteropHost` Swift test (the only way to give it an APNs provider on loopback with a test-only CA):
 this script starts it with `swift test --skip-build` (`KITH_SWIFT` overrides `swift`, e.g. the worktree wrapper)."""
+import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -73,8 +75,8 @@ class PresenceAPNs(APNsMock):
 class App:
     """One phone's signaling socket, reading JSON messages."""
 
-    def __init__(self, url):
-        self.socket = connect(url, open_timeout=60)
+    def __init__(self, url, sockets):
+        self.socket = sockets.enter_context(connect(url, open_timeout=60))
         hello = self.next()
         expect(hello["type"] == "connected" and hello["server"] == "WebRTC P2P Signaling Server", f"connected: {hello}")
         self.client_id = hello["clientId"]
@@ -96,6 +98,11 @@ def wait_for(condition, seconds, what):
 
 
 def run_app(base, ws_url, apns):
+    with contextlib.ExitStack() as sockets:
+        speak(base, ws_url, apns, sockets)
+
+
+def speak(base, ws_url, apns, sockets):
     code = str(int(time.time() * 1000) % 1_000_000).zfill(6)
     # APIClient.createRoom and acceptJoinCode with a device token.
     created = requests.post(f"{base}/api/rooms", json={"joinid": code, "expiresInSeconds": 300, "client1": DEVICE_A,
@@ -113,7 +120,7 @@ def run_app(base, ws_url, apns):
                                                    "client1_token": "not a token", "platform": "ios"}, timeout=30)
     expect(bad.status_code == 400 and bad.json().get("error") == "invalid_client1_token", f"bad token: {bad.text}")
 
-    alice = App(ws_url)
+    alice = App(ws_url, sockets)
     alice.send({"type": "join_room", "roomId": room, "deviceId": DEVICE_A})
     joined = alice.next()
     expect(joined == {"type": "room_joined", "roomId": room, "userCount": 1, "isInitiator": True, "ready": False}, f"{joined}")
@@ -123,7 +130,7 @@ def run_app(base, ws_url, apns):
     alice.send({"type": "ping_peer"})
     expect(alice.next() == {"type": "ping_sent"}, "ping_sent")  # within 30 s of the last push: no second push
 
-    bob = App(ws_url)
+    bob = App(ws_url, sockets)
     bob.send({"type": "join_room", "roomId": room, "deviceId": DEVICE_B})
     expect(bob.next()["type"] == "room_joined", "bob joined")
     expect(bob.next()["type"] == "room_ready", "bob ready")
@@ -193,7 +200,8 @@ def main():
             apns.stop()
             log.seek(0)
             output = log.read()
-        expect(host.returncode == 0 and "InvisoAppInteropHost" in output, f"server test failed:\n{output[-3000:]}")
+        expect(host.returncode == 0 and re.search(r"Test \"serve rooms with an APNs provider for the Python app client\" passed", output),
+           f"server test failed:\n{output[-3000:]}")
     print("ok: the Inviso app's create/accept with tokens, join_room with deviceId, key_exchange relay, ping_peer and "
           "two APNs presence pushes")
 
