@@ -127,6 +127,11 @@ public struct SyncAgent: Sendable {
                 return report
             }
         }
+        // Groups: a contact is offered a KeyPackage of its own before serving, so it travels in this session
+        // (docs/GROUPS.md, "Automatic offers"; nothing when one waits unused or offers are off).
+        if let contact = await source.contact(staticKey: link.peerStaticKey) {
+            _ = try? await account.groups.offerKeyPackageIfDue(to: contact.feedID)
+        }
         let options = SyncSessionOptions(blobSource: blobs ? source : nil, maximumBlobLength: maximumBlobLength) { event in
             hub.emit(.syncProgress(event))
             observer?(event)
