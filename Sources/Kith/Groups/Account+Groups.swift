@@ -10,7 +10,7 @@ import KithStore
 ///
 /// ```swift
 /// let group = try await alice.groups.create(name: "climbing")
-/// try await alice.groups.shareKeyPackage(with: bob.feedID)      // on Bob's device: Bob hands Alice an offer to be added
+/// try await bob.groups.shareKeyPackage(with: alice.feedID)   // or just sync: every sync offers the peer one (automatic)
 /// try await alice.groups.add(group.id, contacts: [bob.feedID])
 /// try await alice.groups.send(group.id, text: "saturday?")
 /// // after a sync, on Bob's device:
