@@ -12,7 +12,9 @@ import KithSync
 /// With `SyncCapabilities.cardPhase` negotiated, a side that scanned the peer's compact card first
 /// gets the full card it commits to and completes the contact (`CardExchange`, docs/FEED-FORMAT.md
 /// 11.9); with `SyncCapabilities.sidePhase` (both sides are Kith agents), the inner circle's pool
-/// exchange runs next on the same link (`CircleExchange`, docs/TDF.md). Every finished session is recorded per peer (`sync_peer_state`), and the direct
+/// exchange runs next on the same link (`CircleExchange`, docs/TDF.md). A contact peer is then offered a KeyPackage
+/// when one is due (``Account/Groups/offerKeyPackageIfDue(to:)``), so it can add this identity to groups after this
+/// session. Every finished session is recorded per peer (`sync_peer_state`), and the direct
 /// and one-time messages it brought are decrypted (``Account/Direct/process()``,
 /// ``Account/Circle/process()``).
 public struct SyncAgent: Sendable {
