@@ -18,6 +18,13 @@ alice_with_two_contacts() {
   "$kith" contact add --home "$work/a" --name Carol "$("$kith" card --home "$work/c" --name Carol)" > /dev/null
 }
 
+# Two homes a (Alice) and b (Bob), contacts of each other.
+alice_and_bob() {
+  for who in a b; do "$kith" init --home "$work/$who" > /dev/null; done
+  "$kith" contact add --home "$work/b" --name Alice "$("$kith" card --home "$work/a" --name Alice)" > /dev/null
+  "$kith" contact add --home "$work/a" --name Bob "$("$kith" card --home "$work/b" --name Bob)" > /dev/null
+}
+
 # Sync stand-in for homes a, b and c: every home imports the feeds of the others that it follows.
 sync_all() {
   for from in a b c; do "$kith" feed export --home "$work/$from" > "$work/$from.jsonl"; done
@@ -27,6 +34,22 @@ sync_all() {
       "$kith" feed import --home "$work/$to" "$work/$from.jsonl" > /dev/null 2>&1 || true
     done
   done
+}
+
+# One real TCP sync session between homes a (Alice) and b (Bob): Bob listens on a free loopback port, Alice connects
+# (the listener's start is waited for up to 60 s: the machine may be loaded).
+sync_ab() {
+  : > "$work/listen.log"
+  "$kith" sync listen --home "$work/b" --port 0 --once > /dev/null 2> "$work/listen.log" &
+  local pid=$! port=""
+  for _ in $(seq 1 1200); do
+    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/listen.log")
+    [ -n "$port" ] && break
+    sleep 0.05
+  done
+  [ -n "$port" ] || fail "the listener did not start"
+  "$kith" sync connect --home "$work/a" "127.0.0.1:$port" --contact Bob > /dev/null 2>&1 || true
+  wait "$pid" || true
 }
 
 # Starts `kith serve` (home $work/srv) on a free loopback port and stops it on exit; sets serve_pid, port and

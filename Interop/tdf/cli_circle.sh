@@ -5,24 +5,7 @@
 set -euo pipefail
 source "$(dirname "$0")/../cli_common.sh"
 
-for who in a b; do "$kith" init --home "$work/$who" > /dev/null; done
-"$kith" contact add --home "$work/b" --name Alice "$("$kith" card --home "$work/a" --name Alice)" > /dev/null
-"$kith" contact add --home "$work/a" --name Bob "$("$kith" card --home "$work/b" --name Bob)" > /dev/null
-
-# One session: Bob listens on a free loopback port, Alice connects.
-sync_ab() {
-  : > "$work/listen.log"
-  "$kith" sync listen --home "$work/b" --port 0 --once > /dev/null 2> "$work/listen.log" &
-  local pid=$! port=""
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/listen.log")
-    [ -n "$port" ] && break
-    sleep 0.05
-  done
-  [ -n "$port" ] || fail "the listener did not start"
-  "$kith" sync connect --home "$work/a" "127.0.0.1:$port" --contact Bob > /dev/null 2>&1 || true
-  wait "$pid" || true
-}
+alice_and_bob
 
 state() { "$kith" circle status --home "$work/$1" --json | "$PYTHON" -c 'import json,sys; rows=json.load(sys.stdin); print(rows[0]["state"] if rows else "none")'; }
 

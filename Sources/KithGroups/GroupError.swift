@@ -75,7 +75,7 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownGroup(let text): "no group '\(text.prefix(64))'; see `kith groups`"
         case .ambiguousGroup(let text): "'\(text.prefix(64))' matches several groups; use more of the id"
         case .noKeyPackage(let name, let feed):
-            "no KeyPackage of \(name) (\(feed)) yet: on \(name)'s device run `kith group keys share` for you, then sync"
+            "no KeyPackage of \(name) (\(feed)) yet: sync with \(name) (contacts are offered one automatically), or on \(name)'s device run `kith group keys share` for you, then sync"
         case .ended(let status): "this identity is no longer in the group (\(status))"
         case .handshakeTooLarge(let bytes):
             "an MLS message of \(bytes) bytes does not fit in one feed entry (\(GroupWireMessage.maxHandshakeBytes) at most)"

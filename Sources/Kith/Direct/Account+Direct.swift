@@ -22,22 +22,29 @@ extension Account {
 
     // MARK: Sending
 
-    func sendDirectBlocking(_ content: Content, to contact: FeedID) throws(KithError) -> Envelope {
+    /// Sends `content` to one contact; `alongside` runs in the append's transaction with its group state (what it
+    /// writes commits with the message; what it throws cancels both).
+    func sendDirectBlocking(
+        _ content: Content, to contact: FeedID, alongside: (GroupStoreAccess) throws(KithError) -> Void = { _ in }
+    ) throws(KithError) -> Envelope {
         let plaintext: [UInt8]
         do { plaintext = try content.canonicalBytes() } catch { throw .feed(error) }
         var refill = true
         if case .prekeyBatch = content { refill = false }
-        return try sendDirectBlocking(plaintext: plaintext, type: content.type, to: contact, refill: refill)
+        return try sendDirectBlocking(plaintext: plaintext, type: content.type, to: contact, refill: refill, alongside: alongside)
     }
 
     /// Sends validated content plaintext of `type` to one contact (the path behind
     /// `sendDirect(_:to:)` and posts with attachments).
-    func sendDirectBlocking(plaintext: [UInt8], type: String, to contact: FeedID, refill: Bool = true) throws(KithError) -> Envelope {
+    func sendDirectBlocking(
+        plaintext: [UInt8], type: String, to contact: FeedID, refill: Bool = true,
+        alongside: (GroupStoreAccess) throws(KithError) -> Void = { _ in }
+    ) throws(KithError) -> Envelope {
         let record = try contactRecordBlocking(contact)
         // An unverified contact's keys are a claim, not the feed's keys (docs section 11.1):
         // nothing is encrypted to them until the feed's rotation entries prove them.
         guard record.keyIsVerified else { throw .contacts(.unverified(name: record.shownName, record.feedID)) }
-        let envelope = try sealAndAppendDirect(plaintext: plaintext, type: type, to: record)
+        let envelope = try sealAndAppendDirect(plaintext: plaintext, type: type, to: record, alongside: alongside)
         if refill, try prekeyPoolBlocking(with: record.feedID)?.needsRefill ?? false {
             _ = try sendPrekeysBlocking(to: record.feedID, count: Self.defaultPrekeyBatch)
         }
@@ -47,7 +54,9 @@ extension Account {
     /// Appends the direct message: inside the append transaction the session layer
     /// (``DirectSessions``) encrypts through the store's ratchet state, so the advanced session,
     /// the removal of the contact's one-time prekey it used and the envelope commit together.
-    private func sealAndAppendDirect(plaintext: [UInt8], type: String, to record: ContactRecord) throws(KithError) -> Envelope {
+    private func sealAndAppendDirect(
+        plaintext: [UInt8], type: String, to record: ContactRecord, alongside: (GroupStoreAccess) throws(KithError) -> Void
+    ) throws(KithError) -> Envelope {
         let peer = try peerIdentity(record)
         let sessions = try directSessions()
         let signedPrekey: [UInt8]
@@ -58,6 +67,7 @@ extension Account {
         }
         let localFeed = feedID.string
         return try appendWithDirectState(plaintext: plaintext, type: type, audience: .direct(record.feedID)) { slot throws(KithError) in
+            try alongside(slot.groups)
             do throws(RatchetError) {
                 let context = try DirectMessageContext.direct(from: localFeed, to: peer.feedID, sequence: UInt64(slot.sequence))
                 let state = slot.directState.ratchet

@@ -10,7 +10,7 @@ import KithStore
 ///
 /// ```swift
 /// let group = try await alice.groups.create(name: "climbing")
-/// try await alice.groups.shareKeyPackage(with: bob.feedID)      // on Bob's device: Bob hands Alice an offer to be added
+/// try await bob.groups.shareKeyPackage(with: alice.feedID)   // or just sync: every sync offers the peer one (automatic)
 /// try await alice.groups.add(group.id, contacts: [bob.feedID])
 /// try await alice.groups.send(group.id, text: "saturday?")
 /// // after a sync, on Bob's device:
@@ -85,21 +85,24 @@ extension Account {
     /// A fresh KeyPackage made for `recipient` (a contact, or an invite's creator met only through the invite); its
     /// private keys stay here, sealed.
     func makeKeyPackageBlocking(recipient: FeedID) throws(KithError) -> [UInt8] {
+        let made = try generateKeyPackage()
+        try withGroupStore { access throws(KithError) in
+            try self.groupStoreCall(access.saveOwnKeyPackage(reference: made.reference, recipient: recipient.string, keyPackage: made.bytes, secrets: made.secrets))
+        }
+        return made.bytes
+    }
+
+    /// A fresh KeyPackage of this identity, not stored yet: its reference (base64url), TLS encoding and encoded
+    /// private keys.
+    func generateKeyPackage() throws(KithError) -> (reference: String, bytes: [UInt8], secrets: [UInt8]) {
         let identityKey = try originalIdentityKey()
-        let made: (keyPackage: KeyPackage, secrets: KeyPackageSecrets)
-        let reference: [UInt8]
         do throws(GroupError) {
-            made = try GroupKeyPackage.generate(for: feedID, identityKey: identityKey, now: groupClock())
-            reference = try GroupKeyPackage.reference(made.keyPackage)
+            let made = try GroupKeyPackage.generate(for: feedID, identityKey: identityKey, now: groupClock())
+            let reference = try GroupKeyPackage.reference(made.keyPackage)
+            return (Base64URL.encode(reference), made.keyPackage.tlsEncoded, GroupKeyPackage.encode(made.secrets))
         } catch {
             throw .group(error)
         }
-        let bytes = made.keyPackage.tlsEncoded
-        let secrets = GroupKeyPackage.encode(made.secrets)
-        try withGroupStore { access throws(KithError) in
-            try self.groupStoreCall(access.saveOwnKeyPackage(reference: Base64URL.encode(reference), recipient: recipient.string, keyPackage: bytes, secrets: secrets))
-        }
-        return bytes
     }
 
     // MARK: Membership

@@ -12,7 +12,9 @@ import KithSync
 /// With `SyncCapabilities.cardPhase` negotiated, a side that scanned the peer's compact card first
 /// gets the full card it commits to and completes the contact (`CardExchange`, docs/FEED-FORMAT.md
 /// 11.9); with `SyncCapabilities.sidePhase` (both sides are Kith agents), the inner circle's pool
-/// exchange runs next on the same link (`CircleExchange`, docs/TDF.md). Every finished session is recorded per peer (`sync_peer_state`), and the direct
+/// exchange runs next on the same link (`CircleExchange`, docs/TDF.md). A contact peer is then offered a KeyPackage
+/// when one is due (``Account/Groups/offerKeyPackageIfDue(to:)``), so it can add this identity to groups after this
+/// session. Every finished session is recorded per peer (`sync_peer_state`), and the direct
 /// and one-time messages it brought are decrypted (``Account/Direct/process()``,
 /// ``Account/Circle/process()``).
 public struct SyncAgent: Sendable {
@@ -126,6 +128,11 @@ public struct SyncAgent: Sendable {
                 if case .link(let failure) = error { report.interruption = failure } else { report.interruption = .closed }
                 return report
             }
+        }
+        // Groups: a contact is offered a KeyPackage of its own before serving, so it travels in this session
+        // (docs/GROUPS.md, "Automatic offers"; nothing when one waits unused or offers are off).
+        if let contact = await source.contact(staticKey: link.peerStaticKey) {
+            _ = try? await account.groups.offerKeyPackageIfDue(to: contact.feedID)
         }
         let options = SyncSessionOptions(blobSource: blobs ? source : nil, maximumBlobLength: maximumBlobLength) { event in
             hub.emit(.syncProgress(event))

@@ -8,11 +8,16 @@ import KithIdentity
 import KithTerminal
 
 extension GroupCommand {
-    /// `kith group keys share CONTACT`.
+    /// `kith group keys [status|share|export|import|auto]`.
     struct Keys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "KeyPackages: hand a contact one (over your session or in person), so they can add you to groups.",
-            subcommands: [Share.self, Export.self, Import.self]
+            discussion: """
+                Contacts are offered one automatically when you sync with them (`kith group keys auto` turns that \
+                off); `share` sends one more on request. Without a subcommand: the status per contact.
+                """,
+            subcommands: [Status.self, Share.self, Export.self, Import.self, Auto.self],
+            defaultSubcommand: Status.self
         )
     }
 }

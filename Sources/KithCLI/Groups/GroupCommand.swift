@@ -16,7 +16,8 @@ struct GroupCommand: AsyncParsableCommand {
             A group is an MLS group whose messages travel in every member's feed (audience group:ID). \
             The creator is its committer: only the committer adds and removes members; the others \
             propose their own key updates and departures, which the committer applies when it next \
-            receives them. To be added, a contact first hands you a KeyPackage: on their device, \
+            receives them. To be added, a contact first hands you a KeyPackage: every contact offers you \
+            one when you sync with them (`kith group keys` shows what you hold), or on their device \
             `kith group keys share YOUR_NAME`, then sync.
             """,
         subcommands: [Create.self, Add.self, Remove.self, Update.self, Leave.self, Send.self, Show.self, Handover.self, Explode.self, Keys.self]

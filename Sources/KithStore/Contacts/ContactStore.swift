@@ -132,6 +132,8 @@ extension FeedStore {
             // and the tokens they handed over are forgotten.
             try PushTokenRows.revokeIssued(to: feedID.string, in: db)
             try db.execute(cached: "DELETE FROM push_tokens_held WHERE peer_feed_id = ?", arguments: [feedID.string])
+            // Groups: the KeyPackages made for them are withdrawn (they can no longer add this identity), theirs dropped.
+            try GroupStoreAccess.withdrawKeyPackages(of: feedID.string, in: db)
             try db.execute(cached: "DELETE FROM contacts WHERE feed_id = ?", arguments: [feedID.string])
             return db.changesCount > 0
         }

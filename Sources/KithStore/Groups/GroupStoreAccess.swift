@@ -387,12 +387,16 @@ public struct GroupStoreAccess {
 
     // MARK: KeyPackages
 
-    /// Keeps a KeyPackage this identity hands `recipient`, with its private keys sealed.
-    public func saveOwnKeyPackage(reference: String, recipient: String, keyPackage: [UInt8], secrets: [UInt8]) throws(StoreError) {
+    /// Keeps a KeyPackage this identity hands `recipient`, with its private keys sealed; `automatic` marks one made by
+    /// an automatic offer (see ``automaticKeyOfferDue(to:now:)``).
+    public func saveOwnKeyPackage(reference: String, recipient: String, keyPackage: [UInt8], secrets: [UInt8], automatic: Bool = false) throws(StoreError) {
         try StoreError.catching {
             try db.execute(
-                cached: "INSERT OR REPLACE INTO mls_own_key_packages(ref, recipient_feed_id, key_package, secrets_sealed, created_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [reference, recipient, Data(keyPackage), sealer.seal(secrets, context: "mls_key_package:" + reference), now]
+                cached: """
+                    INSERT OR REPLACE INTO mls_own_key_packages(ref, recipient_feed_id, key_package, secrets_sealed, created_at, automatic)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [reference, recipient, Data(keyPackage), sealer.seal(secrets, context: "mls_key_package:" + reference), now, automatic]
             )
         }
     }

@@ -63,6 +63,9 @@ enum Schema {
         migrator.registerMigration("v16-group-peers") { db in
             try db.execute(sql: groupPeerTables)
         }
+        migrator.registerMigration("v17-group-key-offers") { db in
+            try db.execute(sql: groupKeyOfferTables)
+        }
         return migrator
     }
 

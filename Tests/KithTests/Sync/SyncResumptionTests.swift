@@ -50,6 +50,8 @@ struct SyncResumptionTests {
     @Test("pending entries are declared held; a restarted sender skips them")
     func declaredHeld() async throws {
         let (alice, bob) = try await SyncPair.met()
+        // The cut below is placed among the posts: no automatic KeyPackage offer (and prekey refill) travels before them.
+        for account in [alice, bob] { try await account.groups.setAutomaticKeyOffers(false) }
         for index in 0..<20 { try await alice.publishing.post("post \(index) " + String(repeating: "z", count: 300), audience: .contacts) }
         var configuration = SimulatedBLEConfiguration(mtu: 182)
         configuration.disconnectAfterBytes = 6_000
