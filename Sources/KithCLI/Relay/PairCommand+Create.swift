@@ -37,10 +37,12 @@ extension PairCommand {
                     Output.line("On the other device: kith pair join \(code.text)" + (server.server.map { " --server \($0)" } ?? ""))
                 }
                 Output.error("kith: waiting for the other device (up to \(server.timeout) s)…")
-                let room = try await PairRun.step { () async throws(RelayError) in
-                    try await pairing.waitForAcceptance(code, device: device, timeout: wait)
+                try await PairRun.cleaningUp(pairing, device: device) {
+                    let room = try await PairRun.step { () async throws(RelayError) in
+                        try await pairing.waitForAcceptance(code, device: device, timeout: wait)
+                    }
+                    try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json, oneTime: server.oneTime)
                 }
-                try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json, oneTime: server.oneTime)
             }
         }
     }
