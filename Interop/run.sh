@@ -62,6 +62,7 @@ check ed25519-strict "$PYTHON" Interop/ed25519/strict_vectors.py check TestVecto
 check serve-cli "$PYTHON" Interop/serve/check_serve.py
 check serve-pair-cli Interop/serve/cli_pair.sh
 check serve-chat-cli "$PYTHON" Interop/serve/check_chat.py
+check serve-chat-reconnect "$PYTHON" Interop/serve/check_chat_reconnect.py
 # Two `kith serve` nodes on one PostgreSQL database (scripts/test.sh passes its throwaway cluster).
 if [ -n "${KITH_TEST_POSTGRES_URL:-}" ]; then
   check serve-pair-two-nodes Interop/serve/cli_pair_two_nodes.sh
