@@ -55,15 +55,20 @@ def expect_no_rooms(database, when):
     expect(rooms == 0 and pendings == 0, f"{when}: the server still holds {rooms} room(s) and {pendings} pending code(s)")
 
 
+def start_serve(kith, work, env):
+    """`kith serve` on a free port with its home in `work`/srv: the process and its port."""
+    server = subprocess.Popen([kith, "--home", os.path.join(work, "srv"), "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return server, int(re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline()).group(1))
+
+
 def main():
     kith = os.environ["KITH"]
     env = dict(os.environ, KITH_LOG_LEVEL="error")
     with tempfile.TemporaryDirectory() as work:
-        server = subprocess.Popen([kith, "--home", os.path.join(work, "srv"), "serve", "--port", "0"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        server, port = start_serve(kith, work, env)
         processes = [server]
         try:
-            port = re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline()).group(1)
             url = f"http://127.0.0.1:{port}"
             homes = [os.path.join(work, name) for name in ("a", "b")]
 

@@ -4,7 +4,6 @@ proxy that the check cuts mid-chat; the joiner reconnects with backoff, both sid
 same keys and the chat goes on both ways; Ctrl-D then ends it and the room is gone from the server. Loopback only,
 standard library only."""
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -12,7 +11,7 @@ import tempfile
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_chat import Reader, expect, expect_no_rooms  # noqa: E402
+from check_chat import Reader, expect, expect_no_rooms, start_serve  # noqa: E402
 
 
 class CuttableProxy:
@@ -70,11 +69,9 @@ def main():
     kith = os.environ["KITH"]
     env = dict(os.environ, KITH_LOG_LEVEL="error")
     with tempfile.TemporaryDirectory() as work:
-        server = subprocess.Popen([kith, "--home", os.path.join(work, "srv"), "serve", "--port", "0"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        server, port = start_serve(kith, work, env)
         processes = [server]
         try:
-            port = int(re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline()).group(1))
             proxy = CuttableProxy(port)
 
             def start(args, via):

@@ -15,6 +15,16 @@ final class RelayEventLog: Sendable {
     var all: [RelayEvent] { events.withLock { $0 } }
 }
 
+extension RelayPairing {
+    /// A join code offered by a fresh device and accepted by another: the room and both devices.
+    func pairedRoom() async throws -> (room: RoomID, first: DeviceID, second: DeviceID) {
+        let code = JoinCode.randomDigits()
+        let (first, second) = (DeviceID.random(), DeviceID.random())
+        try await offer(code, device: first)
+        return (try await accept(code, device: second), first, second)
+    }
+}
+
 @Suite("Relay clients clean up after themselves, notice a dead socket, and reconnect with backoff")
 struct RelayReconnectTests {
     /// Fast retries and heartbeats for loopback tests (the real numbers are 0.5 s…30 s, 25 s and 10 s).
@@ -26,10 +36,7 @@ struct RelayReconnectTests {
         let (server, _, _) = try TestServer.make()
         try await server.makeApplication().test(.live) { client in
             let pairing = try RelayPairing(serverURL: "http://127.0.0.1:\(try #require(client.port))")
-            let code = JoinCode.randomDigits()
-            let (deviceA, deviceB) = (DeviceID.random(), DeviceID.random())
-            try await pairing.offer(code, device: deviceA)
-            let room = try await pairing.accept(code, device: deviceB)
+            let (room, deviceA, deviceB) = try await pairing.pairedRoom()
             let (logA, logB) = (RelayEventLog(), RelayEventLog())
             let url = pairing.signalingURL
             async let sideA: ChatMessage = RelayConnection.open(
@@ -67,10 +74,7 @@ struct RelayReconnectTests {
             let proxy = try await CuttableProxy.start(to: port)
             defer { proxy.stop() }
             let pairing = try RelayPairing(serverURL: "http://127.0.0.1:\(port)")
-            let code = JoinCode.randomDigits()
-            let (deviceA, deviceB) = (DeviceID.random(), DeviceID.random())
-            try await pairing.offer(code, device: deviceA)
-            let room = try await pairing.accept(code, device: deviceB)
+            let (room, deviceA, deviceB) = try await pairing.pairedRoom()
             let (relaying, relayingInput) = AsyncStream.makeStream(of: Void.self)
             async let sideA: SyncTransportError? = RelayConnection.open(
                 signalingURL: "ws://127.0.0.1:\(proxy.port)/", room: room, device: deviceA, timeouts: Self.timeouts
@@ -101,10 +105,7 @@ struct RelayReconnectTests {
             let proxy = try await CuttableProxy.start(to: port)
             defer { proxy.stop() }
             let pairing = try RelayPairing(serverURL: "http://127.0.0.1:\(port)")
-            let code = JoinCode.randomDigits()
-            let (deviceA, deviceB) = (DeviceID.random(), DeviceID.random())
-            try await pairing.offer(code, device: deviceA)
-            let room = try await pairing.accept(code, device: deviceB)
+            let (room, deviceA, deviceB) = try await pairing.pairedRoom()
 
             let (alice, bob) = (Curve25519.KeyAgreement.PrivateKey(), Curve25519.KeyAgreement.PrivateKey())
             let (alicePublic, bobPublic) = (Array(alice.publicKey.rawRepresentation), Array(bob.publicKey.rawRepresentation))
