@@ -31,6 +31,21 @@ struct RelayReconnectTests {
     static let policy = ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .seconds(1), maximumAttempts: 20, maximumTotal: .seconds(170))
     static let timeouts = RelayTimeouts(peer: .seconds(170), idle: .seconds(170), heartbeatInterval: .milliseconds(200), heartbeatTimeout: .seconds(2))
 
+    /// Runs `body` with a live server, a proxy to it, and a paired room (its two devices).
+    static func withProxiedRoom(
+        _ body: @Sendable (CuttableProxy, RelayPairing, RoomID, DeviceID, DeviceID) async throws -> Void
+    ) async throws {
+        let (server, _, _) = try TestServer.make()
+        try await server.makeApplication().test(.live) { client in
+            let port = try #require(client.port)
+            let proxy = try await CuttableProxy.start(to: port)
+            defer { proxy.stop() }
+            let pairing = try RelayPairing(serverURL: "http://127.0.0.1:\(port)")
+            let (room, deviceA, deviceB) = try await pairing.pairedRoom()
+            try await body(proxy, pairing, room, deviceA, deviceB)
+        }
+    }
+
     @Test("after a chat, both sides leave and purge: the server has no room left; the peer saw a departure, not a drop")
     func cleanupLeavesNoRoom() async throws {
         let (server, _, _) = try TestServer.make()
@@ -68,13 +83,7 @@ struct RelayReconnectTests {
 
     @Test("a socket whose server stops answering (no pong within the timeout) is noticed as dropped")
     func heartbeatNoticesASilentServer() async throws {
-        let (server, _, _) = try TestServer.make()
-        try await server.makeApplication().test(.live) { client in
-            let port = try #require(client.port)
-            let proxy = try await CuttableProxy.start(to: port)
-            defer { proxy.stop() }
-            let pairing = try RelayPairing(serverURL: "http://127.0.0.1:\(port)")
-            let (room, deviceA, deviceB) = try await pairing.pairedRoom()
+        try await Self.withProxiedRoom { proxy, pairing, room, deviceA, deviceB in
             let (relaying, relayingInput) = AsyncStream.makeStream(of: Void.self)
             async let sideA: SyncTransportError? = RelayConnection.open(
                 signalingURL: "ws://127.0.0.1:\(proxy.port)/", room: room, device: deviceA, timeouts: Self.timeouts
@@ -99,13 +108,7 @@ struct RelayReconnectTests {
 
     @Test("a socket cut or gone silent mid-sync reconnects, re-joins and syncs to completion: nothing lost, nothing twice", arguments: [false, true])
     func dropMidSessionStillCompletes(silent: Bool) async throws {
-        let (server, _, _) = try TestServer.make()
-        try await server.makeApplication().test(.live) { client in
-            let port = try #require(client.port)
-            let proxy = try await CuttableProxy.start(to: port)
-            defer { proxy.stop() }
-            let pairing = try RelayPairing(serverURL: "http://127.0.0.1:\(port)")
-            let (room, deviceA, deviceB) = try await pairing.pairedRoom()
+        try await Self.withProxiedRoom { proxy, pairing, room, deviceA, deviceB in
 
             let (alice, bob) = (Curve25519.KeyAgreement.PrivateKey(), Curve25519.KeyAgreement.PrivateKey())
             let (alicePublic, bobPublic) = (Array(alice.publicKey.rawRepresentation), Array(bob.publicKey.rawRepresentation))
