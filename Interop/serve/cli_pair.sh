@@ -54,6 +54,16 @@ set -e
 grep -q "contact" "$work/c.err" "$work/a2.err" || fail "no contact error: $(cat "$work/c.err" "$work/a2.err")"
 no_rooms "after a refused pairing"
 
+# Ctrl-C while waiting for the other device withdraws the join code from the server, and the command exits 130.
+"$kith" pair create --home "$work/a" --timeout 60 --json > "$work/a3.out" 2> "$work/a3.err" &
+create_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/a3.out" ] && break; sleep 0.1; done
+[ -s "$work/a3.out" ] || fail "no join code before Ctrl-C: $(cat "$work/a3.err")"
+kill -INT "$create_pid"
+set +e; wait "$create_pid"; interrupted=$?; set -e
+[ "$interrupted" -eq 130 ] || fail "Ctrl-C: exit status $interrupted, expected 130: $(cat "$work/a3.err")"
+no_rooms "after Ctrl-C"
+
 # Dana and Erin met in person and only scanned each other's compact cards (QR): their first pairing fetches the full
 # cards over the secure link (card phase), completes both contacts, and syncs.
 for who in d e; do "$kith" init --home "$work/$who" > /dev/null; done

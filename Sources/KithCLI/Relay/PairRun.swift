@@ -130,7 +130,23 @@ enum PairRun {
 
     /// Runs `body`, then forgets this device's pairing and room on the server, whatever the outcome: a failed
     /// deletion is a warning, never the command's failure.
+    /// Ctrl-C (SIGINT) while `body` runs purges too, then exits with status 130; a second Ctrl-C exits at once.
     static func cleaningUp<Value>(_ pairing: RelayPairing, device: DeviceID, _ body: () async throws -> Value) async throws -> Value {
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler {
+            signal(SIGINT, SIG_DFL)
+            Output.error("kith: interrupted; deleting the room from the server (Ctrl-C again to quit now)…")
+            Task {
+                try? await pairing.cleanUp(device: device)
+                exit(130)
+            }
+        }
+        interrupt.resume()
+        defer {
+            interrupt.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
         let result: Result<Value, any Error>
         do {
             result = .success(try await body())
