@@ -64,6 +64,7 @@ check serve-cli "$PYTHON" Interop/serve/check_serve.py
 check serve-pair-cli Interop/serve/cli_pair.sh
 check serve-chat-cli "$PYTHON" Interop/serve/check_chat.py
 check serve-inviso-app "$PYTHON" Interop/serve/check_inviso_app.py
+check serve-chat-reconnect "$PYTHON" Interop/serve/check_chat_reconnect.py
 # Two `kith serve` nodes on one PostgreSQL database (scripts/test.sh passes its throwaway cluster).
 if [ -n "${KITH_TEST_POSTGRES_URL:-}" ]; then
   check serve-pair-two-nodes Interop/serve/cli_pair_two_nodes.sh

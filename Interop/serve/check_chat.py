@@ -43,15 +43,32 @@ class Reader:
             raise SystemExit(f"FAILED: no line matching {pattern!r} in {self.lines!r}")
 
 
+def expect_no_rooms(database, when):
+    """Both `kith chat` processes purge their device ids when the chat ends (docs/SERVER.md 3.1a)."""
+    import sqlite3
+    connection = sqlite3.connect(database)
+    try:
+        rooms = connection.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]
+        pendings = connection.execute("SELECT COUNT(*) FROM pendings").fetchone()[0]
+    finally:
+        connection.close()
+    expect(rooms == 0 and pendings == 0, f"{when}: the server still holds {rooms} room(s) and {pendings} pending code(s)")
+
+
+def start_serve(kith, work, env):
+    """`kith serve` on a free port with its home in `work`/srv: the process and its port."""
+    server = subprocess.Popen([kith, "--home", os.path.join(work, "srv"), "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return server, int(re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline()).group(1))
+
+
 def main():
     kith = os.environ["KITH"]
     env = dict(os.environ, KITH_LOG_LEVEL="error")
     with tempfile.TemporaryDirectory() as work:
-        server = subprocess.Popen([kith, "--home", os.path.join(work, "srv"), "serve", "--port", "0"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        server, port = start_serve(kith, work, env)
         processes = [server]
         try:
-            port = re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline()).group(1)
             url = f"http://127.0.0.1:{port}"
             homes = [os.path.join(work, name) for name in ("a", "b")]
 
@@ -80,6 +97,7 @@ def main():
             expect(joiner.wait(timeout=30) == 0, "joiner did not exit cleanly")
             for home in homes:
                 expect(not os.path.exists(home), f"an anonymous chat wrote {home}")
+            expect_no_rooms(os.path.join(work, "srv", "rendezvous.sqlite"), "after the anonymous chat")
 
             # Two contacts with --keep: under their identities, each keeps its own lines as direct messages.
             env["KITH_PASSPHRASE"] = "interop test passphrase"
@@ -101,6 +119,7 @@ def main():
             joiner_out.wait_for(r"^Alice> a line worth keeping$")
             joiner_err.wait_for(r"Alice ended the chat")
             expect(creator.wait(timeout=30) == 0 and joiner.wait(timeout=30) == 0, "keep chat did not exit cleanly")
+            expect_no_rooms(os.path.join(work, "srv", "rendezvous.sqlite"), "after the kept chat")
             kept = run("log", "--home", homes[0], "--with", "Bob")
             expect("a line worth keeping" in kept, f"the line was not kept as a direct message: {kept}")
             print(f"chat CLI ok: join code, matching authentication string {sas_a}, lines both ways, escape sequence shown escaped, clean end, nothing stored; with --keep between contacts the line is kept as a direct message")

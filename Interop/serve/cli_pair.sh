@@ -28,6 +28,16 @@ bob = json.loads(open(sys.argv[2]).read().splitlines()[0])
 assert alice["completed"] and bob["completed"], (alice, bob)
 assert bob["received"] >= 1 and alice["sent"] >= 1, (alice, bob)
 PY
+# Both sides purged their device ids when the session ended: no room, no pending code left on the server.
+no_rooms() {
+  python3 - "$work/srv/rendezvous.sqlite" <<'PY' || fail "$1: the server still holds the pairing"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+counts = [db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in ("rooms", "pendings")]
+assert counts == [0, 0], counts
+PY
+}
+no_rooms "after a completed pairing"
 bob_log=$("$kith" log --home "$work/b")
 [[ "$bob_log" == *"sent through the relay"* ]] || fail "Bob cannot read Alice's post after the relay sync: $bob_log"
 
@@ -42,6 +52,17 @@ wait "$create_pid"; creator=$?
 set -e
 [ "$stranger" -ne 0 ] && [ "$creator" -ne 0 ] || fail "a stranger's pairing should fail on both sides ($stranger, $creator)"
 grep -q "contact" "$work/c.err" "$work/a2.err" || fail "no contact error: $(cat "$work/c.err" "$work/a2.err")"
+no_rooms "after a refused pairing"
+
+# Ctrl-C while waiting for the other device withdraws the join code from the server, and the command exits 130.
+"$kith" pair create --home "$work/a" --timeout 60 --json > "$work/a3.out" 2> "$work/a3.err" &
+create_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/a3.out" ] && break; sleep 0.1; done
+[ -s "$work/a3.out" ] || fail "no join code before Ctrl-C: $(cat "$work/a3.err")"
+kill -INT "$create_pid"
+set +e; wait "$create_pid"; interrupted=$?; set -e
+[ "$interrupted" -eq 130 ] || fail "Ctrl-C: exit status $interrupted, expected 130: $(cat "$work/a3.err")"
+no_rooms "after Ctrl-C"
 
 # Dana and Erin met in person and only scanned each other's compact cards (QR): their first pairing fetches the full
 # cards over the secure link (card phase), completes both contacts, and syncs.

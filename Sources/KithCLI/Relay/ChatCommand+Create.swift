@@ -25,13 +25,15 @@ extension ChatCommand {
                 let (pairing, wait) = try server.validated()
                 let account = options.keep ? try await openAccount(global) : nil
                 let (code, device, _) = try await PairRun.offer(pairing, expiresInSeconds: server.timeout)
-                if !noQR { Output.line(try QRCode.render(code.text)) }
-                Output.line("Join code: \(code.text)")
-                Output.line("The other person runs: kith chat join \(code.text)" + (server.server.map { " --server \($0)" } ?? ""))
-                let room = try await PairRun.step { () async throws(RelayError) in
-                    try await pairing.waitForAcceptance(code, device: device, timeout: wait)
+                try await PairRun.cleaningUp(pairing, device: device) {
+                    if !noQR { Output.line(try QRCode.render(code.text)) }
+                    Output.line("Join code: \(code.text)")
+                    Output.line("The other person runs: kith chat join \(code.text)" + (server.server.map { " --server \($0)" } ?? ""))
+                    let room = try await PairRun.step { () async throws(RelayError) in
+                        try await pairing.waitForAcceptance(code, device: device, timeout: wait)
+                    }
+                    try await ChatRun.run(pairing: pairing, room: room, device: device, wait: wait, account: account)
                 }
-                try await ChatRun.run(pairing: pairing, room: room, device: device, wait: wait, account: account)
             }
         }
     }

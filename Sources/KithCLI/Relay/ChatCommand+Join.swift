@@ -26,7 +26,9 @@ extension ChatCommand {
                 let (pairing, wait) = try server.validated()
                 let account = options.keep ? try await openAccount(global) : nil
                 let (room, device) = try await PairRun.accept(joinCode, on: pairing)
-                try await ChatRun.run(pairing: pairing, room: room, device: device, wait: wait, account: account)
+                try await PairRun.cleaningUp(pairing, device: device) {
+                    try await ChatRun.run(pairing: pairing, room: room, device: device, wait: wait, account: account)
+                }
             }
         }
     }

@@ -26,21 +26,23 @@ extension PairCommand {
                 let (pairing, wait) = try server.validated()
                 let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let (code, device, expires) = try await PairRun.offer(pairing, expiresInSeconds: server.timeout)
-                if global.json {
-                    var object = JSONObject()
-                    object["join_code"] = .string(code.text)
-                    object["expires"] = .string(expires.expiresAt.iso8601)
-                    Output.json(.object(object))
-                } else {
-                    if !noQR { Output.line(try QRCode.render(code.text)) }
-                    Output.line("Join code: \(code.text)")
-                    Output.line("On the other device: kith pair join \(code.text)" + (server.server.map { " --server \($0)" } ?? ""))
+                try await PairRun.cleaningUp(pairing, device: device) {
+                    if global.json {
+                        var object = JSONObject()
+                        object["join_code"] = .string(code.text)
+                        object["expires"] = .string(expires.expiresAt.iso8601)
+                        Output.json(.object(object))
+                    } else {
+                        if !noQR { Output.line(try QRCode.render(code.text)) }
+                        Output.line("Join code: \(code.text)")
+                        Output.line("On the other device: kith pair join \(code.text)" + (server.server.map { " --server \($0)" } ?? ""))
+                    }
+                    Output.error("kith: waiting for the other device (up to \(server.timeout) s)…")
+                    let room = try await PairRun.step { () async throws(RelayError) in
+                        try await pairing.waitForAcceptance(code, device: device, timeout: wait)
+                    }
+                    try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json, oneTime: server.oneTime)
                 }
-                Output.error("kith: waiting for the other device (up to \(server.timeout) s)…")
-                let room = try await PairRun.step { () async throws(RelayError) in
-                    try await pairing.waitForAcceptance(code, device: device, timeout: wait)
-                }
-                try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json, oneTime: server.oneTime)
             }
         }
     }

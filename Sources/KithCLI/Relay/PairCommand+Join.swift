@@ -25,7 +25,9 @@ extension PairCommand {
                 let (pairing, wait) = try server.validated()
                 let agent = SyncAgent(account: try await openAccount(global), blobs: !session.noBlobs, maximumBlobLength: session.maximumBlobBytes)
                 let (room, device) = try await PairRun.accept(joinCode, on: pairing)
-                try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json, oneTime: server.oneTime)
+                try await PairRun.cleaningUp(pairing, device: device) {
+                    try await PairRun.sync(pairing: pairing, room: room, device: device, agent: agent, wait: wait, json: global.json, oneTime: server.oneTime)
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import KithRendezvous
 import KithSync
 import KithTDF
 import KithTerminal
+import Synchronization
 
 /// The steps `kith pair` shares: errors worded for the terminal, the relay, the session.
 enum PairRun {
@@ -61,16 +62,20 @@ enum PairRun {
 
     /// Opens the relay of `room`, runs the secure link (initiator: the first device in the room)
     /// and one sync session with the same progress display as `kith sync` (push tokens are topped up
-    /// first, as `kith sync` does, so they travel in this session).
+    /// first, as `kith sync` does, so they travel in this session). A drop mid-session (this device's socket or the
+    /// peer's) reconnects with backoff and starts the session over (sync is idempotent); the summary is printed once,
+    /// for the last session. The one-time message goes out once.
     static func sync(
         pairing: RelayPairing, room: RoomID, device: DeviceID, agent: SyncAgent, wait: Duration, json: Bool, oneTime: String? = nil
     ) async throws {
         await PushAutoRefill.run(agent.account)
-        let report: SyncSessionReport
+        let oneTimeSent = Mutex(false)
+        let attempt: SyncAttempt
         do {
-            report = try await RelayConnection.open(
+            attempt = try await RelayConnection.open(
                 signalingURL: pairing.signalingURL, room: room, device: device, timeouts: RelayTimeouts(peer: wait),
-                nanoTDF: RelayedOneTimeOutput.receiver(agent.account, json: json)
+                nanoTDF: RelayedOneTimeOutput.receiver(agent.account, json: json),
+                reconnect: .standard, events: { report($0, peer: "the other device") }, restartWhen: { !$0.report.completed }
             ) { transport, role in
                 let link: SecureLink
                 do throws(SecureLinkError) {
@@ -80,13 +85,81 @@ enum PairRun {
                 } catch {
                     throw KithError.sync(.link(error))
                 }
-                if let oneTime { await sendOneTime(oneTime, over: transport, to: link.peerStaticKey, account: agent.account) }
-                return await SyncRun.session(link: link, agent: agent, json: json)
+                if let oneTime, oneTimeSent.withLock({ sent in defer { sent = true }; return !sent }) {
+                    await sendOneTime(oneTime, over: transport, to: link.peerStaticKey, account: agent.account)
+                }
+                let progress = SyncProgress(draws: !json)
+                let report = await agent.run(link: link, observer: progress.observer)
+                // Named after the run: its card phase may have completed a scanned compact card into a contact.
+                let peerName = await agent.source.peerName(staticKey: link.peerStaticKey) ?? "contact"
+                return SyncAttempt(progress: progress, report: report, peerName: peerName)
             }
         } catch let error as RelayError {
             throw Failure(description: message(for: error))
         }
-        if !report.completed { throw ExitCode(1) }
+        attempt.progress.printSummary(peer: attempt.peerName, report: attempt.report, json: json)
+        if !attempt.report.completed { throw ExitCode(1) }
+    }
+
+    /// One sync session over the relay: its progress display, report and the peer's name.
+    struct SyncAttempt: Sendable {
+        let progress: SyncProgress
+        let report: SyncSessionReport
+        let peerName: String
+    }
+
+    /// One progress line on standard error for a relay event (`peer` names the other side).
+    static func report(_ event: RelayEvent, peer: String) {
+        switch event {
+        case .connectionLost: Output.error("kith: connection lost, reconnecting…")
+        case .reconnecting(let attempt, let delay):
+            Output.error("kith: connection lost, reconnecting (attempt \(attempt), in \(seconds(delay)) s)…")
+        case .reconnected: Output.error("kith: reconnected")
+        case .peerConnectionLost: Output.error("kith: \(peer)'s connection dropped; waiting for it to come back…")
+        case .resumed: Output.error("kith: relay resumed")
+        case .roomDeleted: break
+        case .roomNotDeleted(let reason): Output.error("kith: warning: the room could not be deleted from the server (\(reason)); it expires by itself")
+        }
+    }
+
+    /// A duration as seconds with one decimal.
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        return String(format: "%.1f", Double(whole) + Double(fraction) / 1e18)
+    }
+
+    /// Runs `body`, then forgets this device's pairing and room on the server, whatever the outcome: a failed
+    /// deletion is a warning, never the command's failure.
+    /// Ctrl-C (SIGINT) while `body` runs purges too, then exits with status 130; a second Ctrl-C exits at once.
+    static func cleaningUp<Value>(_ pairing: RelayPairing, device: DeviceID, _ body: () async throws -> Value) async throws -> Value {
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler {
+            signal(SIGINT, SIG_DFL)
+            Output.error("kith: interrupted; deleting the room from the server (Ctrl-C again to quit now)…")
+            Task {
+                try? await pairing.cleanUp(device: device)
+                exit(130)
+            }
+        }
+        interrupt.resume()
+        defer {
+            interrupt.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+        let result: Result<Value, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        do throws(RelayError) {
+            try await pairing.cleanUp(device: device)
+            report(.roomDeleted, peer: "")
+        } catch {
+            report(.roomNotDeleted(message(for: error)), peer: "")
+        }
+        return try result.get()
     }
 }
 

@@ -72,6 +72,12 @@ public final class RelayChat: Sendable {
         try await send(.line(text))
     }
 
+    /// After a reconnection, tells the other side how many of its lines arrived (``ChatMessage/resume(receivedLines:)``),
+    /// before any other message.
+    public func resume(receivedLines: UInt32) async throws(ChatError) {
+        try await send(.resume(receivedLines: receivedLines))
+    }
+
     /// Tells the other side the chat ends (best effort).
     public func sayBye() async {
         try? await send(.bye)

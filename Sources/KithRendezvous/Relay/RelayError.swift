@@ -14,6 +14,8 @@ public enum RelayError: Error, Sendable, Equatable, CustomStringConvertible {
     case peerGone
     /// The signaling connection ended early.
     case closed
+    /// The signaling socket dropped mid-session and every reconnection attempt to `server` failed.
+    case reconnectFailed(server: String, attempts: Int)
 
     /// One sentence with the cause and what to do.
     public var description: String {
@@ -25,6 +27,8 @@ public enum RelayError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAccepted: "nobody accepted the join code in time; create a new one"
         case .peerGone: "the other device left before the relay started; try again"
         case .closed: "the rendezvous server closed the connection"
+        case .reconnectFailed(let server, let attempts):
+            "lost the connection to the rendezvous server \(server) and could not reconnect (\(attempts) attempts); check that `kith serve` runs there and the network, then start again"
         }
     }
 }

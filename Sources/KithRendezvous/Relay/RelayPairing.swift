@@ -1,6 +1,6 @@
 /// Pairs two devices by join code on a rendezvous server, for its relay: client1 offers a code
 /// and waits for it to be accepted, client2 accepts it; both then open the room's relay with
-/// ``RelayConnection/open(signalingURL:room:device:timeouts:logger:body:)``.
+/// ``RelayConnection/open(signalingURL:room:device:timeouts:nanoTDF:reconnect:events:restartWhen:logger:body:)``.
 ///
 /// ```swift
 /// let pairing = try RelayPairing(serverURL: "http://127.0.0.1:7460")
@@ -77,6 +77,23 @@ public struct RelayPairing: Sendable {
     public func accept(_ code: JoinCode, device: DeviceID) async throws(RelayError) -> RoomID {
         do {
             return try await client.accept(AcceptRoomRequest(joinCode: code, client2: device))
+        } catch {
+            throw .rendezvous(error)
+        }
+    }
+
+    /// Forgets on the server every pairing and room of `device` (`POST /api/user/purge`): what `kith pair` and
+    /// `kith chat` do when their session is over, whatever its outcome. Call it only after the relay closed (after
+    /// ``RelayConnection/open(signalingURL:room:device:timeouts:nanoTDF:reconnect:events:restartWhen:logger:body:)``
+    /// returned): the session's `leave_room` and frames are then behind it, and a peer still in the room gets
+    /// `peer_left` after them. Both devices call it; the second finds nothing left (zero counts), which is fine.
+    ///
+    /// - Throws: ``RelayError/rendezvous(_:)`` when the server cannot be reached or refuses; the server then forgets
+    ///   the room when it expires.
+    @discardableResult
+    public func cleanUp(device: DeviceID) async throws(RelayError) -> PurgeResponse {
+        do {
+            return try await client.purge(PurgeRequest(deviceIDs: [device]))
         } catch {
             throw .rendezvous(error)
         }

@@ -19,10 +19,12 @@ public final class RelayTransport: SyncTransport {
     private let outbound: WebSocketOutboundWriter
     private let inbox: RelayFrameInbox
     private let closed = Mutex(false)
+    private let socket: RelaySocketState
 
-    init(outbound: WebSocketOutboundWriter, inbox: RelayFrameInbox) {
+    init(outbound: WebSocketOutboundWriter, inbox: RelayFrameInbox, socket: RelaySocketState) {
         self.outbound = outbound
         self.inbox = inbox
+        self.socket = socket
     }
 
     /// Sends one frame (1...``mtu`` bytes) as one binary message.
@@ -33,6 +35,7 @@ public final class RelayTransport: SyncTransport {
         do {
             try await outbound.write(.binary(ByteBuffer(bytes: RelayMessage.linkFrame(frame).encoded)))
         } catch {
+            await socketFailed()
             throw .disconnected
         }
     }
@@ -49,8 +52,14 @@ public final class RelayTransport: SyncTransport {
         do {
             try await outbound.write(.binary(ByteBuffer(bytes: RelayMessage.nanoTDF(bytes).encoded)))
         } catch {
+            await socketFailed()
             throw .disconnected
         }
+    }
+
+    /// A write failed: the socket is gone (the session may reconnect).
+    private func socketFailed() async {
+        await socket.socketDropped()?.finish(.disconnected)
     }
 
     /// Waits for the next frame from the peer.
@@ -59,7 +68,7 @@ public final class RelayTransport: SyncTransport {
     }
 
     /// Ends the transport on this side; the connection itself closes when the body of
-    /// ``RelayConnection/open(signalingURL:room:device:timeouts:body:)`` returns.
+    /// ``RelayConnection/open(signalingURL:room:device:timeouts:nanoTDF:reconnect:events:restartWhen:logger:body:)`` returns.
     public func close() async {
         closed.withLock { $0 = true }
         await inbox.finish(.closed)
