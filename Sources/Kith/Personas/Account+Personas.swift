@@ -30,6 +30,10 @@ extension Account {
 
     func createPersonaBlocking() throws(KithError) -> (persona: Persona, account: Account) {
         let home = try personasMainHome()
+        return try PersonaIndexLock.withLock(home) { () throws(KithError) in try createPersonaLocked(home) }
+    }
+
+    private func createPersonaLocked(_ home: AccountHome) throws(KithError) -> (persona: Persona, account: Account) {
         var index = try personaIndex()
         guard index.entries.count < Personas.maxPersonas else { throw .persona(.tooMany(limit: Personas.maxPersonas)) }
         let generated: (identity: Identity, seed: Seed)
@@ -92,6 +96,10 @@ extension Account {
 
     func recordPersonaConversationBlocking(_ id: String, group: GroupSummary) throws(KithError) -> Persona {
         let home = try personasMainHome()
+        return try PersonaIndexLock.withLock(home) { () throws(KithError) in try recordPersonaConversationLocked(home, id, group: group) }
+    }
+
+    private func recordPersonaConversationLocked(_ home: AccountHome, _ id: String, group: GroupSummary) throws(KithError) -> Persona {
         var index = try personaIndex()
         var entry = try personaEntry(id, in: index)
         if let current = entry.groupID, current != group.id { throw .persona(.alreadyHasConversation(id: id)) }
@@ -107,6 +115,10 @@ extension Account {
     /// its index entry goes. A crash in between leaves an orphan directory, which ``sweepPersonasBlocking()`` erases.
     func deletePersonaBlocking(_ id: String) throws(KithError) {
         let home = try personasMainHome()
+        try PersonaIndexLock.withLock(home) { () throws(KithError) in try deletePersonaLocked(home, id) }
+    }
+
+    private func deletePersonaLocked(_ home: AccountHome, _ id: String) throws(KithError) {
         var index = try personaIndex()
         _ = try personaEntry(id, in: index)
         try PersonaHome.erase(PersonaHome.home(home, id: id).directory)
@@ -123,6 +135,11 @@ extension Account {
         let manager = FileManager.default
         let hasIndex = manager.fileExists(atPath: home.personaIndexURL.path)
         guard hasIndex || manager.fileExists(atPath: home.personasDirectory.path) else { return }
+        try PersonaIndexLock.withLock(home) { () throws(KithError) in try sweepPersonasLocked(home) }
+    }
+
+    private func sweepPersonasLocked(_ home: AccountHome) throws(KithError) {
+        let manager = FileManager.default
         var index = try personaIndex()
         let now = clock()
         var ended = Set(index.entries.filter { ($0.expiresAt ?? .max) <= now }.map(\.id))
