@@ -38,14 +38,16 @@ import Testing
         #expect(try await opened.contacts.all().isEmpty)
         #expect(try await main.personas.all() == [persona])
         let directory = home.personasDirectory.appendingPathComponent(persona.id)
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("public.json").path), "a persona's feed id in plaintext")
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("identity.vault").path))
 
         // Reopened from the main account (after the main account itself is reopened): the same identity.
         let reopenedMain = try await Account.open(home: home, passphrase: { "p" })
         let again = try await reopenedMain.personas.open(persona.id)
         #expect(again.feedID == persona.feedID)
         #expect(again.identity.publicKeys.dhKeyString == opened.identity.publicKeys.dhKeyString)
+        // No public.json (the persona's feed id in plaintext, readable without the passphrase) and no vault of its own,
+        // after creation nor after an open.
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("public.json").path), "a persona's feed id in plaintext")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("identity.vault").path))
 
         // Its files hold nothing of the main identity.
         #expect(PersonaTestSupport.foundInFiles(PersonaTestSupport.secretNeedles(of: main), under: directory) == [])
