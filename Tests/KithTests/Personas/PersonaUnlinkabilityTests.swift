@@ -85,7 +85,21 @@ import Testing
         try await meetup.account.groups.send(meetup.group.id, text: "the cafe at eight")
         _ = try await danaAccount.feed.importKnown(lines: try await meetup.account.feed.export())
         try await danaAccount.groups.send(meetup.group.id, text: "on my way")
-        _ = try await meetup.account.feed.importKnown(lines: try await danaAccount.feed.export())
+        // A sync session between the two personas (as group peers): every handshake and request byte is recorded.
+        let (syncCentral, syncPeripheral) = SimulatedBLELink.makePair()
+        let (danaLink, aliceLink) = (RecordingTransport(syncCentral), RecordingTransport(syncPeripheral))
+        let aliceAgent = SyncAgent(account: meetup.account)
+        let danaAgent = SyncAgent(account: danaAccount)
+        async let aliceRun: SyncSessionReport? = {
+            guard let link = try? await aliceAgent.accept(over: aliceLink) else { return nil }
+            return await aliceAgent.run(link: link, clock: syncPeripheral)
+        }()
+        let danaSecure = try await danaAgent.initiate(over: danaLink)
+        _ = await danaAgent.run(link: danaSecure, clock: syncCentral)
+        #expect(await aliceRun != nil)
+        #expect(PersonaTestSupport.found(mains, in: danaLink.recorded) == [], "the personas' sync names a main identity")
+        #expect(PersonaTestSupport.found(mains, in: aliceLink.recorded) == [])
+        _ = try await meetup.account.groups.process()
         #expect(try await danaAccount.groups.messages(meetup.group.id).contains { if case .post(let post)? = $0.content { post.body == "the cafe at eight" } else { false } })
         #expect(try await meetup.account.groups.messages(meetup.group.id).contains { if case .post(let post)? = $0.content { post.body == "on my way" } else { false } })
         for line in try await meetup.account.feed.export() + danaAccount.feed.export() {
