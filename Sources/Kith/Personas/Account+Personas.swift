@@ -170,7 +170,7 @@ extension Account {
 extension Account.Personas {
     /// Creates a persona: a fresh identity (random seed, feed, keys, MLS credential, invite key), sealed on this device,
     /// with no contacts and no profile. Returns it with its opened ``Account``; record the conversation it joins with
-    /// ``record(_:conversation:)``, or use ``createGroup(name:explodeAt:)`` to do both.
+    /// ``record(_:conversation:in:)``, or use ``createGroup(name:explodeAt:)`` to do both.
     ///
     /// - Throws: ``KithError/persona(_:)`` with `needsHome` (in-memory account), `isPersona`, `tooMany`.
     public func create() async throws(KithError) -> (persona: Persona, account: Account) {
