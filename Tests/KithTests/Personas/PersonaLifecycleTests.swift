@@ -120,6 +120,25 @@ import Testing
         #expect(PersonaTestSupport.foundInFiles(needles, under: home.directory) == [])
     }
 
+    /// A persona uses its own push registration and tokens: the main account's registration is neither visible to it nor
+    /// written into its files, and a persona's registration stays out of the main account.
+    @Test func aPersonaHasItsOwnPushRegistration() async throws {
+        let home = PersonaTestSupport.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home.directory) }
+        let main = try await PersonaTestSupport.mainAccount(home: home)
+        try await main.push.saveRegistration(PushAccountTests.registration(password: "main-password-0123", authToken: "main-token-0123456789"))
+        let (persona, opened) = try await main.personas.create()
+        #expect(try await opened.push.registration() == nil)
+        #expect(try await opened.push.tokenPools().isEmpty)
+        try await opened.push.saveRegistration(PushAccountTests.registration(password: "persona-password-0123", authToken: "persona-token-0123456789"))
+        #expect(try await main.push.registration()?.secrets.authToken == "main-token-0123456789")
+        let directory = home.personasDirectory.appendingPathComponent(persona.id)
+        #expect(PersonaTestSupport.foundInFiles([("main push token", Array("main-token-0123456789".utf8))], under: directory) == [])
+        try main.store.truncateWriteAheadLog()
+        let mainFiles = PersonaTestSupport.files(under: home.directory).filter { !$0.0.path.contains("/personas/") }
+        #expect(mainFiles.flatMap { PersonaTestSupport.found([("persona push token", Array("persona-token-0123456789".utf8))], in: $0.1) } == [])
+    }
+
     @Test func anOrphanDirectoryIsErasedOnOpen() async throws {
         let home = PersonaTestSupport.temporaryHome()
         defer { try? FileManager.default.removeItem(at: home.directory) }
