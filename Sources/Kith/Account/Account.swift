@@ -168,8 +168,9 @@ public final class Account: Sendable {
         let seed: Seed
         do throws(IdentityError) { seed = try vault.loadSeed() } catch { throw .vault(error) }
         let account = try openRotationAware(home: home, seed: seed, clock: clock)
-        // Personas whose conversation exploded while the device was off go now (docs/GROUPS.md, "Personas").
-        try account.sweepPersonasBlocking()
+        // Personas whose conversation exploded while the device was off go now (docs/GROUPS.md, section 6a). A damaged
+        // persona index must not lock the person out of the main account: `account.personas` reports it instead.
+        try? account.sweepPersonasBlocking()
         return account
     }
 

@@ -74,6 +74,10 @@ import Testing
             Issue.record("a damaged index is not reported as damaged")
             return
         }
+        // The main account still opens (the sweep on open does not lock the person out); the index is left as it was.
+        let reopened = try await Account.open(home: home, passphrase: { "p" })
+        #expect(reopened.feedID == main.feedID)
+        #expect(try Data(contentsOf: home.personaIndexURL) == Data([0x01, 0x02, 0x03]))
     }
 
     @Test func aPersonaGroupRecordsItsConversationAndExplodingLeavesNoTrace() async throws {
