@@ -49,6 +49,7 @@ check trust-concurrent-post Interop/trust/cli_concurrent_post.sh
 check trust-terminal-escapes Interop/trust/cli_terminal_escapes.sh
 check groups-cli Interop/groups/cli_groups.sh
 check groups-key-offers Interop/groups/cli_key_offers.sh
+check personas-cli Interop/personas/cli_personas.sh
 check push-cli Interop/push/cli_push.sh
 check groups-vectors "$PYTHON" Interop/groups/check_vectors.py TestVectors/groups/groups-v1.json
 check direct-handover "$PYTHON" Interop/direct/check_handover.py

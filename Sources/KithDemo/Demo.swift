@@ -48,6 +48,12 @@ public enum Demo {
         public var strangerReadGroup = false
         /// Step 10: after a revocation an old invite failed and a new one worked.
         public var revokedThenFreshWorked = false
+        /// Step 10b: a stranger joined Alice's persona conversation under a persona of his own.
+        public var personaJoined = false
+        /// Step 10b: neither side's group or invite named the other's main feed.
+        public var personaMainFeedsHidden = false
+        /// Step 10b: after the explosion and the departure no persona and no persona file was left.
+        public var personaGone = false
     }
 
     /// Runs the demo in `directory` (two homes, `alice/` and `bob/`), narrating through `say`.
@@ -56,7 +62,7 @@ public enum Demo {
         let passphrase: @Sendable () throws(IdentityError) -> String = { "kith-demo-passphrase" }
         let aliceHome = AccountHome(directory: directory.appendingPathComponent("alice"))
         let bobHome = AccountHome(directory: directory.appendingPathComponent("bob"))
-        for home in [aliceHome, bobHome] where FileManager.default.fileExists(atPath: home.vaultURL.path) {
+        for home in [aliceHome, bobHome, AccountHome(directory: directory.appendingPathComponent("sam"))] where FileManager.default.fileExists(atPath: home.vaultURL.path) {
             throw .vault(.vaultExists(path: home.vaultURL.path))
         }
 
@@ -151,6 +157,17 @@ public enum Demo {
         } else {
             say("== 10. Invites: a signed link, a join request, single use, revocation ==")
             try await inviteStep(alice: alice, summary: &summary, say: say)
+        }
+
+        say("")
+        say("== 10b. Personas: a conversation under an identity of its own ==")
+        do {
+            let samHome = AccountHome(directory: directory.appendingPathComponent("sam"))
+            try await personaStep(alice: alice, samHome: samHome, passphrase: passphrase, serverURL: serverURL, summary: &summary, say: say)
+        } catch let error as KithError {
+            throw error
+        } catch {
+            throw .input(.invalid("the persona step failed: \(error)"))
         }
         return summary
     }

@@ -18,6 +18,7 @@ import Testing
         #expect(summary.groupJoined && summary.groupMessagesRead && summary.removedLockedOut && summary.groupExploded)
         #expect(lines.contains { $0.hasPrefix("== 7.") })
         #expect(summary.inviteJoined && summary.secondUseRefused && summary.revokedThenFreshWorked)
+        #expect(summary.personaJoined && summary.personaMainFeedsHidden && summary.personaGone)
         await #expect(throws: KithError.self) { try await Demo.run(in: directory) { _ in } }
     }
 

@@ -167,7 +167,11 @@ public final class Account: Sendable {
         guard vault.containsSeed else { throw .vault(.vaultMissing(path: home.directory.path)) }
         let seed: Seed
         do throws(IdentityError) { seed = try vault.loadSeed() } catch { throw .vault(error) }
-        return try openRotationAware(home: home, seed: seed, clock: clock)
+        let account = try openRotationAware(home: home, seed: seed, clock: clock)
+        // Personas whose conversation exploded while the device was off go now (docs/GROUPS.md, section 6a). A damaged
+        // persona index must not lock the person out of the main account: `account.personas` reports it instead.
+        try? account.sweepPersonasBlocking()
+        return account
     }
 
     /// An account that lives only in memory (tests, benchmarks, demos). Synchronous: it touches

@@ -7,12 +7,25 @@ import Foundation
 ///     kith.sqlite      messages, contacts, sessions (no plaintext content, no private keys)
 ///     keys.sealed      after `kith rotate-keys`: seeds of the current keys and up to three retired generations,
 ///                      sealed under a key derived from the device seed
+///     personas.sealed  the index of the personas (docs/GROUPS.md, "Personas"), sealed under the device seed
+///     personas/<id>/   one persona each: persona.sealed (its seed) and its own kith.sqlite, no public.json
 public struct AccountHome: Sendable {
     /// The directory.
     public let directory: URL
+    /// True for a persona's directory (`personas/<id>/`): no vault and no public.json, its seed is in persona.sealed.
+    let isPersona: Bool
 
     /// Wraps a directory.
-    public init(directory: URL) { self.directory = directory }
+    public init(directory: URL) {
+        self.directory = directory
+        self.isPersona = false
+    }
+
+    /// A persona's directory.
+    init(personaDirectory: URL) {
+        self.directory = personaDirectory
+        self.isPersona = true
+    }
 
     /// Resolves the home: an explicit path, else `$KITH_HOME`, else `~/.kith`.
     public static func resolve(_ explicit: String?) -> AccountHome {
@@ -34,4 +47,8 @@ public struct AccountHome: Sendable {
     public var pendingRotatedKeysURL: URL { directory.appendingPathComponent("keys-pending.sealed") }
     /// The SQLite database file.
     public var databaseURL: URL { directory.appendingPathComponent("kith.sqlite") }
+    /// The sealed index of the personas.
+    public var personaIndexURL: URL { directory.appendingPathComponent("personas.sealed") }
+    /// The folder holding one directory per persona.
+    public var personasDirectory: URL { directory.appendingPathComponent("personas", isDirectory: true) }
 }

@@ -87,6 +87,7 @@ extension Account {
 
     /// True when the home's public.json holds exactly this identity's current public keys.
     func publicKeysFileIsCurrent(_ home: AccountHome) -> Bool {
+        if home.isPersona { return true }  // a persona has no public.json (docs/GROUPS.md, "Personas")
         guard let stored = try? Self.publicKeysBlocking(home: home) else { return false }
         return JSONValue.object(stored) == publicKeysJSON
     }
@@ -114,7 +115,7 @@ extension Account {
 
     /// Writes public.json (feed id and current public keys) atomically.
     func writePublicKeys() throws(KithError) {
-        guard let home else { return }
+        guard let home, !home.isPersona else { return }
         do {
             try Data(CanonicalJSON.serialize(publicKeysJSON) + [0x0A]).write(to: home.publicKeysURL, options: .atomic)
         } catch {

@@ -23,10 +23,28 @@ extension GroupCommand {
         @Option(help: "Explode the conversation after this long: 90s, 30m, 12h, 7d.")
         var explodeIn: String?
 
+        @Flag(help: "Create the group under a fresh persona: an identity of its own for this conversation, never linked to yours (docs/GROUPS.md, \"Personas\").")
+        var persona = false
+
         func run() async throws {
             try await Output.run {
-                let account = try await openAccount(global)
                 let explodeAt = try ExplosionTime.parse(at: explodeAt, in: explodeIn, now: Int64(Date().timeIntervalSince1970))
+                if persona {
+                    guard global.personaID == nil else { throw KithError.input(.invalid("--persona makes a fresh persona; it cannot be combined with --persona-id")) }
+                    let made = try await openMainAccount(global).personas.createGroup(name: name, explodeAt: explodeAt)
+                    if global.json {
+                        var object = JSONObject()
+                        object["group_id"] = .string(made.group.id.string)
+                        object["persona_id"] = .string(made.persona.feedID.string)
+                        object["persona"] = .string(made.persona.id)
+                        Output.json(.object(object))
+                    } else {
+                        Output.line("Created group \(TerminalText.escaped(name)) (\(made.group.id)) under persona \(made.persona.id) (feed \(made.persona.feedID))")
+                        Output.line("Invite strangers: kith invite create \(TerminalText.escaped(name)) --via SERVER_URL (it names the persona, not you)")
+                    }
+                    return
+                }
+                let account = try await openAccount(global)
                 let group = try await account.groups.create(name: name, explodeAt: explodeAt)
                 if global.json {
                     var object = JSONObject()

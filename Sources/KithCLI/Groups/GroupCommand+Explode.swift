@@ -18,7 +18,7 @@ extension GroupCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await GroupCommand.perform(global, target) { account, group in
+            try await GroupCommand.perform(global, target, ending: .exploded) { account, group in
                 (try await account.groups.explode(group.id), "Exploded: state, keys and messages deleted here; members follow when they sync.")
             }
         }

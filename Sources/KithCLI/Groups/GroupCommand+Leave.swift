@@ -16,7 +16,7 @@ extension GroupCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await GroupCommand.perform(global, target) { account, group in
+            try await GroupCommand.perform(global, target, ending: .left) { account, group in
                 (try await account.groups.leave(group.id), "Departure proposed; you are out once the committer applies it.")
             }
         }

@@ -20,7 +20,7 @@ extension GroupCommand {
 
         func run() async throws {
             try await Output.run {
-                let account = try await openAccount(global)
+                let account = try await selectAccount(global, holdingGroup: target.group).account
                 let group = try await account.groups.resolve(target.group)
                 let envelope = try await account.groups.send(group.id, text: text)
                 if global.json {

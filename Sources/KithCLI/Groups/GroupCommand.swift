@@ -23,13 +23,38 @@ struct GroupCommand: AsyncParsableCommand {
         subcommands: [Create.self, Add.self, Remove.self, Update.self, Leave.self, Send.self, Show.self, Handover.self, Explode.self, Keys.self]
     )
 
-    /// Opens the account, resolves the group, runs `operation`, and prints the group after it (with `lead` first).
+    /// How a command ends a persona's conversation (docs/GROUPS.md, "Personas"): the persona is deleted with it.
+    enum PersonaEnding: String {
+        case left, exploded
+    }
+
+    /// Opens the account holding the group (the main one or a persona's), resolves the group, runs `operation`, and
+    /// prints the group after it (with `lead` first). With `ending`, a persona conversation is left or exploded through
+    /// `account.personas`, which deletes the persona, instead of running `operation`.
     static func perform(
-        _ global: GlobalOptions, _ target: Target, _ operation: (Account, GroupSummary) async throws -> (after: GroupSummary, lead: String?)
+        _ global: GlobalOptions, _ target: Target, ending: PersonaEnding? = nil,
+        _ operation: (Account, GroupSummary) async throws -> (after: GroupSummary, lead: String?)
     ) async throws {
         try await Output.run {
-            let account = try await openAccount(global)
+            let selected = try await selectAccount(global, holdingGroup: target.group)
+            let account = selected.account
             let group = try await account.groups.resolve(target.group)
+            if let ending, let persona = selected.personaID {
+                switch ending {
+                case .left: try await selected.main.personas.leave(persona)
+                case .exploded: try await selected.main.personas.explode(persona)
+                }
+                if global.json {
+                    var object = JSONObject()
+                    object["group_id"] = .string(group.id.string)
+                    object["status"] = .string(ending.rawValue)
+                    object["persona_deleted"] = .bool(true)
+                    Output.json(.object(object))
+                } else {
+                    Output.line("\(ending == .left ? "Left" : "Exploded") \(TerminalText.escaped(group.name ?? group.id.string)); its persona is deleted (keys, feed, state, files).")
+                }
+                return
+            }
             let (after, lead) = try await operation(account, group)
             try await GroupShow.print(after, account: account, json: global.json, lead: lead)
         }

@@ -45,7 +45,7 @@ extension InviteCommand {
 
         func run() async throws {
             try await Output.run {
-                let account = try await openAccount(global)
+                let account = try await selectAccount(global, holdingGroup: target.group).account
                 let group = try await account.groups.resolve(target.group)
                 let lifetime = try expiresIn.map(InviteDuration.parse)
                 if joinCode != nil, via == nil { throw KithError.input(.invalid("--join-code needs --via SERVER_URL")) }

@@ -30,7 +30,7 @@ extension InviteCommand {
             try await Output.run {
                 guard (1...1_000).contains(count) else { throw KithError.input(.invalid("--count must be between 1 and 1000")) }
                 guard (1...86_400).contains(timeout) else { throw KithError.input(.invalid("--timeout must be between 1 and 86400 seconds")) }
-                let account = try await openAccount(global)
+                let account = try await selectAccount(global, creatorOf: invite).account
                 try await InviteServeRun.serve(account: account, text: invite, count: count, timeout: timeout, json: global.json)
             }
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kith
 import KithCanonical
+import KithGroups
 import KithInvites
 import KithRendezvous
 import KithTerminal
@@ -48,7 +49,12 @@ enum InviteServeRun {
 
     /// `kith invite accept` for a creator never met: checks the invite and its card, accepts the join code on the
     /// invite's server, runs the exchange over the relay, reports the outcome.
-    static func acceptAsStranger(account: Account, text: String, timeout: Int, json: Bool) async throws {
+    ///
+    /// `joined`, when given, runs once the group is joined (before anything is printed) and returns members for the
+    /// JSON answer (`kith invite accept --persona` records the persona's conversation there).
+    static func acceptAsStranger(
+        account: Account, text: String, timeout: Int, json: Bool, joined: ((GroupID) async throws -> [(String, JSONValue)])? = nil
+    ) async throws {
         guard (1...86_400).contains(timeout) else { throw KithError.input(.invalid("--timeout must be between 1 and 86400 seconds")) }
         let invite = try await account.invites.prepareStrangerJoin(text)
         let (pairing, code) = try relay(of: invite.server, joinCode: invite.joinCode)
@@ -82,11 +88,13 @@ enum InviteServeRun {
         let tag = invite.inspection.invite.payload.tag
         switch outcome {
         case .joined(let group):
+            let extra = try await joined?(group) ?? []
             if json {
                 var object = JSONObject()
                 object["status"] = .string("joined")
                 object["group_id"] = .string(group.string)
                 object["tag"] = .string(tag)
+                for (key, value) in extra { object[key] = value }
                 Output.json(.object(object))
             } else {
                 Output.line("Joined the group \(group.string) (tag \(TerminalText.escaped(tag))). Its messages reach you with the members' feeds. "

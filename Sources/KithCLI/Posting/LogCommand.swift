@@ -27,7 +27,7 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Output.run {
-            let account = try await openAccount(global)
+            let account = if let group { try await selectAccount(global, holdingGroup: group).account } else { try await openAccount(global) }
             if let group {
                 guard feed == nil, with == nil else { throw KithError.input(.invalid("--group cannot be combined with --feed or --with")) }
                 try await GroupLog.print(group, account: account, limit: max(1, min(limit, 10_000)), json: global.json)

@@ -18,6 +18,8 @@ extension KithError {
         case .circle(let error):
             if case .store = error { 5 } else { 2 }
         case .notYetSupported: 6
+        case .persona(let error):
+            if case .damaged = error { 5 } else { 2 }
         }
     }
 

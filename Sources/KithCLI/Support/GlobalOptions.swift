@@ -11,5 +11,8 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print machine-readable JSON.")
     var json = false
 
+    @Option(name: .customLong("persona-id"), help: "Act as this persona (its id or feed id from `kith personas`), not as the main identity.")
+    var personaID: String?
+
     var accountHome: AccountHome { AccountHome.resolve(home) }
 }

@@ -1,0 +1,101 @@
+@testable import Kith
+import Foundation
+import KithCanonical
+import KithIdentity
+import KithSync
+import Synchronization
+
+/// Shared pieces of the persona tests: homes, identifier needles, file scans and a transport that records its bytes.
+enum PersonaTestSupport {
+    /// A fresh temporary home.
+    static func temporaryHome() -> AccountHome {
+        AccountHome(directory: FileManager.default.temporaryDirectory.appendingPathComponent("kith-persona-\(UUID().uuidString)"))
+    }
+
+    /// A main account on disk (fast scrypt).
+    static func mainAccount(home: AccountHome = temporaryHome(), clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) async throws -> Account {
+        try await Account.create(home: home, scrypt: .testing, passphrase: { "p" }, clock: clock)
+    }
+
+    /// Every encoding of an identity's identifiers and public keys that must not appear where it should not: the feed
+    /// id (text, raw, hex, standard base64), the identity, dh and pq public keys (raw, base64url, hex).
+    static func needles(of identity: Identity) -> [(String, [UInt8])] {
+        let keys = identity.publicKeys
+        let raw: [(String, [UInt8])] = [
+            ("feed id raw", identity.feedID.rawBytes),
+            ("identity key", Array(keys.identityKey.rawRepresentation)),
+            ("dh key", Array(keys.dhKey.rawRepresentation)),
+            ("pq key prefix", Array(Array(keys.pqKey.rawRepresentation).prefix(48))),
+        ]
+        var all: [(String, [UInt8])] = [("feed id text", Array(identity.feedID.string.utf8))]
+        for (name, bytes) in raw {
+            all.append((name, bytes))
+            all.append((name + " base64url", Array(Base64URL.encode(bytes).prefix(40).utf8)))
+            all.append((name + " hex", Array(Hex.encode(bytes).utf8)))
+            all.append((name + " base64", Array(Data(bytes).base64EncodedString().prefix(40).utf8)))
+        }
+        return all
+    }
+
+    /// The needles of an account's identity plus its seed bytes.
+    static func secretNeedles(of account: Account) -> [(String, [UInt8])] {
+        needles(of: account.identity) + [("seed", account.deviceSeed.withUnsafeBytes { Array($0) })]
+    }
+
+    /// The names of the needles found in `haystack`.
+    static func found(_ needles: [(String, [UInt8])], in haystack: [UInt8]) -> [String] {
+        needles.filter { contains(haystack, $0.1) }.map(\.0)
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        let first = needle[0]
+        var index = 0
+        while index <= haystack.count - needle.count {
+            if haystack[index] == first, Array(haystack[index..<(index + needle.count)]) == needle { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Every regular file under `directory` with its bytes.
+    static func files(under directory: URL) -> [(URL, [UInt8])] {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var out: [(URL, [UInt8])] = []
+        for case let url as URL in walker {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
+                  let data = FileManager.default.contents(atPath: url.path) else { continue }
+            out.append((url, Array(data)))
+        }
+        return out
+    }
+
+    /// The needles found in any file under `directory`, as "file: needle".
+    static func foundInFiles(_ needles: [(String, [UInt8])], under directory: URL) -> [String] {
+        files(under: directory).flatMap { file in found(needles, in: file.1).map { "\(file.0.lastPathComponent): \($0)" } }
+    }
+}
+
+/// A transport that records every frame it sends and receives.
+final class RecordingTransport: SyncTransport {
+    let inner: any SyncTransport
+    let frames = Mutex<[[UInt8]]>([])
+
+    init(_ inner: any SyncTransport) { self.inner = inner }
+
+    var mtu: Int { inner.mtu }
+    var recorded: [UInt8] { frames.withLock { $0.flatMap { $0 } } }
+
+    func send(_ frame: [UInt8]) async throws(SyncTransportError) {
+        frames.withLock { $0.append(frame) }
+        try await inner.send(frame)
+    }
+
+    func receive() async throws(SyncTransportError) -> [UInt8] {
+        let frame = try await inner.receive()
+        frames.withLock { $0.append(frame) }
+        return frame
+    }
+
+    func close() async { await inner.close() }
+}
