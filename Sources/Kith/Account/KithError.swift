@@ -49,6 +49,8 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
     case circle(OneTimePoolError)
     /// A capability that this build does not have yet.
     case notYetSupported(String)
+    /// A backup could not be made, verified or restored, or a restored account must sync first.
+    case continuity(ContinuityError)
 
     public var description: String {
         switch self {
@@ -65,6 +67,7 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
         case .fileSystem(let path, let reason): "cannot write \(path): \(reason)"
         case .circle(let error): "inner circle: \(error.description)"
         case .notYetSupported(let message): message
+        case .continuity(let error): error.description
         }
     }
 

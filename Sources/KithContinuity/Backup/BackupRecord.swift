@@ -19,6 +19,8 @@ public struct BackupRecordKind: RawRepresentable, Sendable, Hashable, CustomStri
     public static let envelope = BackupRecordKind(rawValue: 0x0020)
     /// An opaque store row the facade defines (canonical JSON: table and columns).
     public static let storeRow = BackupRecordKind(rawValue: 0x0030)
+    /// A group the account was in (canonical JSON: id, name, members); its MLS state is never carried.
+    public static let groupSummary = BackupRecordKind(rawValue: 0x0050)
     /// A blob (content address and bytes), only when the user asked for blobs.
     public static let blob = BackupRecordKind(rawValue: 0x0040)
     /// The last record: the number of records between the manifest and it, as 8 bytes big-endian.
