@@ -14,17 +14,13 @@ extension BackupCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The backup file.")
-        var file: String
-
-        @Option(name: .customLong("key-file"), help: "A file holding the recovery key (else KITH_BACKUP_KEY or a prompt).")
-        var keyFile: String?
+        @OptionGroup var backup: BackupFileOptions
 
         func run() async throws {
             try await Output.run {
-                let secret = try BackupSecretSource.forOpening(keyFile: keyFile)
+                let secret = try BackupSecretSource.forOpening(keyFile: backup.keyFile)
                 let (account, report) = try await Account.restore(
-                    from: URL(fileURLWithPath: file), secret: secret, home: global.accountHome,
+                    from: URL(fileURLWithPath: backup.file), secret: secret, home: global.accountHome,
                     passphrase: { () throws(IdentityError) -> String in try PassphraseSource.obtain(prompt: "New passphrase: ", confirm: true) },
                     progress: BackupSecretSource.progress("restore"))
                 if global.json {

@@ -13,16 +13,12 @@ extension BackupCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The backup file.")
-        var file: String
-
-        @Option(name: .customLong("key-file"), help: "A file holding the recovery key (else KITH_BACKUP_KEY or a prompt).")
-        var keyFile: String?
+        @OptionGroup var backup: BackupFileOptions
 
         func run() async throws {
             try await Output.run {
-                let secret = try BackupSecretSource.forOpening(keyFile: keyFile)
-                let manifest = try await Account.verifyBackup(at: URL(fileURLWithPath: file), secret: secret,
+                let secret = try BackupSecretSource.forOpening(keyFile: backup.keyFile)
+                let manifest = try await Account.verifyBackup(at: URL(fileURLWithPath: backup.file), secret: secret,
                                                               progress: BackupSecretSource.progress("verify"))
                 if global.json {
                     Output.json((try? CanonicalJSON.parse(manifest.encoded)) ?? .null)
