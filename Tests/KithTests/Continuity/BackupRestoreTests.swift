@@ -123,4 +123,17 @@ import Testing
         _ = try await bob.feed.importFromContact(lines: try await restored.feed.export(), contact: alice.feedID)
         #expect(!(try bob.store.forkEvidence(feed: alice.feedID).isEmpty))
     }
+
+    @Test func theGuardLiftsOnceTheRestoredAccountLearnsANewerOwnHead() async throws {
+        let (alice, _) = try await Self.aliceWithHistory()
+        let file = Self.temporary("file")
+        _ = try await alice.backup(to: file, secret: .recoveryKey(Self.key))
+        try await alice.publishing.post("from the old device", audience: .contacts)
+        let home = AccountHome(directory: Self.temporary("home"))
+        let (restored, _) = try await Account.restore(from: file, secret: .recoveryKey(Self.key), home: home, scrypt: .testing, passphrase: { "p" })
+        _ = try await restored.feed.importKnown(lines: try await alice.feed.export())
+        try await restored.publishing.post("continues the old device's chain", audience: .contacts)
+        #expect(!restored.isAwaitingHeadAfterRestore)
+        #expect(try restored.store.forkEvidence(feed: alice.feedID).isEmpty)
+    }
 }
