@@ -1,6 +1,6 @@
 /// Every benchmark suite of the runner, in the order they run by default.
 enum BenchRegistry {
-    static var suites: [any BenchSuite.Type] { [FeedSuite.self, AudiencesSuite.self, RatchetSuite.self, MLSSuite.self, SyncSuite.self, GroupsSuite.self, TDFSuite.self, QRSuite.self, InvitesSuite.self, ServerSuite.self, PushSuite.self] }
+    static var suites: [any BenchSuite.Type] { [FeedSuite.self, AudiencesSuite.self, RatchetSuite.self, MLSSuite.self, SyncSuite.self, GroupsSuite.self, TDFSuite.self, QRSuite.self, InvitesSuite.self, ServerSuite.self, PushSuite.self, ContinuitySuite.self] }
 }
 
 /// Number formatting for bench output.

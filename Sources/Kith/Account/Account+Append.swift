@@ -47,6 +47,7 @@ extension Account {
         type: String, audience: Audience, rotatingTo rotation: KeyState? = nil,
         make: (OwnAppendSlot) throws(KithError) -> (content: [UInt8], plaintext: [UInt8])
     ) throws(KithError) -> Envelope {
+        if type != Self.keyRotationType { try checkRestoredHead() }
         var written: Envelope?
         var replaced: KeyState?
         do throws(OwnAppendError<KithError>) {
@@ -82,6 +83,7 @@ extension Account {
             }
         }
         guard let written else { throw .store(.database("the entry was not written")) }
+        if type == Self.keyRotationType { clearRestoredHead() }
         hub.emit(.messagesStored(feed: feedID, messages: [written.messageID]))
         return written
     }

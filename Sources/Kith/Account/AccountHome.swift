@@ -45,6 +45,9 @@ public struct AccountHome: Sendable {
     /// A rotation in progress: written before the key_rotation message, moved over
     /// ``rotatedKeysURL`` once the message is stored.
     public var pendingRotatedKeysURL: URL { directory.appendingPathComponent("keys-pending.sealed") }
+    /// Present after `kith backup restore` until the account has learned its own feed's head from a contact or
+    /// published a `device_migration` key rotation (docs/CONTINUITY.md); it holds the head the backup knew.
+    public var restoreMarkerURL: URL { directory.appendingPathComponent("restored-head.json") }
     /// The SQLite database file.
     public var databaseURL: URL { directory.appendingPathComponent("kith.sqlite") }
     /// The sealed index of the personas.

@@ -51,6 +51,8 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
     case notYetSupported(String)
     /// Personas (per-conversation identities, docs/GROUPS.md "Personas"): unknown, damaged, too many.
     case persona(PersonaError)
+    /// A backup could not be made, verified or restored, or a restored account must sync first.
+    case continuity(ContinuityError)
 
     public var description: String {
         switch self {
@@ -68,6 +70,7 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
         case .circle(let error): "inner circle: \(error.description)"
         case .notYetSupported(let message): message
         case .persona(let error): "persona: \(error.description)"
+        case .continuity(let error): error.description
         }
     }
 

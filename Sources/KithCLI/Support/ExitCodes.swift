@@ -4,7 +4,7 @@ import KithStore
 
 /// The process exit codes of `kith` (documented in the README and `kith --help`): 0 success,
 /// 1 verification or import found invalid entries, 2 invalid input or arguments, 3 no identity
-/// in the home, 4 passphrase problem, 5 storage failure, 6 not yet supported, 64 usage.
+/// in the home, 4 passphrase or backup key problem, 5 storage failure, 6 not yet supported, 64 usage.
 extension KithError {
     /// The exit code for this error.
     var exitCode: Int32 {
@@ -20,6 +20,14 @@ extension KithError {
         case .notYetSupported: 6
         case .persona(let error):
             if case .damaged = error { 5 } else { 2 }
+        case .continuity(.backup(let error)):
+            switch error {
+            case .wrongKeyOrNotABackup, .invalidRecoveryKey, .invalidPassphrase: 4
+            case .tampered, .malformed, .notABackup: 1
+            case .unacceptableParameters: 2
+            case .io: 5
+            }
+        case .continuity: 2
         }
     }
 
