@@ -63,6 +63,9 @@ enum Schema {
         migrator.registerMigration("v16-group-peers") { db in
             try db.execute(sql: groupPeerTables)
         }
+        migrator.registerMigration("v18-recovery-shares") { db in
+            try db.execute(sql: recoveryTables)
+        }
         return migrator
     }
 
