@@ -62,3 +62,30 @@ extension FeedStore {
         return try sealer.open(sealed, context: RecoveryShareRows.sealingContext(owner: owner.string))
     }
 }
+
+/// A new device's pending recovery request (one at a time; the private key sealed at rest).
+extension FeedStore {
+    static let recoveryRequestContext = "recovery-request"
+
+    /// Stores the request key's secret bytes, replacing any pending request.
+    public func savePendingRecoveryRequest(_ secretBytes: [UInt8], createdAt: Int64) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                cached: "INSERT OR REPLACE INTO recovery_requests(id, key_sealed, created_at) VALUES (1, ?, ?)",
+                arguments: [sealer.seal(secretBytes, context: Self.recoveryRequestContext), createdAt]
+            )
+        }
+    }
+
+    /// The pending request key's secret bytes, nil when there is none.
+    public func pendingRecoveryRequest() throws(StoreError) -> [UInt8]? {
+        let sealed = try read { db in try String.fetchOne(db, cached: "SELECT key_sealed FROM recovery_requests WHERE id = 1") }
+        guard let sealed else { return nil }
+        return try sealer.open(sealed, context: Self.recoveryRequestContext)
+    }
+
+    /// Forgets the pending request (after the identity was rebuilt: a request is single use).
+    public func deletePendingRecoveryRequest() throws(StoreError) {
+        try write { db in try db.execute(cached: "DELETE FROM recovery_requests") }
+    }
+}

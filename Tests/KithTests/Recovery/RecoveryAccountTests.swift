@@ -144,3 +144,29 @@ import Testing
         }
     }
 }
+
+/// The new device's pending request: kept sealed in the store, single use, refusing replays.
+@Suite struct RecoveryRequestAccountTests {
+    @Test func aPendingRequestRebuildsOnceAndRefusesReplays() async throws {
+        let (alice, guardians) = try await RecoveryAccountTests.people()
+        try await alice.recovery.setup(threshold: 2, guardians: guardians.map(\.feedID))
+        for guardian in guardians { try await RecoveryAccountTests.deliver(alice, to: guardian) }
+        let newDevice = try MetAccounts.account(0x77)
+        #expect(try await newDevice.recovery.pendingRequest() == nil)
+        let request = try await newDevice.recovery.makeRequest(for: alice.feedID)
+        #expect(try await newDevice.recovery.pendingRequest() == request)
+        let first = try await guardians[0].recovery.release(for: alice.feedID, request: request)
+        let second = try await guardians[1].recovery.release(for: alice.feedID, request: request)
+
+        let replay = await #expect(throws: KithError.self) { try await newDevice.recovery.rebuild(from: [first, first]) }
+        #expect(RecoveryAccountTests.recoveryError(replay) == .releaseReplayed)
+        #expect(try await newDevice.recovery.rebuild(from: [second, first]).identity.feedID == alice.feedID)
+        // Single use: the request is gone, so the same releases rebuild nothing again.
+        #expect(try await newDevice.recovery.pendingRequest() == nil)
+        await #expect(throws: KithError.self) { try await newDevice.recovery.rebuild(from: [first, second]) }
+        // A release made for an earlier request does not open for a new one.
+        _ = try await newDevice.recovery.makeRequest(for: alice.feedID)
+        let stale = await #expect(throws: KithError.self) { try await newDevice.recovery.rebuild(from: [first, second]) }
+        #expect(RecoveryAccountTests.recoveryError(stale) == .releaseForAnotherRequest)
+    }
+}
