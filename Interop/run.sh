@@ -56,6 +56,7 @@ check tdf-cli "$PYTHON" Interop/tdf/cli_tdf.py
 check tdf-arkavo "$PYTHON" Interop/tdf/opentdfkit_model.py check TestVectors/nanotdf/arkavo-app-files-v1.json TestVectors/nanotdf/kith-to-arkavo-v1.json
 check tdf-circle-cli Interop/tdf/cli_circle.sh
 check continuity-recovery-shares "$PYTHON" Interop/continuity/check_recovery_shares.py TestVectors/continuity/recovery-shares-v1.json
+check continuity-recovery-cli Interop/continuity/cli_recovery.sh
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done

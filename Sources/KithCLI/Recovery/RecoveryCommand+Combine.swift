@@ -27,7 +27,7 @@ extension RecoveryCommand {
                 }
                 let account = try await openAccount(global)
                 let recovered = try await account.recovery.rebuild(from: parsed)
-                if let into { try Self.writeHome(recovered, into: AccountHome(directory: URL(fileURLWithPath: into))) }
+                if let into { try await Self.writeHome(recovered, into: AccountHome(directory: URL(fileURLWithPath: into))) }
                 if global.json {
                     var object = JSONObject()
                     object["feed_id"] = .string(recovered.identity.feedID.string)
@@ -45,8 +45,9 @@ extension RecoveryCommand {
             }
         }
 
-        /// Seals the recovered seed in `home`'s vault (and the rotated key seeds beside it).
-        static func writeHome(_ recovered: RecoveredIdentity, into home: AccountHome) throws {
+        /// Seals the recovered seed in `home`'s vault (and the rotated key seeds beside it), then opens the home once
+        /// (which makes its database) and writes its public.json.
+        static func writeHome(_ recovered: RecoveredIdentity, into home: AccountHome) async throws {
             let vault = FileKeyVault(url: home.vaultURL, passphrase: { () throws(IdentityError) -> String in
                 try PassphraseSource.obtain(prompt: "New passphrase for the rebuilt identity: ", confirm: true)
             })
@@ -60,11 +61,19 @@ extension RecoveryCommand {
             if let keySeeds = recovered.keySeeds {
                 let sealed: [UInt8]
                 do throws(IdentityError) { sealed = try keySeeds.sealed(deviceSeed: recovered.deviceSeed) } catch { throw KithError.identity(error) }
-                do {
-                    try Data(sealed).write(to: home.rotatedKeysURL, options: .atomic)
-                } catch {
-                    throw KithError.fileSystem(path: home.rotatedKeysURL.path, reason: "\(error)")
-                }
+                try write(sealed, to: home.rotatedKeysURL)
+            }
+            let account = try await Account.open(home: home, passphrase: { () throws(IdentityError) -> String in
+                try PassphraseSource.obtain(prompt: "Passphrase of the rebuilt identity (again, to open it): ")
+            })
+            try write(CanonicalJSON.serialize(account.publicKeysJSON) + [0x0A], to: home.publicKeysURL)
+        }
+
+        private static func write(_ bytes: [UInt8], to url: URL) throws {
+            do {
+                try Data(bytes).write(to: url, options: .atomic)
+            } catch {
+                throw KithError.fileSystem(path: url.path, reason: "\(error)")
             }
         }
     }
