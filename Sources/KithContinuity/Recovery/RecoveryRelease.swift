@@ -65,24 +65,13 @@ public struct RecoveryRelease: Sendable, Equatable {
     /// Reads the binary form (the share inside is read when the request opens it).
     /// - Throws: `RecoveryError.malformed` for a wrong magic, version or length.
     public init(encoded bytes: [UInt8]) throws(RecoveryError) {
-        guard bytes.count <= RecoveryLimits.maxEncodedReleaseBytes else {
-            throw .malformed(kind: "release", reason: "\(bytes.count) bytes, at most \(RecoveryLimits.maxEncodedReleaseBytes)")
-        }
-        var reader = ByteReader(bytes)
-        do {
-            guard try reader.readBytes(3) == Self.magic else { throw RecoveryError.malformed(kind: "release", reason: "not a release") }
-            let version = try reader.readUInt8()
-            guard version == Self.version else { throw RecoveryError.malformed(kind: "release", reason: "unknown version \(version)") }
-            requestNonce = try reader.readBytes(RecoveryLimits.requestNonceBytes)
-            encapsulatedKey = try reader.readBytes(32)
+        self = try RecoveryDecoding.read(bytes, kind: "release", maxBytes: RecoveryLimits.maxEncodedReleaseBytes,
+                                         magic: Self.magic, version: Self.version) { reader in
+            let nonce = try reader.readBytes(RecoveryLimits.requestNonceBytes)
+            let encapsulatedKey = try reader.readBytes(32)
             let length = Int(try reader.readUInt16())
             guard length > 16 else { throw RecoveryError.malformed(kind: "release", reason: "sealed share of \(length) bytes") }
-            sealedShare = try reader.readBytes(length)
-            try reader.expectEnd()
-        } catch let error as RecoveryError {
-            throw error
-        } catch {
-            throw .malformed(kind: "release", reason: "\(error)")
+            return RecoveryRelease(requestNonce: nonce, encapsulatedKey: encapsulatedKey, sealedShare: try reader.readBytes(length))
         }
     }
 

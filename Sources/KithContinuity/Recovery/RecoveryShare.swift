@@ -73,22 +73,14 @@ public struct RecoveryShare: Sendable, Equatable {
     /// - Throws: `RecoveryError.malformed` for a wrong magic or version, a threshold, count or index out of range,
     ///   a value of the wrong size, truncation or trailing bytes.
     public init(encoded bytes: [UInt8]) throws(RecoveryError) {
-        guard bytes.count <= RecoveryLimits.maxEncodedShareBytes else {
-            throw .malformed(kind: "share", reason: "\(bytes.count) bytes, at most \(RecoveryLimits.maxEncodedShareBytes)")
-        }
-        var reader = ByteReader(bytes)
-        do {
-            guard try reader.readBytes(3) == Self.magic else { throw RecoveryError.malformed(kind: "share", reason: "not a share") }
-            let version = try reader.readUInt8()
-            guard version == Self.version else {
-                throw RecoveryError.malformed(kind: "share", reason: "unknown version \(version)")
-            }
-            setID = try reader.readBytes(RecoveryLimits.setIDBytes)
-            generation = try reader.readUInt32()
-            threshold = Int(try reader.readUInt8())
-            shareCount = Int(try reader.readUInt8())
-            index = Int(try reader.readUInt8())
-            ownerFeedID = try reader.readBytes(RecoveryLimits.feedIDBytes)
+        self = try RecoveryDecoding.read(bytes, kind: "share", maxBytes: RecoveryLimits.maxEncodedShareBytes,
+                                         magic: Self.magic, version: Self.version) { reader in
+            let setID = try reader.readBytes(RecoveryLimits.setIDBytes)
+            let generation = try reader.readUInt32()
+            let threshold = Int(try reader.readUInt8())
+            let shareCount = Int(try reader.readUInt8())
+            let index = Int(try reader.readUInt8())
+            let ownerFeedID = try reader.readBytes(RecoveryLimits.feedIDBytes)
             let length = Int(try reader.readUInt16())
             guard (RecoveryLimits.minThreshold...RecoveryLimits.maxShares).contains(threshold),
                   (threshold...RecoveryLimits.maxShares).contains(shareCount),
@@ -99,12 +91,8 @@ public struct RecoveryShare: Sendable, Equatable {
                   length <= RecoveryLimits.maxSecretBytes + RecoveryLimits.digestBytes else {
                 throw RecoveryError.malformed(kind: "share", reason: "value of \(length) bytes")
             }
-            value = try reader.readBytes(length)
-            try reader.expectEnd()
-        } catch let error as RecoveryError {
-            throw error
-        } catch {
-            throw .malformed(kind: "share", reason: "\(error)")
+            return RecoveryShare(setID: setID, generation: generation, threshold: threshold, shareCount: shareCount,
+                                 index: index, ownerFeedID: ownerFeedID, value: try reader.readBytes(length))
         }
     }
 

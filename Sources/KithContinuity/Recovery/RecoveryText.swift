@@ -24,3 +24,25 @@ extension String {
         return String(scalars[first...last])
     }
 }
+
+/// The frame every binary recovery format shares: a size bound, a 3-byte magic, a version byte, a body read through
+/// a bounded `ByteReader`, and no trailing bytes. Every failure becomes `RecoveryError.malformed`.
+enum RecoveryDecoding {
+    static func read<Value>(_ bytes: [UInt8], kind: String, maxBytes: Int, magic: [UInt8], version: UInt8,
+                            body: (inout ByteReader) throws -> Value) throws(RecoveryError) -> Value {
+        guard bytes.count <= maxBytes else { throw .malformed(kind: kind, reason: "\(bytes.count) bytes, at most \(maxBytes)") }
+        var reader = ByteReader(bytes)
+        do {
+            guard try reader.readBytes(magic.count) == magic else { throw RecoveryError.malformed(kind: kind, reason: "not a \(kind)") }
+            let found = try reader.readUInt8()
+            guard found == version else { throw RecoveryError.malformed(kind: kind, reason: "unknown version \(found)") }
+            let value = try body(&reader)
+            try reader.expectEnd()
+            return value
+        } catch let error as RecoveryError {
+            throw error
+        } catch {
+            throw .malformed(kind: kind, reason: "\(error)")
+        }
+    }
+}
