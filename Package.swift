@@ -418,7 +418,7 @@ let package = Package(
             name: "KithFuzzTargets",
             dependencies: [
                 "Kith", "KithCanonical", "KithFeed", "KithIdentity", "KithSync", "KithRatchet", "KithMLS", "KithGroups", "KithInvites", "KithTDF",
-                "KithPush", "KithRendezvous",
+                "KithPush", "KithRendezvous", "KithContinuity",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

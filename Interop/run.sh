@@ -59,6 +59,8 @@ check tdf-arkavo "$PYTHON" Interop/tdf/opentdfkit_model.py check TestVectors/nan
 check tdf-circle-cli Interop/tdf/cli_circle.sh
 check continuity-vectors "$PYTHON" Interop/continuity/check_backup.py TestVectors/continuity/backup-v1.json
 check continuity-cli "$PYTHON" Interop/continuity/cli_backup.py
+check continuity-recovery-shares "$PYTHON" Interop/continuity/check_recovery_shares.py TestVectors/continuity/recovery-shares-v1.json
+check continuity-recovery-cli Interop/continuity/cli_recovery.sh
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done

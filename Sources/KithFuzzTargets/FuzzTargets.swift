@@ -12,6 +12,7 @@ public enum FuzzTargets {
         .nanoTDF, .poolExchange,
         .webPushMessage, .vapidAndKnocks,
         .signaling, .restBodies, .relayMessage,
+        .recoveryFormats,
     ]
 
     /// The target named `name`, if any.

@@ -1,5 +1,6 @@
-import KithGroups
+import KithContinuity
 import KithFeed
+import KithGroups
 import KithIdentity
 import KithInvites
 import KithRatchet
@@ -47,6 +48,9 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
     /// The inner circle: no pool with the contact (or not committed yet), an exhausted pool, a
     /// one-time message that does not open (docs/TDF.md).
     case circle(OneTimePoolError)
+    /// Recovery through contacts: a share, request or release refused, or shares that do not rebuild the identity
+    /// (docs/CONTINUITY.md).
+    case recovery(RecoveryError)
     /// A capability that this build does not have yet.
     case notYetSupported(String)
     /// Personas (per-conversation identities, docs/GROUPS.md "Personas"): unknown, damaged, too many.
@@ -68,6 +72,7 @@ public enum KithError: Error, Sendable, CustomStringConvertible {
         case .invite(let error): "invite: \(error.description)"
         case .fileSystem(let path, let reason): "cannot write \(path): \(reason)"
         case .circle(let error): "inner circle: \(error.description)"
+        case .recovery(let error): "recovery: \(error.description)"
         case .notYetSupported(let message): message
         case .persona(let error): "persona: \(error.description)"
         case .continuity(let error): error.description

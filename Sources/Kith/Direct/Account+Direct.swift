@@ -108,6 +108,9 @@ extension Account {
                 case .pushTokens(let content)?:
                     // Only a contact's direct message reaches here (contactKeys above); a stranger's waits unread.
                     try access.acceptPushTokens(content, from: envelope.feedID.string)
+                case .recoveryShare(let handover)?:
+                    // Kept only when the share names its sender as owner; a newer set replaces an older one.
+                    try Self.acceptRecoveryShare(handover, from: envelope.feedID, access: access)
                 case .groupTreeOffer(let offer)?:
                     // Only its author's Welcome uses it, and MLS checks the tree against that Welcome's tree hash.
                     try access.groups.keepGroupTree(offer, from: envelope.feedID.string)

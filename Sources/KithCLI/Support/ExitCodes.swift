@@ -12,7 +12,7 @@ extension KithError {
         case .identity(let error), .vault(let error): Self.exitCode(of: error)
         case .store(let error):
             if case .contactKeyConflict = error { 2 } else { 5 }
-        case .feed, .input, .contacts, .ratchet, .sync, .invite, .fileSystem: 2
+        case .feed, .input, .contacts, .ratchet, .sync, .invite, .fileSystem, .recovery: 2
         case .group(let error):
             if case .damagedState = error { 5 } else { 2 }
         case .circle(let error):

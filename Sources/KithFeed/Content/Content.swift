@@ -26,6 +26,8 @@ public enum Content: Sendable, Hashable {
     case inviteJoinError(InviteJoinError)
     /// Push whitelist tokens for a contact (Kith extension `push_tokens`, direct audience only).
     case pushTokens(PushTokens)
+    /// A recovery share handed to a guardian (`recovery_share`, direct audience only).
+    case recoveryShare(RecoveryShareHandover)
     /// A type this version does not know.
     case unknown(type: String, object: JSONObject)
 
@@ -54,6 +56,7 @@ public enum Content: Sendable, Hashable {
         case .inviteJoinRequest: "invite_join_request"
         case .inviteJoinError: "invite_join_error"
         case .pushTokens: "push_tokens"
+        case .recoveryShare: "recovery_share"
         case .unknown(let type, _): type
         }
     }
@@ -98,6 +101,7 @@ public enum Content: Sendable, Hashable {
         case "invite_join_request": return .inviteJoinRequest(try InviteJoinRequest(fields))
         case "invite_join_error": return .inviteJoinError(try InviteJoinError(fields))
         case "push_tokens": return .pushTokens(try PushTokens(fields))
+        case "recovery_share": return .recoveryShare(try RecoveryShareHandover(fields))
         default: return .unknown(type: type, object: object)
         }
     }
@@ -119,6 +123,7 @@ public enum Content: Sendable, Hashable {
         case .inviteJoinRequest(let request): object = request.jsonMembers
         case .inviteJoinError(let error): object = error.jsonMembers
         case .pushTokens(let tokens): object = tokens.jsonMembers
+        case .recoveryShare(let handover): object = handover.jsonMembers
         case .unknown(_, let members): object = members
         }
         object["type"] = .string(type)

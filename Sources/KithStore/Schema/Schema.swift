@@ -66,6 +66,9 @@ enum Schema {
         migrator.registerMigration("v17-group-key-offers") { db in
             try db.execute(sql: groupKeyOfferTables)
         }
+        migrator.registerMigration("v18-recovery-shares") { db in
+            try db.execute(sql: recoveryTables)
+        }
         return migrator
     }
 

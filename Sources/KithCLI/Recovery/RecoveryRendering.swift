@@ -1,0 +1,17 @@
+import Kith
+import KithCanonical
+import KithIdentity
+import KithStore
+
+/// The JSON forms of `kith recovery …` output.
+enum RecoveryRendering {
+    static func set(_ set: RecoverySetRecord) -> JSONObject {
+        var object = JSONObject()
+        object["set_id"] = .string(set.setID)
+        object["generation"] = .integer(set.generation)
+        object["threshold"] = .integer(Int64(set.threshold))
+        object["guardians"] = .array(set.guardians.map { .string($0.string) })
+        object["created_at"] = .integer(set.createdAt)
+        return object
+    }
+}

@@ -1,0 +1,24 @@
+import GRDB
+import KithIdentity
+
+/// The SQL of `recovery_held_shares`, shared by `FeedStore` and `DirectSessionAccess`.
+enum RecoveryShareRows {
+    static func sealingContext(owner: String) -> String { "recovery-held:\(owner)" }
+
+    /// Keeps `share` from `owner` unless a share of the same or a newer generation is held.
+    static func accept(share: [UInt8], owner: String, setID: String, generation: Int64, in db: Database,
+                       sealer: ContentSealer, now: Int64) throws -> RecoveryShareAcceptance {
+        if let held = try Int64.fetchOne(db, cached: "SELECT generation FROM recovery_held_shares WHERE owner_feed_id = ?",
+                                         arguments: [owner]), held >= generation {
+            return .stale
+        }
+        try db.execute(
+            cached: """
+                INSERT OR REPLACE INTO recovery_held_shares(owner_feed_id, set_id, generation, share_sealed, received_at)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [owner, setID, generation, sealer.seal(share, context: sealingContext(owner: owner)), now]
+        )
+        return .kept
+    }
+}

@@ -1,0 +1,27 @@
+extension Schema {
+    /// Recovery through contacts (docs/CONTINUITY.md): the guardian sets this identity made (public facts only: set
+    /// id, generation, threshold, guardians in share order; the shares themselves are never kept by the owner), and
+    /// the shares it holds for others as a guardian, one row per owner (the newest generation), sealed at rest; and
+    /// on a new device, the one pending recovery request's private key, sealed at rest.
+    static let recoveryTables = """
+        CREATE TABLE recovery_own_sets (
+            generation INTEGER PRIMARY KEY,
+            set_id TEXT NOT NULL,
+            threshold INTEGER NOT NULL,
+            guardians TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE recovery_held_shares (
+            owner_feed_id TEXT PRIMARY KEY,
+            set_id TEXT NOT NULL,
+            generation INTEGER NOT NULL,
+            share_sealed TEXT NOT NULL,
+            received_at INTEGER NOT NULL
+        );
+        CREATE TABLE recovery_requests (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            key_sealed TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        """
+}
