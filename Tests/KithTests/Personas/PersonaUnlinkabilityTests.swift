@@ -85,23 +85,34 @@ import Testing
         try await meetup.account.groups.send(meetup.group.id, text: "the cafe at eight")
         _ = try await danaAccount.feed.importKnown(lines: try await meetup.account.feed.export())
         try await danaAccount.groups.send(meetup.group.id, text: "on my way")
-        // A sync session between the two personas (as group peers): every handshake and request byte is recorded.
-        let (syncCentral, syncPeripheral) = SimulatedBLELink.makePair()
-        let (danaLink, aliceLink) = (RecordingTransport(syncCentral), RecordingTransport(syncPeripheral))
-        let aliceAgent = SyncAgent(account: meetup.account)
-        let danaAgent = SyncAgent(account: danaAccount)
-        async let aliceRun: SyncSessionReport? = {
-            guard let link = try? await aliceAgent.accept(over: aliceLink) else { return nil }
-            return await aliceAgent.run(link: link, clock: syncPeripheral)
-        }()
-        let danaSecure = try await danaAgent.initiate(over: danaLink)
-        _ = await danaAgent.run(link: danaSecure, clock: syncCentral)
-        #expect(await aliceRun != nil)
-        #expect(PersonaTestSupport.found(mains, in: danaLink.recorded) == [], "the personas' sync names a main identity")
-        #expect(PersonaTestSupport.found(mains, in: aliceLink.recorded) == [])
-        _ = try await meetup.account.groups.process()
-        #expect(try await danaAccount.groups.messages(meetup.group.id).contains { if case .post(let post)? = $0.content { post.body == "the cafe at eight" } else { false } })
-        #expect(try await meetup.account.groups.messages(meetup.group.id).contains { if case .post(let post)? = $0.content { post.body == "on my way" } else { false } })
+        // Sync sessions between the two personas (as group peers): every handshake and request byte is recorded. A
+        // session cut short on a loaded machine is run again (at most five), as a user would sync again.
+        func hasPost(_ account: Account, _ body: String) async throws -> Bool {
+            try await account.groups.messages(meetup.group.id).contains { if case .post(let post)? = $0.content { post.body == body } else { false } }
+        }
+        var recordedSync: [[UInt8]] = []
+        for _ in 0..<5 {
+            let (syncCentral, syncPeripheral) = SimulatedBLELink.makePair()
+            let (danaLink, aliceLink) = (RecordingTransport(syncCentral), RecordingTransport(syncPeripheral))
+            let aliceAgent = SyncAgent(account: meetup.account)
+            let danaAgent = SyncAgent(account: danaAccount)
+            async let aliceRun: SyncSessionReport? = {
+                guard let link = try? await aliceAgent.accept(over: aliceLink) else { return nil }
+                return await aliceAgent.run(link: link, clock: syncPeripheral)
+            }()
+            let danaSecure = try await danaAgent.initiate(over: danaLink)
+            _ = await danaAgent.run(link: danaSecure, clock: syncCentral)
+            #expect(await aliceRun != nil)
+            recordedSync += [danaLink.recorded, aliceLink.recorded]
+            _ = try await meetup.account.groups.process()
+            _ = try await danaAccount.groups.process()
+            if try await hasPost(meetup.account, "on my way"), try await hasPost(danaAccount, "the cafe at eight") { break }
+        }
+        for bytes in recordedSync {
+            #expect(PersonaTestSupport.found(mains, in: bytes) == [], "the personas' sync names a main identity")
+        }
+        #expect(try await hasPost(danaAccount, "the cafe at eight"))
+        #expect(try await hasPost(meetup.account, "on my way"))
         for line in try await meetup.account.feed.export() + danaAccount.feed.export() {
             #expect(PersonaTestSupport.found(mains, in: line) == [], "a persona feed entry names a main identity")
         }
