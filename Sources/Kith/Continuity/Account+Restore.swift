@@ -11,7 +11,16 @@ extension Account {
     /// fresh store with the carried rows, and the restored-head marker. Ratchet sessions, prekeys, one-time pools
     /// and MLS state are never in a backup; they are re-established (see the table in docs/CONTINUITY.md).
     ///
-    /// - Parameter expectedFeedID: when given, a backup of another identity is refused.
+    /// - Parameters:
+    ///   - url: The backup file.
+    ///   - secret: The recovery key or passphrase the backup was sealed under.
+    ///   - home: The new home; it must be empty.
+    ///   - expectedFeedID: When given, a backup of another identity is refused.
+    ///   - scrypt: The cost of the new vault's passphrase key.
+    ///   - passphrase: Asked once, for the new vault.
+    ///   - progress: Called with records done and the total while the backup is read.
+    ///   - clock: Seconds since 1970, for the restored account.
+    /// - Returns: The restored account and what was carried and what must be re-established.
     public static func restore(
         from url: URL, secret: BackupSecret, home: AccountHome, expectedFeedID: FeedID? = nil,
         scrypt: ScryptParameters = .interactive, passphrase: @escaping @Sendable () throws(IdentityError) -> String,
