@@ -456,7 +456,7 @@ let package = Package(
         .testTarget(
             name: "KithDemoTests",
             dependencies: [
-                "KithDemo", "Kith", "KithServer", "KithPush", "KithPushDelivery", "KithPushClient",
+                "KithDemo", "Kith", "KithServer", "KithPush", "KithPushDelivery", "KithPushClient", "KithTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

@@ -7,6 +7,7 @@ import KithInvites
 import KithRendezvous
 import KithServer
 import KithStore
+import KithTestSupport
 import Testing
 
 /// Issue 27, item 5, for what a `kith serve` sees of personas: every byte a main account and its personas send to
@@ -106,7 +107,7 @@ import Testing
         return Array(text.utf8) + secrets.receiverPrivateKey + secrets.receiverAuthSecret
     }
 
-    /// The identity's feed id (text, raw) and identity, dh and pq public keys, each raw, hex, base64, base64url and base32.
+    /// The identity's feed id (text) and feed id, identity, dh and pq public keys in every encoding of `ByteNeedles`.
     static func needles(of identity: Identity, named owner: String) -> [(String, [UInt8])] {
         let keys = identity.publicKeys
         let raw: [(String, [UInt8])] = [
@@ -115,31 +116,10 @@ import Testing
             ("dh key", Array(keys.dhKey.rawRepresentation)),
             ("pq key prefix", Array(Array(keys.pqKey.rawRepresentation).prefix(48))),
         ]
-        var all: [(String, [UInt8])] = [("\(owner) feed id text", Array(identity.feedID.string.utf8))]
-        for (name, bytes) in raw {
-            let label = "\(owner) \(name)"
-            all.append((label, bytes))
-            all.append((label + " hex", Array(Hex.encode(bytes).utf8)))
-            all.append((label + " base64", Array(Data(bytes).base64EncodedString().prefix(40).utf8)))
-            all.append((label + " base64url", Array(Base64URL.encode(bytes).prefix(40).utf8)))
-            all.append((label + " base32", Array(Base32.encode(bytes).prefix(40).utf8)))
-            all.append((label + " base32 lowercase", Array(Base32.encode(bytes).prefix(40).lowercased().utf8)))
-        }
-        return all
+        return [("\(owner) feed id text", Array(identity.feedID.string.utf8))] + raw.flatMap { ByteNeedles.encodings("\(owner) \($0.0)", $0.1) }
     }
 
-    static func found(_ needles: [(String, [UInt8])], in haystack: [UInt8]) -> [String] {
-        needles.filter { contains(haystack, $0.1) }.map(\.0)
-    }
+    static func found(_ needles: [(String, [UInt8])], in haystack: [UInt8]) -> [String] { ByteNeedles.found(needles, in: haystack) }
 
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        let first = needle[0]
-        var index = 0
-        while index <= haystack.count - needle.count {
-            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
-    }
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool { ByteNeedles.contains(haystack, needle) }
 }
