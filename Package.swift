@@ -292,7 +292,7 @@ let package = Package(
 
         .target(
             name: "KithTestSupport",
-            dependencies: ["KithCanonical"],
+            dependencies: ["KithCanonical", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         // Facade-level test fixtures (accounts that met), shared by KithTests and KithNearbyTests.

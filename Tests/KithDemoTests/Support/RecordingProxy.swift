@@ -1,34 +1,30 @@
 import Foundation
+import KithTestSupport
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// A loopback TCP proxy that forwards every connection to a target port and records every byte it carries, both
 /// ways: what a server sees of its clients (and what it answers), for tests that check what crosses the wire.
 /// A client's WebSocket frames are masked (RFC 6455 section 5.3), so ``take()`` also gives their unmasked payloads.
 final class RecordingProxy: Sendable {
-    typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    /// The streams recorded, keyed by connection number times 2, plus 1 for the target's answers.
+    private final class Streams: Sendable { let bytes = Mutex<[Int: [UInt8]]>([:]) }
 
-    struct Failure: Error { let reason: String }
+    private let proxy: LoopbackProxy
+    private let recorded: Streams
 
-    /// The proxy's port on 127.0.0.1.
-    let port: Int
-    private let listener: Task<Void, Never>
-    private let streams = Mutex<[Int: [UInt8]]>([:])
-    private let counter = Mutex(0)
-
-    private init(port: Int, listener: Task<Void, Never>) {
-        self.port = port
-        self.listener = listener
+    private init(proxy: LoopbackProxy, recorded: Streams) {
+        self.proxy = proxy
+        self.recorded = recorded
     }
 
     /// The proxy's base URL (`http://127.0.0.1:PORT`).
-    var url: String { "http://127.0.0.1:\(port)" }
+    var url: String { "http://127.0.0.1:\(proxy.port)" }
 
     /// Every byte stream carried since the last ``take()`` (each connection's two directions apart), plus the
     /// unmasked payloads of every client-to-server WebSocket stream.
     func take() -> [[UInt8]] {
-        let taken = streams.withLock { recorded in
+        let taken = recorded.bytes.withLock { recorded in
             defer { recorded = [:] }
             return recorded
         }
@@ -72,60 +68,14 @@ final class RecordingProxy: Sendable {
 
     /// Listens on an ephemeral loopback port and forwards every connection to 127.0.0.1:`targetPort`.
     static func start(to targetPort: Int) async throws -> RecordingProxy {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture { try Connection(wrappingChannelSynchronously: channel) }
-            }
-        guard let port = server.channel.localAddress?.port else { throw Failure(reason: "no local port") }
-        let proxy = Mutex<RecordingProxy?>(nil)
-        let listener = Task<Void, Never> {
-            _ = try? await server.executeThenClose { inbound in
-                for try await client in inbound {
-                    guard let proxy = proxy.withLock({ $0 }) else { continue }
-                    Task { await proxy.carry(client, to: targetPort) }
-                }
-            }
+        let recorded = Streams()
+        let proxy = try await LoopbackProxy.start(to: targetPort) { id, toTarget, buffer in
+            recorded.bytes.withLock { $0[id * 2 + (toTarget ? 0 : 1), default: []].append(contentsOf: buffer.readableBytesView) }
+            return true
         }
-        let made = RecordingProxy(port: port, listener: listener)
-        proxy.withLock { $0 = made }
-        return made
+        return RecordingProxy(proxy: proxy, recorded: recorded)
     }
 
     /// Stops listening.
-    func stop() { listener.cancel() }
-
-    private func carry(_ client: Connection, to targetPort: Int) async {
-        let id = counter.withLock { count in
-            count += 1
-            return count
-        }
-        guard let upstream = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: targetPort, channelInitializer: { channel in
-                channel.eventLoop.makeCompletedFuture { try Connection(wrappingChannelSynchronously: channel) }
-            })
-        else {
-            client.channel.close(promise: nil)
-            return
-        }
-        try? await client.executeThenClose { clientIn, clientOut in
-            try await upstream.executeThenClose { upstreamIn, upstreamOut in
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { try? await self.forward(clientIn, to: upstreamOut, key: id * 2) }
-                    group.addTask { try? await self.forward(upstreamIn, to: clientOut, key: id * 2 + 1) }
-                    await group.next()
-                    client.channel.close(promise: nil)
-                    upstream.channel.close(promise: nil)
-                    group.cancelAll()
-                }
-            }
-        }
-    }
-
-    private func forward(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, key: Int) async throws {
-        for try await buffer in inbound {
-            streams.withLock { $0[key, default: []].append(contentsOf: buffer.readableBytesView) }
-            try await outbound.write(buffer)
-        }
-    }
+    func stop() { proxy.stop() }
 }
