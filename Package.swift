@@ -292,7 +292,7 @@ let package = Package(
 
         .target(
             name: "KithTestSupport",
-            dependencies: ["KithCanonical"],
+            dependencies: ["KithCanonical", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         // Facade-level test fixtures (accounts that met), shared by KithTests and KithNearbyTests.
@@ -456,7 +456,7 @@ let package = Package(
         .testTarget(
             name: "KithDemoTests",
             dependencies: [
-                "KithDemo", "Kith", "KithServer", "KithPush", "KithPushDelivery", "KithPushClient",
+                "KithDemo", "Kith", "KithServer", "KithPush", "KithPushDelivery", "KithPushClient", "KithTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

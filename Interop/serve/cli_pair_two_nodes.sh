@@ -53,9 +53,14 @@ echo "across nodes" >&4
 for _ in $(seq 1 100); do grep -q "^them> across nodes$" "$work/chat-a.out" && break; sleep 0.1; done
 grep -q "^them> across nodes$" "$work/chat-a.out" || fail "chat line did not cross the nodes: $(cat "$work/chat-a.out" "$work/chat-a.err")"
 kill -9 "${pids[1]}"
+# Node 1 sweeps dead node 2 and tells Alice `peer_disconnected`: she is told at once and waits for Bob to reconnect
+# (docs/SERVER.md 3.1a); Bob's node is gone, so Alice ends her chat with Ctrl-C, which purges the room.
+for _ in $(seq 1 300); do grep -q "connection dropped; waiting" "$work/chat-a.err" && break; kill -0 "$chat_a" 2>/dev/null || break; sleep 0.1; done
+grep -q "connection dropped; waiting\|the other person left" "$work/chat-a.err" || fail "Alice was not told within 30 s that node 2 died: $(cat "$work/chat-a.err")"
+kill -INT "$chat_a" 2>/dev/null || true
 for _ in $(seq 1 300); do kill -0 "$chat_a" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$chat_a" 2>/dev/null; then fail "Alice was not told within 30 s that node 2 died: $(cat "$work/chat-a.err")"; fi
-grep -q "the other person left" "$work/chat-a.err" || fail "Alice's chat ended without saying why: $(cat "$work/chat-a.err")"
+if kill -0 "$chat_a" 2>/dev/null; then fail "Alice's chat did not end within 30 s of Ctrl-C: $(cat "$work/chat-a.err")"; fi
 exec 3>&- 4>&-
+kill "$chat_b" 2>/dev/null || true
 wait "$chat_b" 2>/dev/null || true
-echo "two-node pair ok: paired through node 1 and node 2 of one PostgreSQL database, synced through the relay across nodes; node 2 killed, its peer on node 1 told after the sweep"
+echo "two-node pair ok: paired through node 1 and node 2 of one PostgreSQL database, synced through the relay across nodes; node 2 killed, its peer on node 1 told after the sweep and ended cleanly"

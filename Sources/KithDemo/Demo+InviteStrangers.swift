@@ -61,14 +61,15 @@ extension Demo {
     }
 
     /// One invite exchange through the server's relay: Alice offers the invite's join code and waits, the joiner
-    /// accepts it, both open the room's relay and run their sides.
+    /// accepts it, both open the room's relay and run their sides. `claim` proves a claimed join code is the
+    /// creator's (as `kith invite serve` sends it), nil for an ordinary code.
     static func relayExchange(
-        creator: Account, joiner: Account, invite: StrangerInvite, serverURL: String
+        creator: Account, joiner: Account, invite: StrangerInvite, serverURL: String, claim: String? = nil
     ) async throws -> (creator: StrangerServeOutcome, joiner: StrangerJoinOutcome) {
         let pairing = try RelayPairing(serverURL: serverURL)
         guard let text = invite.joinCode, let code = JoinCode(text) else { throw KithError.input(.invalid("the invite has no join code")) }
         let (creatorDevice, joinerDevice) = (DeviceID.random(), DeviceID.random())
-        try await pairing.offer(code, device: creatorDevice, expiresInSeconds: 60)
+        try await pairing.offer(code, device: creatorDevice, expiresInSeconds: 60, claim: claim)
         let url = pairing.signalingURL
         async let joinerSide: StrangerJoinOutcome = {
             let room = try await pairing.accept(code, device: joinerDevice)

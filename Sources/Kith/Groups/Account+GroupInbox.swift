@@ -101,6 +101,7 @@ extension Account {
         for secrets in mlsWelcome.secrets {
             let reference = Base64URL.encode(secrets.newMember)
             if let own = try? access.ownKeyPackage(reference: reference) {
+                try Self.checkWelcomeSender(author, of: own.recipient)
                 found = (try GroupKeyPackage.decode(own.keyPackage), try GroupKeyPackage.decodeSecrets(own.secrets), reference)
                 break
             }
@@ -162,6 +163,7 @@ extension Account {
                 for secrets in mlsWelcome.secrets {
                     let reference = Base64URL.encode(secrets.newMember)
                     if let own = try? access.ownKeyPackage(reference: reference) {
+                        try Self.checkWelcomeSender(creator, of: own.recipient)
                         found = (try GroupKeyPackage.decode(own.keyPackage), try GroupKeyPackage.decodeSecrets(own.secrets), reference)
                         break
                     }
@@ -196,6 +198,19 @@ extension Account {
         }
         try follow(membersOf: membership)
         return membership.id
+    }
+
+    /// Refuses a Welcome from `sender` that uses a KeyPackage this identity made for another feed: a KeyPackage made
+    /// for one contact (automatic offer, `keys share`, `keys export`, an invite join request) lets that contact alone
+    /// add this identity, so a contact who passes it on cannot get this identity added by someone else. A KeyPackage
+    /// stored without a recipient (none is made so today) is not checked.
+    ///
+    /// - Throws: ``GroupError/invalidKeyPackage(_:)`` when the recipient is known and is not `sender`.
+    static func checkWelcomeSender(_ sender: FeedID, of recipient: String) throws(GroupError) {
+        guard !recipient.isEmpty, let madeFor = try? FeedID(recipient) else { return }
+        guard madeFor == sender else {
+            throw .invalidKeyPackage("the Welcome uses a KeyPackage this identity made for another contact than its sender: refused")
+        }
     }
 
     /// The group tree `author` sent apart for a Welcome (an `mls_group_tree` message and its blob), opened.

@@ -3,6 +3,7 @@ import Foundation
 import KithCanonical
 import KithIdentity
 import KithSync
+import KithTestSupport
 import Synchronization
 
 /// Shared pieces of the persona tests: homes, identifier needles, file scans and a transport that records its bytes.
@@ -18,7 +19,7 @@ enum PersonaTestSupport {
     }
 
     /// Every encoding of an identity's identifiers and public keys that must not appear where it should not: the feed
-    /// id (text, raw, hex, standard base64), the identity, dh and pq public keys (raw, base64url, hex).
+    /// id (text, and raw bytes in every encoding of `ByteNeedles`), the identity, dh and pq public keys (likewise).
     static func needles(of identity: Identity) -> [(String, [UInt8])] {
         let keys = identity.publicKeys
         let raw: [(String, [UInt8])] = [
@@ -27,14 +28,7 @@ enum PersonaTestSupport {
             ("dh key", Array(keys.dhKey.rawRepresentation)),
             ("pq key prefix", Array(Array(keys.pqKey.rawRepresentation).prefix(48))),
         ]
-        var all: [(String, [UInt8])] = [("feed id text", Array(identity.feedID.string.utf8))]
-        for (name, bytes) in raw {
-            all.append((name, bytes))
-            all.append((name + " base64url", Array(Base64URL.encode(bytes).prefix(40).utf8)))
-            all.append((name + " hex", Array(Hex.encode(bytes).utf8)))
-            all.append((name + " base64", Array(Data(bytes).base64EncodedString().prefix(40).utf8)))
-        }
-        return all
+        return [("feed id text", Array(identity.feedID.string.utf8))] + raw.flatMap { ByteNeedles.encodings($0.0, $0.1) }
     }
 
     /// The needles of an account's identity plus its seed bytes.
@@ -44,18 +38,7 @@ enum PersonaTestSupport {
 
     /// The names of the needles found in `haystack`.
     static func found(_ needles: [(String, [UInt8])], in haystack: [UInt8]) -> [String] {
-        needles.filter { contains(haystack, $0.1) }.map(\.0)
-    }
-
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        let first = needle[0]
-        var index = 0
-        while index <= haystack.count - needle.count {
-            if haystack[index] == first, Array(haystack[index..<(index + needle.count)]) == needle { return true }
-            index += 1
-        }
-        return false
+        ByteNeedles.found(needles, in: haystack)
     }
 
     /// Every regular file under `directory` with its bytes.
