@@ -3,6 +3,7 @@ import Foundation
 import Kith
 import KithCanonical
 import KithIdentity
+import KithTerminal
 
 extension BackupCommand {
     /// `kith backup restore FILE --home DIR`.
@@ -35,9 +36,9 @@ extension BackupCommand {
                     Output.json(.object(object))
                 } else {
                     Output.line("Restored \(account.feedID) into \(global.accountHome.directory.path)")
-                    for (table, count) in report.importedRows.sorted(by: { $0.key < $1.key }) { Output.line("  \(table): \(count)") }
+                    for (table, count) in report.importedRows.sorted(by: { $0.key < $1.key }) { Output.line("  \(TerminalText.escaped(table)): \(count)") }
                     for group in report.groupsAwaitingReadmission {
-                        Output.line("  group \(group.name ?? group.groupID): ask a member to re-add you (MLS state is never carried)")
+                        Output.line("  group \(TerminalText.escaped(group.name ?? group.groupID)): ask a member to re-add you (MLS state is never carried)")
                     }
                     Output.line("Before posting: sync with a contact (to learn what the old device posted since the backup), or run")
                     Output.line("`kith rotate-keys --reason device_migration`. Direct sessions restart with fresh prekeys.")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kith
 import KithCanonical
+import KithTerminal
 
 extension BackupCommand {
     /// `kith backup verify FILE`.
@@ -23,9 +24,9 @@ extension BackupCommand {
                 if global.json {
                     Output.json((try? CanonicalJSON.parse(manifest.encoded)) ?? .null)
                 } else {
-                    Output.line("Backup \(manifest.backupID) is intact: identity \(manifest.feedID), made at \(manifest.createdAt) (Unix)")
+                    Output.line("Backup \(TerminalText.escaped(manifest.backupID)) is intact: identity \(TerminalText.escaped(manifest.feedID)), made at \(manifest.createdAt) (Unix)")
                     for (name, count) in manifest.counts.sorted(by: { $0.key < $1.key }) where count > 0 {
-                        Output.line("  \(name): \(count)")
+                        Output.line("  \(TerminalText.escaped(name)): \(count)")
                     }
                     Output.line("  window: \(manifest.window.map(String.init) ?? "all"), blobs: \(manifest.includesBlobs ? "yes" : "no")")
                 }
