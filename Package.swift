@@ -332,7 +332,7 @@ let package = Package(
         .target(
             name: "KithRendezvous",
             dependencies: [
-                "KithCanonical", "KithSync", "KithTDF",
+                "KithCanonical", "KithSync", "KithTDF", "KithContinuity",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -537,13 +537,14 @@ let package = Package(
         ),
         .testTarget(
             name: "KithRendezvousTests",
-            dependencies: ["KithRendezvous", "KithCanonical", "KithSync", "KithTDF", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["KithRendezvous", "KithCanonical", "KithSync", "KithTDF", "KithContinuity", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KithServerTests",
             dependencies: [
                 "KithServer", "KithRendezvous", "KithCanonical", "KithSync", "KithIdentity", "KithInvites", "KithTestSupport", "KithTDF",
+                "KithContinuity",
                 "KithPush", "KithPushDelivery",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -31,13 +31,7 @@ extension Account.Recovery {
     ///   request, a tampered or replayed release, too few shares, mixed sets or a forged share.
     public func rebuild(from releases: [RecoveryRelease]) async throws(KithError) -> RecoveredIdentity {
         try await BlockingWork.run { () throws(KithError) in
-            guard let key = try account.pendingRecoveryRequestKeyBlocking() else {
-                throw .input(.invalid("no recovery request is pending: run `kith recovery request FEED_ID` first"))
-            }
-            var collector = RecoveryCollector(requestKey: key)
-            for release in releases {
-                do throws(RecoveryError) { try collector.add(release) } catch { throw .recovery(error) }
-            }
+            let collector = try account.collectRecoveryReleasesBlocking(releases)
             let recovered = try Account.Recovery.rebuild(from: collector)
             do throws(StoreError) { try account.store.deletePendingRecoveryRequest() } catch { throw .store(error) }
             return recovered

@@ -20,15 +20,8 @@ extension PairCommand {
         var oneTime: String?
 
         /// The server URL: the flag, else `KITH_SERVER`, else the default of `kith serve`.
-        var url: String { server ?? ProcessInfo.processInfo.environment["KITH_SERVER"] ?? "http://127.0.0.1:7460" }
+        var url: String { PairRun.serverURL(server) }
 
-        func validated() throws -> (RelayPairing, Duration) {
-            guard (1...86_400).contains(timeout) else { throw KithError.input(.invalid("--timeout must be between 1 and 86400 seconds")) }
-            do throws(RelayError) {
-                return (try RelayPairing(serverURL: url), .seconds(timeout))
-            } catch {
-                throw KithError.input(.invalid(error.description))
-            }
-        }
+        func validated() throws -> (RelayPairing, Duration) { try PairRun.pairing(server: server, timeout: timeout) }
     }
 }

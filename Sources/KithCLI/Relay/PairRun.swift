@@ -24,6 +24,21 @@ enum PairRun {
         }
     }
 
+    /// The server URL: `server` (a `--server` flag), else `KITH_SERVER`, else the default of `kith serve`.
+    static func serverURL(_ server: String?) -> String {
+        server ?? ProcessInfo.processInfo.environment["KITH_SERVER"] ?? "http://127.0.0.1:7460"
+    }
+
+    /// The pairing client for `server` (see ``serverURL(_:)``) and the wait of a `--timeout` in seconds (1…86400).
+    static func pairing(server: String?, timeout: Int) throws -> (RelayPairing, Duration) {
+        guard (1...86_400).contains(timeout) else { throw KithError.input(.invalid("--timeout must be between 1 and 86400 seconds")) }
+        do throws(RelayError) {
+            return (try RelayPairing(serverURL: serverURL(server)), .seconds(timeout))
+        } catch {
+            throw KithError.input(.invalid(error.description))
+        }
+    }
+
     /// A join code typed by the user.
     static func joinCode(_ text: String) throws -> JoinCode {
         guard let code = JoinCode(text) else { throw KithError.input(.invalid("a join code is 6 to 64 letters, digits, '-' or '_'")) }

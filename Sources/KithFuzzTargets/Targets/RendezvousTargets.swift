@@ -31,8 +31,12 @@ extension FuzzTarget {
         _ = try? CanonicalJSON.parse(input, limits: gateway)
     }
 
-    /// A binary relay message (a link frame or a NanoTDF) as the relay transport reads it.
-    static let relayMessage = FuzzTarget(name: "relay-message", summary: "KithRendezvous relay messages") { input in
+    /// A binary relay message (a link frame or a NanoTDF) as the relay transport reads it, and the same bytes as an
+    /// opened recovery relay message (what a guardian or a new device reads from the other side).
+    static let relayMessage = FuzzTarget(name: "relay-message", summary: "KithRendezvous relay messages and recovery relay messages") { input in
+        if let recovery = try? RecoveryRelayMessage(decoding: input) {
+            FuzzProperty.require((try? RecoveryRelayMessage(decoding: recovery.encoded)) == recovery, "a recovery relay message does not survive re-encoding")
+        }
         guard let message = try? RelayMessage(decoding: input) else { return }
         FuzzProperty.require((try? RelayMessage(decoding: message.encoded)) == message, "a relay message does not survive re-encoding")
     }

@@ -1,6 +1,5 @@
 import Crypto
 import KithSync
-import Synchronization
 
 /// A live two-person chat over a relay (or any ``SyncTransport``), end-to-end encrypted with a
 /// Noise XX handshake and its transport ciphers: the server relays only ciphertext.
@@ -12,48 +11,25 @@ import Synchronization
 /// Send from one task and receive from one task (they may run at the same time).
 public final class RelayChat: Sendable {
     /// The other side's Noise static public key (32 bytes).
-    public let peerStaticKey: [UInt8]
+    public var peerStaticKey: [UInt8] { channel.peerStaticKey }
     /// Eight digits both people compare, as `1234 5678`.
     public let authenticationString: String
-    private let transport: any SyncTransport
-    private let sending: Mutex<NoiseCipherState>
-    private let receiving: Mutex<NoiseCipherState>
+    private let channel: RelayNoiseChannel
 
-    private init(transport: any SyncTransport, ciphers: NoiseTransportCiphers, peerStaticKey: [UInt8], handshakeHash: [UInt8]) {
-        self.transport = transport
-        sending = Mutex(ciphers.sending)
-        receiving = Mutex(ciphers.receiving)
-        self.peerStaticKey = peerStaticKey
-        authenticationString = Self.shortAuthenticationString(handshakeHash)
+    private init(channel: RelayNoiseChannel) {
+        self.channel = channel
+        authenticationString = Self.shortAuthenticationString(channel.handshakeHash)
     }
 
     /// Runs the XX handshake as `role` with `localStatic` (an identity's `dh_key`, or a fresh key
     /// to chat anonymously); each handshake message is one frame.
     public static func establish(over transport: any SyncTransport, role: RelayRole, localStatic: Curve25519.KeyAgreement.PrivateKey) async throws(ChatError) -> RelayChat {
-        var handshake: NoiseHandshakeState
-        do throws(NoiseError) {
-            handshake = try NoiseHandshakeState(
-                protocolName: ChatLimits.protocolName, isInitiator: role == .initiator, prologue: ChatLimits.prologue, localStatic: localStatic)
+        do throws(RelayChannelError) {
+            return RelayChat(channel: try await RelayNoiseChannel.establish(
+                over: transport, role: role, localStatic: localStatic, protocolName: ChatLimits.protocolName, prologue: ChatLimits.prologue))
         } catch {
-            throw .handshake(error)
+            throw ChatError(error)
         }
-        while !handshake.isComplete {
-            if handshake.isMyTurn {
-                let message: [UInt8]
-                do throws(NoiseError) { message = try handshake.writeMessage(payload: []) } catch { throw .handshake(error) }
-                do throws(SyncTransportError) { try await transport.send(message) } catch { throw .transport(error) }
-            } else {
-                let message: [UInt8]
-                do throws(SyncTransportError) { message = try await transport.receive() } catch { throw .transport(error) }
-                let payload: [UInt8]
-                do throws(NoiseError) { payload = try handshake.readMessage(message) } catch { throw .handshake(error) }
-                guard payload.isEmpty else { throw .malformedMessage }
-            }
-        }
-        guard let peer = handshake.remoteStaticKey else { throw .handshake(.missingKey("remote static")) }
-        let ciphers: NoiseTransportCiphers
-        do throws(NoiseError) { ciphers = try handshake.transportCiphers() } catch { throw .handshake(error) }
-        return RelayChat(transport: transport, ciphers: ciphers, peerStaticKey: peer, handshakeHash: handshake.handshakeHash)
     }
 
     /// Eight decimal digits from SHA-256 of a label and the handshake hash.
@@ -84,25 +60,25 @@ public final class RelayChat: Sendable {
     }
 
     private func send(_ message: ChatMessage) async throws(ChatError) {
-        let sealed: [UInt8]
-        do throws(NoiseError) {
-            sealed = try sending.withLock { cipher throws(NoiseError) in try cipher.encrypt(associatedData: [], plaintext: message.bytes) }
-        } catch {
-            throw .handshake(error)
-        }
-        do throws(SyncTransportError) { try await transport.send(sealed) } catch { throw .transport(error) }
+        do throws(RelayChannelError) { try await channel.send(message.bytes) } catch { throw ChatError(error) }
     }
 
     /// The next message from the other side.
     public func receive() async throws(ChatError) -> ChatMessage {
-        let sealed: [UInt8]
-        do throws(SyncTransportError) { sealed = try await transport.receive() } catch { throw .transport(error) }
         let plaintext: [UInt8]
-        do throws(NoiseError) {
-            plaintext = try receiving.withLock { cipher throws(NoiseError) in try cipher.decrypt(associatedData: [], ciphertext: sealed) }
-        } catch {
-            throw .authenticationFailed
-        }
+        do throws(RelayChannelError) { plaintext = try await channel.receive() } catch { throw ChatError(error) }
         return try ChatMessage(bytes: plaintext)
+    }
+}
+
+extension ChatError {
+    /// The chat's wording of a channel failure.
+    init(_ error: RelayChannelError) {
+        switch error {
+        case .transport(let cause): self = .transport(cause)
+        case .handshake(let cause): self = .handshake(cause)
+        case .unexpectedHandshakePayload, .messageTooLarge: self = .malformedMessage
+        case .authenticationFailed: self = .authenticationFailed
+        }
     }
 }
