@@ -12,6 +12,8 @@ enum RecoveryRendering {
         object["threshold"] = .integer(Int64(set.threshold))
         object["guardians"] = .array(set.guardians.map { .string($0.string) })
         object["created_at"] = .integer(set.createdAt)
+        object["carries_backup_key"] = .bool(set.carriesBackupKey)
+        object["revoked_at"] = set.revokedAt.map { .integer($0) } ?? .null
         return object
     }
 }
