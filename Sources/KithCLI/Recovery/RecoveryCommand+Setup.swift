@@ -38,7 +38,9 @@ extension RecoveryCommand {
                         throw KithError.continuity(.backup(error))
                     }
                 }
+                let previous = try await account.recovery.status()
                 let set = try await account.recovery.setup(threshold: threshold, guardians: guardians, backupKey: backupKey)
+                let replaced = previous.map { $0.revokedAt == nil ? $0.guardians.filter { !guardians.contains($0) } : [] } ?? []
                 if global.json {
                     Output.json(.object(RecoveryRendering.set(set)))
                     return
@@ -49,7 +51,9 @@ extension RecoveryCommand {
                 }
                 if set.carriesBackupKey { Output.line("The recovery secret carries your backup key: after recovery, the latest backup opens.") }
                 Output.line("Each share waits in your direct channel with its guardian: sync with them to hand it over.")
-                Output.line("Guardians of an earlier set who are not in this one were sent a revocation (delivered by the same sync).")
+                for guardian in replaced {
+                    Output.line("  \(TerminalText.escaped(await account.contacts.displayName(of: guardian))) (replaced) was sent a revocation: sync to deliver it.")
+                }
             }
         }
     }
