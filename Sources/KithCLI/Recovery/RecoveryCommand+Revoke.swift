@@ -1,7 +1,6 @@
 import ArgumentParser
 import Kith
 import KithCanonical
-import KithTerminal
 
 extension RecoveryCommand {
     /// `kith recovery revoke [--json]`.
@@ -19,10 +18,9 @@ extension RecoveryCommand {
                     Output.json(.object(RecoveryRendering.set(set)))
                     return
                 }
-                Output.line("Revoked recovery set \(set.setID.prefix(8)) (generation \(set.generation)); revocations wait for:")
-                for guardian in set.guardians {
-                    Output.line("  \(TerminalText.escaped(await account.contacts.displayName(of: guardian)))")
-                }
+                await RecoveryRendering.printGuardians(
+                    of: set, heading: "Revoked recovery set \(set.setID.prefix(8)) (generation \(set.generation)); revocations wait for:",
+                    account: account)
                 Output.line("Sync with them to deliver it. Until you run `kith recovery setup` again, guardians cannot help you recover.")
             }
         }

@@ -45,10 +45,9 @@ extension RecoveryCommand {
                     Output.json(.object(RecoveryRendering.set(set)))
                     return
                 }
-                Output.line("Recovery set \(set.setID.prefix(8)) (generation \(set.generation)): \(set.threshold) of \(set.guardians.count) guardians.")
-                for guardian in set.guardians {
-                    Output.line("  \(TerminalText.escaped(await account.contacts.displayName(of: guardian)))")
-                }
+                await RecoveryRendering.printGuardians(
+                    of: set, heading: "Recovery set \(set.setID.prefix(8)) (generation \(set.generation)): \(set.threshold) of \(set.guardians.count) guardians.",
+                    account: account)
                 if set.carriesBackupKey { Output.line("The recovery secret carries your backup key: after recovery, the latest backup opens.") }
                 Output.line("Each share waits in your direct channel with its guardian: sync with them to hand it over.")
                 for guardian in replaced {
