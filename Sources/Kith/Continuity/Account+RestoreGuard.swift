@@ -33,17 +33,38 @@ extension Account {
         throw .continuity(.restoredHeadUnknown(sequence: recorded == Int64.max ? -1 : recorded))
     }
 
+    /// The marker member asking for the `device_migration` rotation once the own feed is known.
+    static let rotateWhenKnownMarkerKey = "rotate_when_known"
+
     /// Writes the marker for a home rebuilt through guardians without a backup: nothing of the own feed is known.
-    func markRecoveredWithoutBackup() throws(KithError) {
+    /// With `rotateWhenKnown`, the first sync that brings the feed back publishes the move
+    /// (`completeRecoveredMoveBlocking`).
+    func markRecoveredWithoutBackup(rotateWhenKnown: Bool) throws(KithError) {
         guard let home else { return }
         var marker = JSONObject()
         marker["own_head"] = .integer(0)
         marker[Self.withoutBackupMarkerKey] = .bool(true)
+        marker[Self.rotateWhenKnownMarkerKey] = .bool(rotateWhenKnown)
         do {
             try Data(CanonicalJSON.serialize(marker) + [0x0A]).write(to: home.restoreMarkerURL, options: .atomic)
         } catch {
             throw .fileSystem(path: home.restoreMarkerURL.path, reason: error.localizedDescription)
         }
+    }
+
+    /// Publishes the `device_migration` rotation of a home rebuilt without a backup (with `rotate_when_known`) once its
+    /// store holds an own entry; true when it did. The rotation's append lifts the guard and removes the marker.
+    func completeRecoveredMoveBlocking() throws(KithError) -> Bool {
+        guard let home, let data = FileManager.default.contents(atPath: home.restoreMarkerURL.path),
+              let marker = (try? CanonicalJSON.parse(Array(data)))?.objectValue,
+              marker[Self.withoutBackupMarkerKey]?.boolValue == true, marker[Self.rotateWhenKnownMarkerKey]?.boolValue == true else {
+            return false
+        }
+        let head: UInt32
+        do throws(StoreError) { head = try store.head(of: feedID)?.sequence ?? 0 } catch { throw .store(error) }
+        guard head > 0 else { return false }
+        try rotateKeysBlocking(reason: .deviceMigration)
+        return true
     }
 
     /// Removes the marker (after a rotation or once the head is learned).

@@ -24,7 +24,8 @@ extension Account.Recovery {
     ///
     /// Without a backup the home holds only the identity and knows nothing of its own feed: it refuses every append,
     /// a rotation included (`ContinuityError.recoveredHeadUnknown`), until a sync with a contact brought the feed
-    /// back; then publish the rotation with `rotation.rotate(reason: .deviceMigration)`.
+    /// back. Unless `rotate` is false, the sync that does (`SyncAgent`, through `completeMove()`) then publishes the
+    /// `device_migration` rotation; add the contacts' cards first, as it is sealed to the contacts known then.
     ///
     /// Either way the keys (or, after the rotation, the old keys) the guardian set holds are stale: make a new set
     /// with `setup` from the new home.
@@ -34,7 +35,7 @@ extension Account.Recovery {
     ///   - home: the new home; it must be empty or absent.
     ///   - backup: the latest backup file, if one is at hand.
     ///   - backupSecret: what opens it; nil to use the recovery key carried in the set.
-    ///   - rotate: false to skip the `device_migration` rotation after a restore.
+    ///   - rotate: false to skip the `device_migration` rotation (after a restore, or once the feed is known).
     ///   - scrypt: the cost of the new vault's passphrase key.
     ///   - passphrase: asked once, for the new vault.
     ///   - clock: seconds since 1970, for the new account.
@@ -48,7 +49,8 @@ extension Account.Recovery {
     ) async throws(KithError) -> RecoveryMove {
         guard let backup else {
             let account = try await BlockingWork.run { () throws(KithError) in
-                try Account.writeRecoveredHomeBlocking(recovered, into: home, scrypt: scrypt, passphrase: passphrase, clock: clock)
+                try Account.writeRecoveredHomeBlocking(recovered, into: home, rotateWhenKnown: rotate, scrypt: scrypt,
+                                                       passphrase: passphrase, clock: clock)
             }
             return RecoveryMove(account: account, restore: nil, rotated: false)
         }
@@ -64,11 +66,22 @@ extension Account.Recovery {
     }
 }
 
+extension Account.Recovery {
+    /// Finishes the move of a home rebuilt without a backup: once a sync brought its own feed back, publishes the
+    /// `device_migration` rotation (signed by the old key) that `move` deferred. Does nothing, and returns false, for
+    /// any other home, before the feed is known, or when `move` was told not to rotate. `SyncAgent` calls it after
+    /// every session.
+    @discardableResult
+    public func completeMove() async throws(KithError) -> Bool {
+        try await BlockingWork.run { () throws(KithError) in try account.completeRecoveredMoveBlocking() }
+    }
+}
+
 extension Account {
     /// Seals the recovered seeds in an empty `home` (vault, `keys.sealed`), opens it, writes `public.json` and the
     /// marker that keeps it from appending before it learned its own feed.
     static func writeRecoveredHomeBlocking(
-        _ recovered: RecoveredIdentity, into home: AccountHome, scrypt: ScryptParameters,
+        _ recovered: RecoveredIdentity, into home: AccountHome, rotateWhenKnown: Bool, scrypt: ScryptParameters,
         passphrase: @escaping @Sendable () throws(IdentityError) -> String, clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
         let fileManager = FileManager.default
@@ -84,7 +97,7 @@ extension Account {
         do throws(IdentityError) { try vault.storeSeed(recovered.deviceSeed) } catch { throw .vault(error) }
         if let keySeeds = recovered.keySeeds { try writeSealed(keySeeds, deviceSeed: recovered.deviceSeed, to: home.rotatedKeysURL) }
         let account = try openRotationAware(home: home, seed: recovered.deviceSeed, clock: clock)
-        try account.markRecoveredWithoutBackup()
+        try account.markRecoveredWithoutBackup(rotateWhenKnown: rotateWhenKnown)
         try account.writePublicKeys()
         return account
     }

@@ -14,8 +14,8 @@ extension RecoveryCommand {
                 With --into and --backup, the new home is restored from the backup (opened with the backup key the \
                 guardian set carried, else --key-file, KITH_BACKUP_PASSPHRASE or KITH_BACKUP_KEY) and a key_rotation \
                 with reason device_migration, signed by the old key, is published (skip it with --no-rotate). Without \
-                a backup the home holds only the identity: add a contact's card and sync with them first, then run \
-                `kith rotate-keys --reason device_migration`.
+                a backup the home holds only the identity: add your contacts' cards and sync with one of them; the \
+                sync that brings your feed back publishes the rotation (unless --no-rotate).
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -85,8 +85,10 @@ extension RecoveryCommand {
                 if let report = move.restore {
                     Output.line("Its home is \(into), restored from the backup (own feed up to \(report.ownHead)).")
                 } else {
-                    Output.line("Its home is \(into); it holds only the identity. Add a contact's card and sync with them to get")
-                    Output.line("the feed back, then run `kith rotate-keys --reason device_migration` (posting waits until then).")
+                    Output.line("Its home is \(into); it holds only the identity. Add your contacts' cards (`kith contact add`) and sync")
+                    Output.line("with one of them: the sync that brings your feed back publishes the device_migration rotation"
+                        + (noRotate ? " (not with --no-rotate: then run `kith rotate-keys --reason device_migration`)." : "."))
+                    Output.line("Posting waits until then.")
                 }
                 if move.rotated {
                     Output.line("Published a key rotation (device_migration) signed by the old key: contacts see a verified move.")
