@@ -127,9 +127,9 @@ extension Account {
                                        carriesBackupKey: backupKey != nil)
         do throws(StoreError) { try store.recordRecoverySet(record) } catch { throw .store(error) }
         // Guardians replaced: their old shares could still combine with k-1 other old shares, so they are told to
-        // delete them (a set already revoked was revoked at every guardian).
+        // delete them (a set already revoked was revoked at every guardian; one no longer a contact cannot be told).
         if let previous, previous.revokedAt == nil {
-            let replaced = previous.guardians.filter { !guardians.contains($0) }
+            let replaced = previous.guardians.filter { !guardians.contains($0) && (try? contactRecordBlocking($0)) != nil }
             try sendRecoveryRevocationBlocking(of: previous, to: replaced)
         }
         return record

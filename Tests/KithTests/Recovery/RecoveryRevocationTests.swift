@@ -23,6 +23,14 @@ import Testing
         for kept in [bob, carol] { #expect(try await kept.recovery.held().map(\.generation) == [second.generation]) }
     }
 
+    @Test func aReplacedGuardianWhoIsNoLongerAContactDoesNotStopTheNewSet() async throws {
+        let (alice, guardians) = try await RecoveryAccountTests.people()
+        try await alice.recovery.setup(threshold: 2, guardians: guardians.map(\.feedID))
+        _ = try await alice.contacts.remove(guardians[2].feedID)
+        let second = try await alice.recovery.setup(threshold: 2, guardians: [guardians[0].feedID, guardians[1].feedID])
+        #expect(try await alice.recovery.status() == second)
+    }
+
     @Test func revokeReachesEveryGuardianAndMarksTheSet() async throws {
         let (alice, guardians) = try await RecoveryAccountTests.people()
         let set = try await alice.recovery.setup(threshold: 2, guardians: guardians.map(\.feedID))
