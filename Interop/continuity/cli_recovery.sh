@@ -85,4 +85,20 @@ set +e
 "$kith" recovery combine --home "$work/n" "$release_c" "$release_b" > /dev/null 2> "$work/again.err"; again=$?
 set -e
 [ "$again" -ne 0 ] && grep -q "no recovery request is pending" "$work/again.err" || fail "reuse: $(cat "$work/again.err")"
-echo "recovery CLI ok: 2-of-2 guardians, revocation deletes held shares, the set carries the backup key, safety code checked, one release and a replay refused, identity rebuilt and restored from the backup, verified device_migration, request single use"
+# Without a backup the rebuilt home holds only the identity and refuses to post before it knows its feed.
+"$kith" recovery request --home "$work/n" "$alice" --json > "$work/request2.json" || fail "second request"
+request2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["request"])' "$work/request2.json")
+code2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["safety_code"])' "$work/request2.json")
+r2b=$("$kith" recovery release --home "$work/b" Alice --request "$request2" --code "$code2") || fail "Bob's second release"
+r2c=$("$kith" recovery release --home "$work/c" Alice --request "$request2" --code "$code2") || fail "Carol's second release"
+"$kith" recovery combine --home "$work/n" "$r2b" "$r2c" --into "$work/r2" --json > "$work/combine2.json" || fail "combine without backup"
+python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert not c["restored_backup"] and not c["device_migration_published"] and c["awaiting_own_feed"], c' "$work/combine2.json" || fail "combine2: $(cat "$work/combine2.json")"
+set +e
+"$kith" post --home "$work/r2" "too early" > /dev/null 2> "$work/early.err"; early=$?
+set -e
+[ "$early" -ne 0 ] && grep -q "rebuilt through guardians without a backup" "$work/early.err" || fail "early post: $(cat "$work/early.err")"
+
+echo "recovery CLI ok: 2-of-2 guardians, revocation deletes held shares, the set carries the backup key, safety code checked, one release and a replay refused, identity rebuilt and restored from the backup, verified device_migration, request single use, a home rebuilt without a backup does not post before it knows its feed"
