@@ -47,7 +47,7 @@ extension Account {
         type: String, audience: Audience, rotatingTo rotation: KeyState? = nil,
         make: (OwnAppendSlot) throws(KithError) -> (content: [UInt8], plaintext: [UInt8])
     ) throws(KithError) -> Envelope {
-        if type != Self.keyRotationType { try checkRestoredHead() }
+        try checkRestoredHead(appending: type)
         var written: Envelope?
         var replaced: KeyState?
         do throws(OwnAppendError<KithError>) {

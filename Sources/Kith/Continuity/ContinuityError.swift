@@ -12,6 +12,8 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
     case inconsistent(String)
     /// The account was restored from a backup and has not yet learned its own feed's head.
     case restoredHeadUnknown(sequence: Int64)
+    /// The identity was rebuilt through guardians without a backup and has not yet learned its own feed from a contact.
+    case recoveredHeadUnknown
 
     public var description: String {
         switch self {
@@ -23,6 +25,9 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
         case .restoredHeadUnknown(let sequence):
             "restored from a backup whose own feed ended at \(sequence): sync with a contact first (so this device learns "
                 + "what the old one posted since), or run `kith rotate-keys --reason device_migration`; posting now could fork the feed"
+        case .recoveredHeadUnknown:
+            "rebuilt through guardians without a backup: this device knows nothing of its own feed yet; add a contact's card "
+                + "and sync with them first, then run `kith rotate-keys --reason device_migration`; posting or rotating now would fork the feed"
         }
     }
 }

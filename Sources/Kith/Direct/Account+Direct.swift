@@ -111,6 +111,9 @@ extension Account {
                 case .recoveryShare(let handover)?:
                     // Kept only when the share names its sender as owner; a newer set replaces an older one.
                     try Self.acceptRecoveryShare(handover, from: envelope.feedID, access: access)
+                case .recoveryRevocation(let revocation)?:
+                    // Deletes only the sender's own shares: a contact cannot revoke someone else's set.
+                    try Self.acceptRecoveryRevocation(revocation, from: envelope.feedID, access: access)
                 case .groupTreeOffer(let offer)?:
                     // Only its author's Welcome uses it, and MLS checks the tree against that Welcome's tree hash.
                     try access.groups.keepGroupTree(offer, from: envelope.feedID.string)

@@ -34,6 +34,7 @@ extension Account {
         if case .pushTokens = content { throw .input(.invalid("push_tokens content is direct only: hand tokens over with push.handOverTokens(_:to:expiresAt:)")) }
         // Recovery shares are for one guardian: never in a feed-wide or group audience.
         if case .recoveryShare = content { throw .input(.invalid("recovery_share content is direct only: hand shares over with recovery.setup(threshold:guardians:)")) }
+        if case .recoveryRevocation = content { throw .input(.invalid("recovery_revoke content is direct only: revoke with recovery.revoke()")) }
         if case .group(let text) = audience {
             let id: GroupID
             do throws(GroupError) { id = try GroupID(text) } catch { throw .group(error) }

@@ -17,20 +17,39 @@ import KithStore
 /// let recovered = try Account.Recovery.rebuild(from: collector)
 /// ```
 extension Account.Recovery {
-    /// Splits this identity's recovery secret (device seed and rotated key seeds) among `guardians` and hands each
-    /// its share in a `recovery_share` direct message. The set replaces any earlier one: it gets a fresh set id and
-    /// the next generation, and guardians drop the older set's share when the new one arrives.
+    /// Splits this identity's recovery secret (device seed, rotated key seeds and, when given, the backup recovery
+    /// key) among `guardians` and hands each its share in a `recovery_share` direct message. The set replaces any
+    /// earlier one: it gets a fresh set id and the next generation, guardians drop the older set's share when the new
+    /// one arrives, and each guardian of the previous set who is not in this one is sent a `recovery_revoke`.
     ///
     /// - Parameters:
     ///   - threshold: how many guardians must release their shares, 2…16.
     ///   - guardians: distinct contacts, threshold…16 of them, in share order.
+    ///   - backupKey: the recovery key the backups are sealed under, carried in the secret so that a person who lost
+    ///     it with the device can still open the latest backup after recovery.
     /// - Returns: the set recorded.
     /// - Throws: `KithError.recovery` for an out-of-range threshold or guardian count, `.input` for a repeated
     ///   guardian or this identity itself, `.contacts` when a guardian is not a contact, and the direct-message
     ///   errors when a share cannot be sent (the set is then not recorded; run setup again).
     @discardableResult
-    public func setup(threshold: Int, guardians: [FeedID]) async throws(KithError) -> RecoverySetRecord {
-        try await BlockingWork.run { () throws(KithError) in try account.setupRecoveryBlocking(threshold: threshold, guardians: guardians) }
+    public func setup(threshold: Int, guardians: [FeedID], backupKey: RecoveryKey? = nil) async throws(KithError) -> RecoverySetRecord {
+        try await BlockingWork.run { () throws(KithError) in
+            try account.setupRecoveryBlocking(threshold: threshold, guardians: guardians, backupKey: backupKey)
+        }
+    }
+
+    /// True when `set` no longer rebuilds the current keys: they were rotated (for example by a device migration)
+    /// after the set was made. Make a new set with `setup`.
+    public func isStale(_ set: RecoverySetRecord) async throws(KithError) -> Bool {
+        try await BlockingWork.run { () throws(KithError) in
+            if let key = set.identityKey { return key != account.identity.publicKeys.identityKeyString }
+            do throws(StoreError) {
+                guard let rotated = try account.store.latestTimestamp(feed: account.feedID, type: Account.keyRotationType) else { return false }
+                return rotated > set.createdAt
+            } catch {
+                throw .store(error)
+            }
+        }
     }
 
     /// The newest guardian set, nil before the first `setup`.
@@ -73,25 +92,26 @@ extension Account.Recovery {
     public static func rebuild(from collector: RecoveryCollector) throws(KithError) -> RecoveredIdentity {
         let secret: [UInt8]
         do throws(RecoveryError) { secret = try collector.combine() } catch { throw .recovery(error) }
-        let (deviceSeed, keySeeds) = try RecoverySecretPayload.decode(secret)
+        let contents = try RecoverySecretPayload.decode(secret)
         let identity: Identity
-        do throws(IdentityError) { identity = try Identity(seed: deviceSeed, keySeeds: keySeeds) } catch { throw .identity(error) }
+        do throws(IdentityError) { identity = try Identity(seed: contents.deviceSeed, keySeeds: contents.keySeeds) } catch { throw .identity(error) }
         guard ConstantTime.equals(identity.feedID.rawBytes, collector.requestKey.request.ownerFeedID) else {
             throw .recovery(.ownerMismatch)
         }
-        return RecoveredIdentity(deviceSeed: deviceSeed, keySeeds: keySeeds, identity: identity)
+        return RecoveredIdentity(deviceSeed: contents.deviceSeed, keySeeds: contents.keySeeds, backupKey: contents.backupKey,
+                                 identity: identity)
     }
 }
 
 extension Account {
-    func setupRecoveryBlocking(threshold: Int, guardians: [FeedID]) throws(KithError) -> RecoverySetRecord {
+    func setupRecoveryBlocking(threshold: Int, guardians: [FeedID], backupKey: RecoveryKey?) throws(KithError) -> RecoverySetRecord {
         guard Set(guardians).count == guardians.count else { throw .input(.invalid("a guardian is named twice")) }
         guard !guardians.contains(feedID) else { throw .input(.invalid("you cannot be your own guardian")) }
         for guardian in guardians { _ = try contactRecordBlocking(guardian) }
         let previous: RecoverySetRecord?
         do throws(StoreError) { previous = try store.latestRecoverySet() } catch { throw .store(error) }
         let generation = (previous?.generation ?? 0) + 1
-        let secret = RecoverySecretPayload.encode(deviceSeed: deviceSeed, keySeeds: keySeeds)
+        let secret = RecoverySecretPayload.encode(deviceSeed: deviceSeed, keySeeds: keySeeds, backupKey: backupKey)
         let set: RecoveryShareSet
         do throws(RecoveryError) {
             set = try RecoveryShareSet.split(secret: secret, ownerFeedID: feedID.rawBytes, threshold: threshold,
@@ -103,8 +123,15 @@ extension Account {
             _ = try sendDirectBlocking(.recoveryShare(RecoveryShareHandover(shareBytes: share.encoded)), to: guardian)
         }
         let record = RecoverySetRecord(generation: generation, setID: Hex.encode(set.setID), threshold: threshold,
-                                       guardians: guardians, createdAt: clock())
+                                       guardians: guardians, createdAt: clock(), identityKey: identity.publicKeys.identityKeyString,
+                                       carriesBackupKey: backupKey != nil)
         do throws(StoreError) { try store.recordRecoverySet(record) } catch { throw .store(error) }
+        // Guardians replaced: their old shares could still combine with k-1 other old shares, so they are told to
+        // delete them (a set already revoked was revoked at every guardian; one no longer a contact cannot be told).
+        if let previous, previous.revokedAt == nil {
+            let replaced = previous.guardians.filter { !guardians.contains($0) && (try? contactRecordBlocking($0)) != nil }
+            try sendRecoveryRevocationBlocking(of: previous, to: replaced)
+        }
         return record
     }
 

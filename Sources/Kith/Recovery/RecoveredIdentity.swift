@@ -1,3 +1,4 @@
+import KithContinuity
 import KithIdentity
 
 /// What guardians' releases rebuilt on a new device: the device seed and the rotated key seeds of the lost identity,
@@ -8,6 +9,8 @@ public struct RecoveredIdentity: Sendable {
     public let deviceSeed: Seed
     /// Its rotated key seeds, nil when the keys never rotated.
     public let keySeeds: RotatedKeySeeds?
+    /// The backup recovery key the set carried (`setup(threshold:guardians:backupKey:)`), nil when it carried none.
+    public let backupKey: RecoveryKey?
     /// The identity the seeds derive (its feed id is the one claimed in the request).
     public let identity: Identity
 }

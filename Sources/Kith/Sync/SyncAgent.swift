@@ -147,6 +147,9 @@ public struct SyncAgent: Sendable {
         // leaves them for the next pass and does not undo the sync).
         _ = try? await account.direct.process()
         _ = try? await account.circle.process()
+        // A home rebuilt through guardians without a backup publishes its device_migration rotation once this
+        // session brought its own feed back (docs/CONTINUITY.md, "After the rebuild").
+        _ = try? await account.recovery.completeMove()
         return report
     }
 }

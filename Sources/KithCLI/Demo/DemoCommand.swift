@@ -35,6 +35,7 @@ struct DemoCommand: AsyncParsableCommand {
                 _ = try await KithDemo.Demo.runPush(in: directory, serverURL: url) { Output.line($0) }
             }
             _ = try await KithDemo.Demo.runCircle(in: directory) { Output.line($0) }
+            _ = try await KithDemo.Demo.runRescue(in: directory) { Output.line($0) }
             Output.line("")
             Output.line("Done. Homes are in \(directory.path). Try: kith --home \(directory.appendingPathComponent("alice").path) log")
         }

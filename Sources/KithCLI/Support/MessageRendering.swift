@@ -35,6 +35,7 @@ enum MessageRendering {
             return "\(prefix) refused an invite join (\(TerminalText.escaped(error.error))\(error.reason.map { ": \(TerminalText.escaped($0))" } ?? ""))"
         case .pushTokens(let tokens): return "\(prefix) handed over \(tokens.tokens.count) push tokens (to knock on them)"
         case .recoveryShare: return "\(prefix) handed over a recovery share (you hold it for them: `kith recovery held`)"
+        case .recoveryRevocation: return "\(prefix) revoked the recovery share you held for them"
         case .groupEvent(let event): return "\(prefix) group \(TerminalText.escaped(event.event).replacingOccurrences(of: "_", with: " "))"
         }
     }

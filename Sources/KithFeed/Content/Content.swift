@@ -28,6 +28,8 @@ public enum Content: Sendable, Hashable {
     case pushTokens(PushTokens)
     /// A recovery share handed to a guardian (`recovery_share`, direct audience only).
     case recoveryShare(RecoveryShareHandover)
+    /// Revokes the recovery shares a guardian holds for the sender (`recovery_revoke`, direct audience only).
+    case recoveryRevocation(RecoveryRevocation)
     /// A type this version does not know.
     case unknown(type: String, object: JSONObject)
 
@@ -57,6 +59,7 @@ public enum Content: Sendable, Hashable {
         case .inviteJoinError: "invite_join_error"
         case .pushTokens: "push_tokens"
         case .recoveryShare: "recovery_share"
+        case .recoveryRevocation: "recovery_revoke"
         case .unknown(let type, _): type
         }
     }
@@ -102,6 +105,7 @@ public enum Content: Sendable, Hashable {
         case "invite_join_error": return .inviteJoinError(try InviteJoinError(fields))
         case "push_tokens": return .pushTokens(try PushTokens(fields))
         case "recovery_share": return .recoveryShare(try RecoveryShareHandover(fields))
+        case "recovery_revoke": return .recoveryRevocation(try RecoveryRevocation(fields))
         default: return .unknown(type: type, object: object)
         }
     }
@@ -124,6 +128,7 @@ public enum Content: Sendable, Hashable {
         case .inviteJoinError(let error): object = error.jsonMembers
         case .pushTokens(let tokens): object = tokens.jsonMembers
         case .recoveryShare(let handover): object = handover.jsonMembers
+        case .recoveryRevocation(let revocation): object = revocation.jsonMembers
         case .unknown(_, let members): object = members
         }
         object["type"] = .string(type)

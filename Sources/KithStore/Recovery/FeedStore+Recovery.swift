@@ -9,9 +9,14 @@ extension FeedStore {
     public func recordRecoverySet(_ record: RecoverySetRecord) throws(StoreError) {
         try write { db in
             try db.execute(
-                cached: "INSERT INTO recovery_own_sets(generation, set_id, threshold, guardians, created_at) VALUES (?, ?, ?, ?, ?)",
+                cached: """
+                    INSERT INTO recovery_own_sets(generation, set_id, threshold, guardians, created_at, identity_key,
+                                                  carries_backup_key, revoked_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [record.generation, record.setID, record.threshold,
-                            record.guardians.map(\.string).joined(separator: " "), record.createdAt]
+                            record.guardians.map(\.string).joined(separator: " "), record.createdAt, record.identityKey,
+                            record.carriesBackupKey, record.revokedAt]
             )
         }
     }
@@ -25,7 +30,15 @@ extension FeedStore {
         let text: String = row["guardians"]
         let guardians = text.split(separator: " ").compactMap { try? FeedID(String($0)) }
         return RecoverySetRecord(generation: row["generation"], setID: row["set_id"], threshold: row["threshold"],
-                                 guardians: guardians, createdAt: row["created_at"])
+                                 guardians: guardians, createdAt: row["created_at"], identityKey: row["identity_key"],
+                                 carriesBackupKey: row["carries_backup_key"], revokedAt: row["revoked_at"])
+    }
+
+    /// Marks every set not yet revoked as revoked at `time` (seconds since 1970).
+    public func markRecoverySetsRevoked(at time: Int64) throws(StoreError) {
+        try write { db in
+            try db.execute(cached: "UPDATE recovery_own_sets SET revoked_at = ? WHERE revoked_at IS NULL", arguments: [time])
+        }
     }
 
     // MARK: Guardian side
@@ -38,6 +51,13 @@ extension FeedStore {
             try RecoveryShareRows.accept(share: share, owner: owner.string, setID: setID, generation: generation, in: db,
                                          sealer: sealer, now: Self.nowMillis())
         }
+    }
+
+    /// Deletes the share held for `owner` when its generation is `generation` or older (see
+    /// `DirectSessionAccess.revokeRecoveryShares`). Returns whether a share was deleted.
+    @discardableResult
+    public func revokeRecoveryShares(of owner: FeedID, upTo generation: Int64) throws(StoreError) -> Bool {
+        try write { db in try RecoveryShareRows.revoke(owner: owner.string, upTo: generation, in: db) }
     }
 
     /// The shares held as a guardian (without their bytes), by owner.

@@ -12,14 +12,25 @@ public struct RecoverySetRecord: Sendable, Equatable {
     public let guardians: [FeedID]
     /// When the set was made, seconds since 1970.
     public let createdAt: Int64
+    /// The identity key (base64url) current when the set was made; nil for sets made before it was recorded. The set
+    /// is stale once the keys rotated since.
+    public let identityKey: String?
+    /// Whether the recovery secret carries the backup recovery key.
+    public let carriesBackupKey: Bool
+    /// When the set was revoked (`recovery.revoke()`), seconds since 1970; nil while it stands.
+    public let revokedAt: Int64?
 
     /// Bundles the fields.
-    public init(generation: Int64, setID: String, threshold: Int, guardians: [FeedID], createdAt: Int64) {
+    public init(generation: Int64, setID: String, threshold: Int, guardians: [FeedID], createdAt: Int64,
+                identityKey: String? = nil, carriesBackupKey: Bool = false, revokedAt: Int64? = nil) {
         self.generation = generation
         self.setID = setID
         self.threshold = threshold
         self.guardians = guardians
         self.createdAt = createdAt
+        self.identityKey = identityKey
+        self.carriesBackupKey = carriesBackupKey
+        self.revokedAt = revokedAt
     }
 }
 

@@ -21,4 +21,11 @@ enum RecoveryShareRows {
         )
         return .kept
     }
+
+    /// Deletes the share held for `owner` when its generation is `generation` or older; true when one was deleted.
+    static func revoke(owner: String, upTo generation: Int64, in db: Database) throws -> Bool {
+        try db.execute(cached: "DELETE FROM recovery_held_shares WHERE owner_feed_id = ? AND generation <= ?",
+                       arguments: [owner, generation])
+        return db.changesCount > 0
+    }
 }

@@ -24,4 +24,12 @@ extension Schema {
             created_at INTEGER NOT NULL
         );
         """
+
+    /// What a guardian set was made for and what became of it: the identity key current when it was made (the set is
+    /// stale once the keys rotate), whether it carries the backup recovery key, and when it was revoked.
+    static let recoverySetStateColumns = """
+        ALTER TABLE recovery_own_sets ADD COLUMN identity_key TEXT;
+        ALTER TABLE recovery_own_sets ADD COLUMN carries_backup_key INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE recovery_own_sets ADD COLUMN revoked_at INTEGER;
+        """
 }

@@ -69,6 +69,9 @@ enum Schema {
         migrator.registerMigration("v18-recovery-shares") { db in
             try db.execute(sql: recoveryTables)
         }
+        migrator.registerMigration("v19-rescue-recovery-set-state") { db in
+            try db.execute(sql: recoverySetStateColumns)
+        }
         return migrator
     }
 
