@@ -102,9 +102,12 @@ extension Account {
                 switch try? Content.parse(plaintext, envelopeType: envelope.type) {
                 case .prekeyBatch(let content)?:
                     try DirectSessions.acceptPrekeyBatch(content.batchBytes, from: peer.feed, peerPrekeys: access.ratchet)
+                    // A restored contact's pool with us is dead: drop ours with it, and only with it (docs/CONTINUITY.md section 8).
+                    if content.poolReset { try access.dropOneTimePools(peer: envelope.feedID.string) }
                 case .keyPackageOffer(let offer)?:
                     // Kept with the message it came in, or not at all; one that is not the sender's own is ignored.
                     try Self.acceptKeyPackage(offer, from: envelope.feedID, access: access.groups)
+                    try Self.recordReadmissionRequest(offer, from: envelope.feedID, access: access)
                 case .pushTokens(let content)?:
                     // Only a contact's direct message reaches here (contactKeys above); a stranger's waits unread.
                     try access.acceptPushTokens(content, from: envelope.feedID.string)
@@ -125,6 +128,7 @@ extension Account {
         if !report.opened.isEmpty { hub.emit(.directMessagesOpened(report.opened)) }
         // Welcomes arrive as direct messages, and group messages may wait for them.
         try processGroupMessagesBlocking()
+        try honourReadmissionRequestsBlocking()
         return report
     }
 

@@ -41,6 +41,8 @@ extension Account {
             try processGroupMessagesBlocking(passes: passes)
         }
         if passes.oneTimeMessages { try processOneTimeMessagesBlocking() }
+        // After a restore, an import may have brought the own head: the guard lifts and re-establishment runs.
+        _ = try? reestablishIfDueBlocking()
     }
 
     /// Runs an ingest into `feed` and emits what it stored: ``AccountEvent/messagesStored(feed:messages:)``

@@ -69,6 +69,9 @@ enum Schema {
         migrator.registerMigration("v18-recovery-shares") { db in
             try db.execute(sql: recoveryTables)
         }
+        migrator.registerMigration("v19-reestablish-tasks") { db in
+            try db.execute(sql: reestablishTables)
+        }
         return migrator
     }
 
