@@ -173,3 +173,22 @@ import Testing
         #expect(try await bob.groups.summary(group).members.contains(carol.feedID) == false)
     }
 }
+
+/// The guard lifted by a real sync session (simulated radio): the session brings the own head, the prekeys go out in
+/// the next session, and the contact's answer arrives in the one after.
+@Suite struct ReestablishSyncTests {
+    @Test func aSyncThatBringsTheOwnHeadStartsReestablishment() async throws {
+        let (alice, bob) = try await BackupRestoreTests.aliceWithHistory()
+        let (restored, _, _) = try await ReestablishTests.restore(alice)
+        try await alice.publishing.post("from the old device", audience: .contacts)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
+
+        _ = await SyncPair.session(restored, bob)
+        #expect(!restored.isAwaitingHeadAfterRestore)
+        #expect(try await restored.reestablishStatus().prekeysSent == 1)
+        _ = await SyncPair.session(restored, bob)
+        _ = try await bob.direct.send("welcome back", to: alice.feedID)
+        _ = await SyncPair.session(restored, bob)
+        #expect(try await ReestablishTests.directTexts(restored, from: bob.feedID).contains("welcome back"))
+    }
+}
