@@ -11,11 +11,12 @@ import KithStore
 /// requester was not readmitted to that group within ``Account/readmissionInterval``.
 extension Account {
     /// Keeps a readmission request that came in a contact's direct message (inside that message's transaction); one
-    /// whose KeyPackage is not the sender's own is ignored, like any KeyPackage offer.
-    static func recordReadmissionRequest(_ offer: KeyPackageOffer, from peer: FeedID, access: DirectSessionAccess) throws {
+    /// whose KeyPackage is not the sender's own is ignored, like any KeyPackage offer. Returns whether one was kept.
+    static func recordReadmissionRequest(_ offer: KeyPackageOffer, from peer: FeedID, access: DirectSessionAccess) throws -> Bool {
         guard let group = offer.readmitGroup, let keyPackage = try? GroupKeyPackage.decode(offer.keyPackageBytes),
-              (try? GroupKeyPackage.check(keyPackage, owner: peer)) != nil, let reference = try? GroupKeyPackage.reference(keyPackage) else { return }
+              (try? GroupKeyPackage.check(keyPackage, owner: peer)) != nil, let reference = try? GroupKeyPackage.reference(keyPackage) else { return false }
         try access.recordReadmissionRequest(keyPackageReference: Base64URL.encode(reference), groupID: group, requester: peer.string)
+        return true
     }
 
     /// Settles every pending readmission request: honoured with one commit each, or refused with the reason.
