@@ -172,6 +172,20 @@ import Testing
         #expect(try await bob.groups.summary(group).epoch == epoch)
         #expect(try await bob.groups.summary(group).members.contains(carol.feedID) == false)
     }
+
+    @Test func aReadmissionRequestCarryingAnotherFeedsKeyPackageIsIgnored() async throws {
+        let (alice, bob) = try await MetAccounts.met()
+        let group = try await Self.groupWithAlice(alice, bob)
+        let carol = try await Self.carol(meeting: bob)
+        let epoch = try await bob.groups.summary(group).epoch
+        // Carol relays a KeyPackage of Alice's, as if Alice asked: it does not name Carol, so nothing is recorded.
+        let alicesKeyPackage = try alice.makeKeyPackageBlocking(recipient: bob.feedID)
+        _ = try await carol.direct.send(
+            .keyPackageOffer(KeyPackageOffer(keyPackageBytes: alicesKeyPackage, readmitGroup: group.string)), to: bob.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await carol.feed.export(), contact: carol.feedID)
+        #expect(try await bob.groups.readmissionRequests().isEmpty)
+        #expect(try await bob.groups.summary(group).epoch == epoch)
+    }
 }
 
 /// The guard lifted by a real sync session (simulated radio): the session brings the own head, the prekeys go out in
