@@ -61,6 +61,12 @@ ident = json.loads(kith("--home", new_home, "id", "--json").stdout)
 assert ident["feed_id"] == created["feed_id"]
 blocked = kith("--home", new_home, "post", "too early", check=False)
 assert blocked.returncode != 0 and "device_migration" in blocked.stderr, blocked.stderr
+pending = json.loads(kith("--home", new_home, "backup", "status", "--json").stdout)
+assert pending["waiting_for_head"] and not pending["complete"], pending
+kith("--home", new_home, "rotate-keys", "--reason", "device_migration")
+settled = json.loads(kith("--home", new_home, "backup", "status", "--json").stdout)
+assert not settled["waiting_for_head"] and settled["complete"], settled
+assert "prekeys: sent to 0 of 0 contacts" in kith("--home", new_home, "backup", "status").stdout
 again = kith("--home", new_home, "backup", "restore", backup, extra={"KITH_BACKUP_KEY": key_text}, check=False)
 assert again.returncode == 2, (again.returncode, again.stderr)
 
@@ -71,4 +77,4 @@ kept = sorted(os.listdir(folder))
 assert len(kept) <= 2 and kept, kept
 opened, _ = open_backup(open(os.path.join(folder, kept[-1]), "rb").read(), passphrase="backup pass")
 assert opened["feed_id"] == created["feed_id"]
-print(f"backup created, read by Python ({len(records)} records), verified, restored, guarded; {len(kept)} scheduled kept")
+print(f"backup created, read by Python ({len(records)} records), verified, restored, guarded, re-established; {len(kept)} scheduled kept")

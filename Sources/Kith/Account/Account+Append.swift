@@ -85,6 +85,8 @@ extension Account {
         guard let written else { throw .store(.database("the entry was not written")) }
         if type == Self.keyRotationType { clearRestoredHead() }
         hub.emit(.messagesStored(feed: feedID, messages: [written.messageID]))
+        // A rotation lifts the restored-head guard: what a restore did not carry is re-established now.
+        if type == Self.keyRotationType { _ = try? reestablishIfDueBlocking() }
         return written
     }
 

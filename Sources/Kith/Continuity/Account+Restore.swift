@@ -79,6 +79,7 @@ extension Account {
         var seedBytes: [UInt8]?
         var sealedKeySeeds: [UInt8]?
         var groups: [(groupID: String, name: String?)] = []
+        var groupMembers: [(groupID: String, members: [String])] = []
         let manifest = try withBackupReader(url, secret: secret) { (reader: inout BackupReader<FileHandleBackupInput>) throws(KithError) in
             do throws(BackupError) {
                 try reader.verifyRemaining { record in
@@ -88,6 +89,7 @@ extension Account {
                     case .groupSummary:
                         if let object = (try? CanonicalJSON.parse(record.body))?.objectValue, let id = object["group_id"]?.stringValue {
                             groups.append((id, object["name"]?.stringValue))
+                            groupMembers.append((id, object["members"]?.arrayValue?.compactMap(\.stringValue) ?? []))
                         }
                     default: break
                     }
@@ -141,6 +143,7 @@ extension Account {
                 throw KithError.fileSystem(path: home.restoreMarkerURL.path, reason: error.localizedDescription)
             }
             try account.writePublicKeys()
+            try account.planReestablishmentBlocking(groups: groupMembers)
             return (account, RestoreReport(manifest: manifest, importedRows: imported, groupsAwaitingReadmission: groups, ownHead: head))
         } catch {
             if created, let entries = try? fileManager.contentsOfDirectory(atPath: home.directory.path) {

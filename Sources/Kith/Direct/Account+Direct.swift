@@ -87,6 +87,7 @@ extension Account {
         let sessions = try directSessions()
         let now = UInt64(max(0, clock()))
         let report: DirectOpenReport
+        var readmissionAsked = false
         do {
             report = try store.openDirectMessages(to: feedID) { envelope, access in
                 guard let keys = try access.contactKeys(peer: envelope.feedID.string) else { return nil }
@@ -102,9 +103,12 @@ extension Account {
                 switch try? Content.parse(plaintext, envelopeType: envelope.type) {
                 case .prekeyBatch(let content)?:
                     try DirectSessions.acceptPrekeyBatch(content.batchBytes, from: peer.feed, peerPrekeys: access.ratchet)
+                    // A restored contact's pool with us is dead: drop ours with it, and only with it (docs/CONTINUITY.md section 8).
+                    if content.poolReset { try access.dropOneTimePools(peer: envelope.feedID.string) }
                 case .keyPackageOffer(let offer)?:
                     // Kept with the message it came in, or not at all; one that is not the sender's own is ignored.
                     try Self.acceptKeyPackage(offer, from: envelope.feedID, access: access.groups)
+                    if try Self.recordReadmissionRequest(offer, from: envelope.feedID, access: access) { readmissionAsked = true }
                 case .pushTokens(let content)?:
                     // Only a contact's direct message reaches here (contactKeys above); a stranger's waits unread.
                     try access.acceptPushTokens(content, from: envelope.feedID.string)
@@ -128,6 +132,8 @@ extension Account {
         if !report.opened.isEmpty { hub.emit(.directMessagesOpened(report.opened)) }
         // Welcomes arrive as direct messages, and group messages may wait for them.
         try processGroupMessagesBlocking()
+        // A request that cannot be settled now stays pending for the next import's pass; it never fails this one.
+        if readmissionAsked { _ = try? honourReadmissionRequestsBlocking() }
         return report
     }
 

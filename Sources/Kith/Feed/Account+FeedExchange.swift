@@ -41,6 +41,12 @@ extension Account {
             try processGroupMessagesBlocking(passes: passes)
         }
         if passes.oneTimeMessages { try processOneTimeMessagesBlocking() }
+        if passes.reestablishment {
+            // A readmission request left pending is settled; after a restore, an import may have brought the own head:
+            // the guard lifts and re-establishment runs (docs/CONTINUITY.md section 8). Neither fails the import.
+            _ = try? honourReadmissionRequestsBlocking()
+            _ = try? reestablishIfDueBlocking()
+        }
     }
 
     /// Runs an ingest into `feed` and emits what it stored: ``AccountEvent/messagesStored(feed:messages:)``

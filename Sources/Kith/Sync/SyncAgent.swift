@@ -134,6 +134,8 @@ public struct SyncAgent: Sendable {
         if let contact = await source.contact(staticKey: link.peerStaticKey) {
             _ = try? await account.groups.offerKeyPackageIfDue(to: contact.feedID)
         }
+        // After a restore whose guard is lifted, the fresh prekeys and readmission requests travel in this session.
+        _ = try? await account.reestablish()
         let options = SyncSessionOptions(blobSource: blobs ? source : nil, maximumBlobLength: maximumBlobLength) { event in
             hub.emit(.syncProgress(event))
             observer?(event)
@@ -150,6 +152,8 @@ public struct SyncAgent: Sendable {
         // A home rebuilt through guardians without a backup publishes its device_migration rotation once this
         // session brought its own feed back (docs/CONTINUITY.md, "After the rebuild").
         _ = try? await account.recovery.completeMove()
+        // This session may have brought the own head after a restore (docs/CONTINUITY.md section 8).
+        _ = try? await account.reestablish()
         return report
     }
 }

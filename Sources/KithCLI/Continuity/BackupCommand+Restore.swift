@@ -38,10 +38,11 @@ extension BackupCommand {
                     Output.line("Restored \(account.feedID) into \(global.accountHome.directory.path)")
                     for (table, count) in report.importedRows.sorted(by: { $0.key < $1.key }) { Output.line("  \(TerminalText.escaped(table)): \(count)") }
                     for group in report.groupsAwaitingReadmission {
-                        Output.line("  group \(TerminalText.escaped(group.name ?? group.groupID)): ask a member to re-add you (MLS state is never carried)")
+                        Output.line("  group \(TerminalText.escaped(group.name ?? group.groupID)): its members are asked to readmit you once you can post")
                     }
                     Output.line("Before posting: sync with a contact (to learn what the old device posted since the backup), or run")
-                    Output.line("`kith rotate-keys --reason device_migration`. Direct sessions restart with fresh prekeys.")
+                    Output.line("`kith rotate-keys --reason device_migration`. Then fresh prekeys go to every contact and readmission")
+                    Output.line("requests to each group's members by themselves; `kith backup status` shows what is pending.")
                 }
             }
         }

@@ -9,16 +9,23 @@ import KithCanonical
 ///
 /// This layer checks the size bound only; the group layer decodes the KeyPackage and checks that its credential names
 /// the feed that sent it. Valid only in a `direct:` audience.
+///
+/// `"readmit":"<group id>"` (optional) makes the offer a readmission request from an identity restored from a
+/// backup (docs/CONTINUITY.md section 8): the group's committer replaces the sender's old leaf with this KeyPackage in
+/// one commit, when the sender is a current member and was not readmitted to that group recently.
 public struct KeyPackageOffer: Sendable, Hashable {
     /// Largest KeyPackage accepted (a Kith KeyPackage is about 300 bytes).
     public static let maxBytes = 4096
 
     /// The TLS-encoded KeyPackage, base64url.
     public var keyPackage: String
+    /// The group (base64url of its 32-byte id) the sender asks to be readmitted to, if any.
+    public var readmitGroup: String?
 
-    /// Creates the content from the KeyPackage bytes.
-    public init(keyPackageBytes: [UInt8]) {
+    /// Creates the content from the KeyPackage bytes; `readmitGroup` makes it a readmission request for that group.
+    public init(keyPackageBytes: [UInt8], readmitGroup: String? = nil) {
         keyPackage = Base64URL.encode(keyPackageBytes)
+        self.readmitGroup = readmitGroup
     }
 
     /// The decoded KeyPackage bytes.
@@ -30,11 +37,14 @@ public struct KeyPackageOffer: Sendable, Hashable {
               !bytes.isEmpty, bytes.count <= Self.maxBytes else {
             throw fields.fail("'key_package' must be base64url of 1...\(Self.maxBytes) bytes")
         }
+        readmitGroup = try fields.optionalString("readmit")
+        if let readmitGroup { _ = try fields.bytes(readmitGroup, "readmit", length: 32) }
     }
 
     var jsonMembers: JSONObject {
         var object = JSONObject()
         object["key_package"] = .string(keyPackage)
+        if let readmitGroup { object["readmit"] = .string(readmitGroup) }
         return object
     }
 }

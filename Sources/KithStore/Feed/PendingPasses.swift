@@ -23,17 +23,20 @@ public struct PendingPasses: Sendable, Equatable {
     public var queuedWelcomes = false
     /// Decrypted direct invite join requests or join errors to `local` not processed yet.
     public var inviteMessages = false
+    /// After a restore, re-establishment tasks not done; or readmission requests not settled (docs/CONTINUITY.md
+    /// section 8).
+    public var reestablishment = false
 
     /// Every pass has work (what a caller assumes without a probe).
     public static let all = PendingPasses(
         directMessages: true, oneTimeMessages: true, groupsDueToExplode: true, welcomes: true, groupInboxes: true, queuedWelcomes: true,
-        inviteMessages: true
+        inviteMessages: true, reestablishment: true
     )
 
     /// Creates a probe result (all false unless told).
     public init(
         directMessages: Bool = false, oneTimeMessages: Bool = false, groupsDueToExplode: Bool = false, welcomes: Bool = false,
-        groupInboxes: Bool = false, queuedWelcomes: Bool = false, inviteMessages: Bool = false
+        groupInboxes: Bool = false, queuedWelcomes: Bool = false, inviteMessages: Bool = false, reestablishment: Bool = false
     ) {
         self.directMessages = directMessages
         self.oneTimeMessages = oneTimeMessages
@@ -42,6 +45,7 @@ public struct PendingPasses: Sendable, Equatable {
         self.groupInboxes = groupInboxes
         self.queuedWelcomes = queuedWelcomes
         self.inviteMessages = inviteMessages
+        self.reestablishment = reestablishment
     }
 
     /// Whether the group pass has anything to do.
@@ -79,6 +83,13 @@ extension FeedStore {
             ) ?? false
             passes.groupInboxes = try !GroupStoreAccess(db: db, sealer: sealer, now: Self.nowMillis(), commitActions: CommitActions()).groupsWithInbox().isEmpty
             passes.queuedWelcomes = try Bool.fetchOne(db, cached: "SELECT EXISTS(SELECT 1 FROM mls_outbox)") ?? false
+            passes.reestablishment = try Bool.fetchOne(
+                db,
+                cached: """
+                    SELECT EXISTS(SELECT 1 FROM reestablish_tasks WHERE state != 'done')
+                      OR EXISTS(SELECT 1 FROM readmission_requests WHERE state = 'pending')
+                    """
+            ) ?? false
             return passes
         }
     }

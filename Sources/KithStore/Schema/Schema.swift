@@ -72,6 +72,9 @@ enum Schema {
         migrator.registerMigration("v19-rescue-recovery-set-state") { db in
             try db.execute(sql: recoverySetStateColumns)
         }
+        migrator.registerMigration("v19-reestablish-tasks") { db in
+            try db.execute(sql: reestablishTables)
+        }
         return migrator
     }
 

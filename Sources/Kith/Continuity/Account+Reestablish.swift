@@ -1,0 +1,128 @@
+import KithCanonical
+import KithFeed
+import KithGroups
+import KithIdentity
+import KithStore
+
+/// Re-establishment after a restore (docs/CONTINUITY.md section 8): what a backup never carries is rebuilt
+/// automatically once the restored-head guard is lifted. Each contact gets one fresh prekey batch that also says the
+/// inner-circle pool with it is dead (`prekey_batch` with `pool_reset`); for each group the backup listed, its members
+/// that are contacts get a readmission request (`mls_key_package` with `readmit`), which the committer honours with one
+/// commit. Every task is recorded in `reestablish_tasks` in the transaction of the message that does it, so it
+/// happens once and a pass cut short resumes where it stopped.
+extension Account {
+    /// Prekeys in the batch sent to each contact after a restore (one message).
+    static let reestablishPrekeyCount = min(defaultPrekeyBatch, FeedLimits.maxPrekeysPerMessage)
+
+    /// A member readmits the same requester to the same group at most once per this many seconds, whatever it is
+    /// sent: a replayed or repeated request cannot make the group churn epochs.
+    public static let readmissionInterval: Int64 = 86_400
+
+    /// Records what a restore must re-establish: every contact, every group of the backup (with its members).
+    func planReestablishmentBlocking(groups: [(groupID: String, members: [String])]) throws(KithError) {
+        do throws(StoreError) {
+            let contacts = try store.contacts()
+            var tasks = contacts.map { ReestablishTask(kind: .prekeys, target: $0.feedID.string, members: [], state: .pending) }
+            tasks += groups.map { ReestablishTask(kind: .readmission, target: $0.groupID, members: $0.members, state: .pending) }
+            try store.planReestablishment(tasks, now: clock())
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// One pass: lifts the guard when the head was learned, then sends what is due. Failures for one contact or group
+    /// leave its task pending for the next pass.
+    @discardableResult
+    func reestablishIfDueBlocking() throws(KithError) -> ReestablishStatus {
+        var tasks: [ReestablishTask]
+        do throws(StoreError) { tasks = try store.reestablishTasks() } catch { throw .store(error) }
+        guard !tasks.isEmpty else { return try reestablishStatusBlocking(tasks) }
+        if isAwaitingHeadAfterRestore {
+            do throws(KithError) {
+                try checkRestoredHead()
+            } catch .continuity(.restoredHeadUnknown) {
+                return try reestablishStatusBlocking(tasks)
+            }
+        }
+        for task in tasks where task.state == .pending {
+            switch task.kind {
+            case .prekeys: try? sendRestorePrekeysBlocking(to: task.target)
+            case .readmission: try? requestReadmissionBlocking(task)
+            }
+        }
+        do throws(StoreError) { tasks = try store.reestablishTasks() } catch { throw .store(error) }
+        for task in tasks where task.kind == .readmission && task.state == .requested && (try? isActiveMember(of: task.target)) == true {
+            do throws(StoreError) { try store.setReestablishTask(.readmission, target: task.target, state: .done, now: clock()) } catch {
+                throw .store(error)
+            }
+        }
+        do throws(StoreError) { tasks = try store.reestablishTasks() } catch { throw .store(error) }
+        return try reestablishStatusBlocking(tasks)
+    }
+
+    /// One fresh batch with `pool_reset`, recorded as done in the message's transaction.
+    private func sendRestorePrekeysBlocking(to target: String) throws(KithError) {
+        let contact: FeedID
+        do throws(IdentityError) { contact = try FeedID(target) } catch { throw .identity(error) }
+        let record = try contactRecordBlocking(contact)
+        guard record.keyIsVerified else { return }
+        let batch = try issuePrekeysBlocking(for: contact, count: Self.reestablishPrekeyCount)
+        let now = clock()
+        _ = try sendDirectBlocking(.prekeyBatch(PrekeyBatch(batchBytes: batch.encoded, poolReset: true)), to: contact) { access throws(KithError) in
+            try self.groupStoreCall(access.setReestablishTask(.prekeys, target: target, state: .done, now: now))
+        }
+    }
+
+    /// A readmission request to each member of the group that is a verified contact, each with a KeyPackage made for
+    /// that member (only its Welcome is accepted).
+    private func requestReadmissionBlocking(_ task: ReestablishTask) throws(KithError) {
+        let now = clock()
+        for member in task.members where member != feedID.string {
+            guard let memberID = try? FeedID(member), let record = try? contactRecordBlocking(memberID), record.keyIsVerified else { continue }
+            let made = try generateKeyPackage()
+            let offer = KeyPackageOffer(keyPackageBytes: made.bytes, readmitGroup: task.target)
+            _ = try sendDirectBlocking(.keyPackageOffer(offer), to: memberID) { access throws(KithError) in
+                try self.groupStoreCall(access.saveOwnKeyPackage(
+                    reference: made.reference, recipient: member, keyPackage: made.bytes, secrets: made.secrets))
+                try self.groupStoreCall(access.setReestablishTask(.readmission, target: task.target, state: .requested, now: now))
+            }
+        }
+    }
+
+    private func isActiveMember(of groupID: String) throws(KithError) -> Bool {
+        try readGroupStore { access in try access.group(groupID, loadingState: false)?.status == .active }
+    }
+
+    func reestablishStatusBlocking(_ tasks: [ReestablishTask]) throws(KithError) -> ReestablishStatus {
+        let prekeys = tasks.filter { $0.kind == .prekeys }
+        let groups = tasks.filter { $0.kind == .readmission }
+        var readmitted = 0
+        for group in groups {
+            if group.state == .done { readmitted += 1 } else if try isActiveMember(of: group.target) { readmitted += 1 }
+        }
+        return ReestablishStatus(
+            waitingForHead: isAwaitingHeadAfterRestore, prekeysSent: prekeys.filter { $0.state == .done }.count, prekeysTotal: prekeys.count,
+            groupsReadmitted: readmitted, groupsRequested: groups.filter { $0.state != .pending }.count, groupsTotal: groups.count)
+    }
+}
+
+extension Account {
+    /// Re-establishes what a restore did not carry, as far as it can now (docs/CONTINUITY.md section 8): nothing while
+    /// the restored-head guard stands; then one fresh prekey batch (with `pool_reset`) to each contact not sent one
+    /// yet, and readmission requests for each group not asked yet. Runs by itself after every import and sync and
+    /// after a `key_rotation`; calling it again sends nothing twice. An account that was not restored has nothing to
+    /// do.
+    @discardableResult
+    public func reestablish() async throws(KithError) -> ReestablishStatus {
+        try await BlockingWork.run { () throws(KithError) in try self.reestablishIfDueBlocking() }
+    }
+
+    /// Where re-establishment stands, without sending anything.
+    public func reestablishStatus() async throws(KithError) -> ReestablishStatus {
+        try await BlockingWork.run { () throws(KithError) in
+            let tasks: [ReestablishTask]
+            do throws(StoreError) { tasks = try self.store.reestablishTasks() } catch { throw .store(error) }
+            return try self.reestablishStatusBlocking(tasks)
+        }
+    }
+}
