@@ -39,8 +39,8 @@ extension Account {
         guard !tasks.isEmpty else { return try reestablishStatusBlocking(tasks) }
         if isAwaitingHeadAfterRestore {
             do throws(KithError) {
-                try checkRestoredHead()
-            } catch .continuity(.restoredHeadUnknown) {
+                try checkRestoredHead(appending: "prekey_batch")
+            } catch .continuity(.restoredHeadUnknown), .continuity(.recoveredHeadUnknown) {
                 return try reestablishStatusBlocking(tasks)
             }
         }

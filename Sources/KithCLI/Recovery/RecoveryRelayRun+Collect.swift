@@ -88,15 +88,25 @@ extension RecoveryRelayRun {
     private static func finish(account: Account, kept: [RecoveryRelease], missing: Int, into: String?, json: Bool) async throws {
         if missing == 0, let into {
             let recovered = try await account.recovery.rebuild(from: kept)
-            try await RecoveryCommand.Combine.writeHome(recovered, into: AccountHome(directory: URL(fileURLWithPath: into)))
+            // No backup here: the home holds the identity, and the sync that brings the feed back publishes the
+            // device_migration rotation (as `kith recovery combine --into` without --backup).
+            let move = try await Account.Recovery.move(
+                recovered, into: AccountHome(directory: URL(fileURLWithPath: into)), backup: nil, backupSecret: nil, rotate: true,
+                passphrase: { () throws(IdentityError) -> String in
+                    try PassphraseSource.obtain(prompt: "New passphrase for the rebuilt identity: ", confirm: true)
+                })
             if json {
                 var object = JSONObject()
                 object["feed_id"] = .string(recovered.identity.feedID.string)
                 object["rotated"] = .bool(recovered.keySeeds != nil)
+                object["carried_backup_key"] = .bool(recovered.backupKey != nil)
                 object["home"] = .string(into)
+                object["awaiting_own_feed"] = .bool(move.account.isAwaitingHeadAfterRestore)
                 Output.json(.object(object))
             } else {
-                Output.line("Rebuilt the identity \(recovered.identity.feedID.string) into \(into): restore a backup there, or sync with contacts to get the feed back.")
+                Output.line("Rebuilt the identity \(recovered.identity.feedID.string) into \(into). It holds only the identity: add your")
+                Output.line("contacts' cards and sync with one of them (the sync that brings your feed back publishes the verified")
+                Output.line("device_migration rotation), or rebuild with `kith recovery combine RELEASE... --into DIR --backup FILE`.")
             }
             return
         }
