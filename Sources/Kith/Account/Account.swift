@@ -107,6 +107,7 @@ public final class Account: Sendable {
         home: AccountHome, scrypt: ScryptParameters, passphrase: @escaping @Sendable () throws(IdentityError) -> String,
         clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
+        try refuseIfMovedAway(home)
         let vault = FileKeyVault(url: home.vaultURL, parameters: scrypt, passphrase: passphrase)
         guard !vault.containsSeed else { throw .vault(.vaultExists(path: home.vaultURL.path)) }
         let generated: (identity: Identity, seed: Seed)
@@ -163,6 +164,7 @@ public final class Account: Sendable {
     static func openBlocking(
         home: AccountHome, passphrase: @escaping @Sendable () throws(IdentityError) -> String, clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
+        try refuseIfMovedAway(home)
         let vault = FileKeyVault(url: home.vaultURL, passphrase: passphrase)
         guard vault.containsSeed else { throw .vault(.vaultMissing(path: home.directory.path)) }
         let seed: Seed

@@ -1,3 +1,4 @@
+import KithCanonical
 import KithContinuity
 
 /// Why a backup or restore was refused, or why a restored account may not post yet.
@@ -12,6 +13,10 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
     case inconsistent(String)
     /// The account was restored from a backup and has not yet learned its own feed's head.
     case restoredHeadUnknown(sequence: Int64)
+    /// A device move failed (wrong code, a broken or hostile peer, a timeout); nothing changed on either device.
+    case move(MoveError)
+    /// This home handed its identity to another device (`kith move send`) and no longer holds its keys.
+    case movedAway(feedID: String, movedAt: Int64, confirmation: String)
 
     public var description: String {
         switch self {
@@ -20,9 +25,20 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
         case .otherIdentity(let expected, let found):
             "this backup belongs to \(found), not \(expected); use that identity's backup"
         case .inconsistent(let reason): "backup refused: \(reason)"
+        case .move(let error): error.description
+        case .movedAway(let feedID, let movedAt, let confirmation):
+            "this device handed its identity \(feedID) to a new device on \(Self.day(movedAt)) "
+                + "(confirmation \(confirmation)) and no longer holds its keys; use the new device"
         case .restoredHeadUnknown(let sequence):
             "restored from a backup whose own feed ended at \(sequence): sync with a contact first (so this device learns "
                 + "what the old one posted since), or run `kith rotate-keys --reason device_migration`; posting now could fork the feed"
         }
+    }
+
+    /// `YYYY-MM-DD` (UTC) of a time in seconds since 1970.
+    static func day(_ seconds: Int64) -> String {
+        let date = CivilDate.date(days: seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date.year)-\(two(date.month))-\(two(date.day))"
     }
 }
