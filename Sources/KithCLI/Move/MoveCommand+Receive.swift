@@ -55,13 +55,10 @@ extension MoveCommand {
                 Output.error("kith: waiting for the old device (up to \(Int(timeout)) s)…")
                 let (account, report) = try await receiver.receive(
                     passphrase: { passphrase }, expectedFeedID: expected, waitSeconds: timeout,
-                    onConfirmation: { digits in Output.error("kith: connected; confirmation \(digits) (the old device shows the same number)") },
+                    onConfirmation: MoveCommand.showConfirmation(on: "old"),
                     progress: MoveCommand.progress())
                 if global.json {
-                    var object = JSONObject()
-                    object["feed_id"] = .string(account.feedID.string)
-                    object["confirmation"] = .string(report.confirmation)
-                    object["stream_bytes"] = .integer(Int64(clamping: report.streamBytes))
+                    var object = MoveCommand.summary(feedID: account.feedID.string, confirmation: report.confirmation, streamBytes: report.streamBytes)
                     object["own_head"] = .integer(Int64(clamping: report.ownHead))
                     var rows = JSONObject()
                     for (table, count) in report.restore.importedRows.sorted(by: { $0.key < $1.key }) { rows[table] = .integer(count) }

@@ -24,13 +24,10 @@ extension MoveCommand {
                 let account = try await openMainAccount(global)
                 let report = try await account.moveSend(
                     to: parsed,
-                    onConfirmation: { digits in Output.error("kith: connected; confirmation \(digits) (the new device shows the same number)") },
+                    onConfirmation: MoveCommand.showConfirmation(on: "new"),
                     progress: MoveCommand.progress())
                 if global.json {
-                    var object = JSONObject()
-                    object["feed_id"] = .string(account.feedID.string)
-                    object["confirmation"] = .string(report.confirmation)
-                    object["stream_bytes"] = .integer(Int64(clamping: report.streamBytes))
+                    var object = MoveCommand.summary(feedID: account.feedID.string, confirmation: report.confirmation, streamBytes: report.streamBytes)
                     object["new_device_head"] = .integer(Int64(clamping: report.newDeviceHead))
                     object["home_retired"] = .bool(true)
                     Output.json(.object(object))

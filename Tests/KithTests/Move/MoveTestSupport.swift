@@ -75,6 +75,22 @@ enum MoveTestSupport {
         return channel
     }
 
+    /// A receiver on a new home against a hand-driven sender that `drive` speaks for; returns the receiver's error and
+    /// the home, after checking that the home and the staging file are left empty.
+    static func receiverFailure(
+        proving: Bool = true, _ drive: (MoveChannel) async throws -> Void
+    ) async throws -> (error: KithError?, homeIsEmpty: Bool, stagingIsGone: Bool) {
+        let home = AccountHome(directory: temporary("new"))
+        let receiver = try await MoveReceiver.listen(home: home)
+        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }) }
+        let sender = try await hostileSender(receiver.code, proving: proving)
+        try await drive(sender)
+        let error = await failure { try await receiving.value }
+        await sender.link.close()
+        let staging = home.directory.deletingLastPathComponent().appendingPathComponent(".\(home.directory.lastPathComponent).move-incoming")
+        return (error, isEmpty(home), !FileManager.default.fileExists(atPath: staging.path))
+    }
+
     /// A hand-driven receiver: it listens, and hands the test the first link and the code naming it.
     static func hostileReceiver() async throws -> (code: MoveCode, links: AsyncStream<MoveChannel>, listener: TCPSyncListener) {
         let listener = try await TCPSyncListener.bind(host: "127.0.0.1", port: 0)

@@ -83,17 +83,14 @@ import Testing
     }
 
     @Test func aSenderGoneMidTransferLeavesTheNewHomeEmpty() async throws {
-        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: newHome)
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }) }
-        let sender = try await MoveTestSupport.hostileSender(receiver.code)
-        try await sender.send(.begin(totalBytes: 1_000_000))
-        try await sender.send(.data([UInt8](repeating: 1, count: 1000)))
-        await sender.link.close()
-        await #expect(throws: KithError.self) { _ = try await receiving.value }
-        #expect(MoveTestSupport.isEmpty(newHome))
-        let staging = newHome.directory.deletingLastPathComponent().appendingPathComponent(".\(newHome.directory.lastPathComponent).move-incoming")
-        #expect(!FileManager.default.fileExists(atPath: staging.path))
+        let outcome = try await MoveTestSupport.receiverFailure { sender in
+            try await sender.send(.begin(totalBytes: 1_000_000))
+            try await sender.send(.data([UInt8](repeating: 1, count: 1000)))
+            await sender.link.close()
+        }
+        #expect(outcome.error != nil)
+        #expect(outcome.homeIsEmpty)
+        #expect(outcome.stagingIsGone)
     }
 
     @Test func aReceiverGoneMidTransferLeavesTheOldHomeIntact() async throws {
@@ -119,53 +116,41 @@ import Testing
     }
 
     @Test func aSenderOverrunningItsAnnouncedSizeIsRefusedWithATypedError() async throws {
-        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: newHome)
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }) }
-        let sender = try await MoveTestSupport.hostileSender(receiver.code)
-        try await sender.send(.begin(totalBytes: 10))
-        try await sender.send(.data([UInt8](repeating: 1, count: 11)))
-        let error = await MoveTestSupport.failure { try await receiving.value }
-        guard case .oversize? = MoveTestSupport.moveError(error) else {
-            Issue.record("expected oversize, got \(String(describing: error))")
+        let outcome = try await MoveTestSupport.receiverFailure { sender in
+            try await sender.send(.begin(totalBytes: 10))
+            try await sender.send(.data([UInt8](repeating: 1, count: 11)))
+        }
+        guard case .oversize? = MoveTestSupport.moveError(outcome.error) else {
+            Issue.record("expected oversize, got \(String(describing: outcome.error))")
             return
         }
-        #expect(MoveTestSupport.isEmpty(newHome))
-        await sender.link.close()
+        #expect(outcome.homeIsEmpty && outcome.stagingIsGone)
     }
 
-    @Test func aSenderSkippingTheProofOrSendingGarbageIsRefused() async throws {
-        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: newHome)
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }) }
-        let sender = try await MoveTestSupport.hostileSender(receiver.code, proving: false)
-        try await sender.send(.begin(totalBytes: 10))
-        let error = await MoveTestSupport.failure { try await receiving.value }
-        guard case .protocolViolation? = MoveTestSupport.moveError(error) else {
-            Issue.record("expected protocolViolation, got \(String(describing: error))")
+    @Test func aSenderSkippingTheProofIsRefused() async throws {
+        let outcome = try await MoveTestSupport.receiverFailure(proving: false) { sender in
+            try await sender.send(.begin(totalBytes: 10))
+        }
+        guard case .protocolViolation? = MoveTestSupport.moveError(outcome.error) else {
+            Issue.record("expected protocolViolation, got \(String(describing: outcome.error))")
             return
         }
-        #expect(MoveTestSupport.isEmpty(newHome))
-        await sender.link.close()
+        #expect(outcome.homeIsEmpty && outcome.stagingIsGone)
     }
 
     @Test func aStreamThatIsNotAValidContainerIsRefusedAndWritesNothing() async throws {
-        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: newHome)
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }) }
-        let sender = try await MoveTestSupport.hostileSender(receiver.code)
         let junk = [UInt8](repeating: 0xAB, count: 5000)
-        try await sender.send(.begin(totalBytes: UInt64(junk.count)))
-        try await sender.send(.data(Array(junk.prefix(3000))))
-        try await sender.send(.data(Array(junk.suffix(2000))))
-        try await sender.send(.end)
-        let error = await MoveTestSupport.failure { try await receiving.value }
-        guard case .continuity(.backup)? = error else {
-            Issue.record("expected a backup error, got \(String(describing: error))")
+        let outcome = try await MoveTestSupport.receiverFailure { sender in
+            try await sender.send(.begin(totalBytes: UInt64(junk.count)))
+            try await sender.send(.data(Array(junk.prefix(3000))))
+            try await sender.send(.data(Array(junk.suffix(2000))))
+            try await sender.send(.end)
+        }
+        guard case .continuity(.backup)? = outcome.error else {
+            Issue.record("expected a backup error, got \(String(describing: outcome.error))")
             return
         }
-        #expect(MoveTestSupport.isEmpty(newHome))
-        await sender.link.close()
+        #expect(outcome.homeIsEmpty && outcome.stagingIsGone)
     }
 
     @Test func aNonEmptyHomeIsRefusedBeforeListening() async throws {
