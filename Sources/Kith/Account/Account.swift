@@ -54,6 +54,8 @@ public final class Account: Sendable {
     let inviteJoinBudget = Mutex(JoinRequestBudget())
     /// How many invite exchanges with strangers may run and start (docs/INVITES.md, "Joiners who never met the creator").
     let strangerExchangeGate = Mutex(StrangerExchangeGate())
+    /// Whether this account is handing its identity to a new device, or did (`Account.moveSend(to:…)`).
+    let moveState = Mutex(AccountMoveState.idle)
     /// Restored group states by group id, with the store version they were saved as: a pass reuses one while the
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])

@@ -15,6 +15,8 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
     case restoredHeadUnknown(sequence: Int64)
     /// A device move failed (wrong code, a broken or hostile peer, a timeout); nothing changed on either device.
     case move(MoveError)
+    /// This account is handing its identity to a new device: appends wait until the move fails (or it stops).
+    case moveInProgress
     /// This home handed its identity to another device (`kith move send`) and no longer holds its keys.
     case movedAway(feedID: String, movedAt: Int64, confirmation: String)
 
@@ -26,6 +28,8 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
             "this backup belongs to \(found), not \(expected); use that identity's backup"
         case .inconsistent(let reason): "backup refused: \(reason)"
         case .move(let error): error.description
+        case .moveInProgress:
+            "this device is handing its identity to a new device; nothing can be posted until the move fails or ends"
         case .movedAway(let feedID, let movedAt, let confirmation):
             "this device handed its identity \(feedID) to a new device on \(Self.day(movedAt)) "
                 + "(confirmation \(confirmation)) and no longer holds its keys; use the new device"

@@ -24,6 +24,23 @@ extension Account {
         to code: MoveCode, onConfirmation: (@Sendable (String) -> Void)? = nil, progress: MoveProgress? = nil
     ) async throws(KithError) -> MoveSendReport {
         guard let home else { throw .input(.invalid("only an account with a home directory can move to another device")) }
+        try beginHandover()
+        do throws(KithError) {
+            let report = try await handOver(home: home, code: code, onConfirmation: onConfirmation, progress: progress)
+            moveState.withLock { $0 = .movedAway(confirmation: report.confirmation, movedAt: clock()) }
+            return report
+        } catch {
+            // The marker is written first once `done` arrived: then the keys are gone whatever failed after it.
+            let moved = FileManager.default.fileExists(atPath: home.movedMarkerURL.path)
+            moveState.withLock { $0 = moved ? .movedAway(confirmation: "?", movedAt: clock()) : .idle }
+            throw error
+        }
+    }
+
+    /// Connects, hands over and retires the home (the account is claimed by `beginHandover`).
+    private func handOver(
+        home: AccountHome, code: MoveCode, onConfirmation: (@Sendable (String) -> Void)?, progress: MoveProgress?
+    ) async throws(KithError) -> MoveSendReport {
         let transport: TCPTransport
         do throws(SyncTransportError) {
             transport = try await TCPTransport.connect(host: code.host, port: code.port, idleTimeout: MoveLimits.idleTimeoutSeconds)

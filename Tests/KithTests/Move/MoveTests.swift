@@ -32,6 +32,12 @@ import Testing
         #expect(rotations.contains { $0.verified && $0.reason == KeyRotationReason.deviceMigration.rawValue })
         #expect(MoveTestSupport.texts(try await bob.feed.timeline(feed: alice.feedID)).contains("from the new device"))
 
+        // The old account object refuses to post.
+        let late = await MoveTestSupport.failure { try await alice.publishing.post("late", audience: .contacts) }
+        guard case .continuity(.movedAway)? = late else {
+            Issue.record("the old account posted after the move: \(String(describing: late))")
+            return
+        }
         // The old home holds no keys and refuses every later open with the move's facts.
         #expect(!FileManager.default.fileExists(atPath: oldHome.vaultURL.path))
         #expect(!FileManager.default.fileExists(atPath: oldHome.databaseURL.path))
@@ -113,6 +119,37 @@ import Testing
         #expect(try await Account.open(home: oldHome, passphrase: { "old" }).feedID == alice.feedID)
         #expect(!FileManager.default.fileExists(atPath: oldHome.movedMarkerURL.path))
         #expect(!FileManager.default.fileExists(atPath: oldHome.directory.appendingPathComponent("move-outgoing.kithbackup").path))
+    }
+
+    @Test func theOldDeviceRefusesToPostWhileItHandsOverAndPostsAgainAfterAFailure() async throws {
+        let (alice, _, _) = try await MoveTestSupport.aliceAtHomeWithBob()
+        let (code, links, listener) = try await MoveTestSupport.hostileReceiver()
+        let (began, beganSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let fake = Task {
+            for await channel in links {
+                guard case .proof = try await channel.receive() else { return }
+                try await channel.send(.accepted)
+                _ = try await channel.receive()
+                beganSignal.yield()
+                for await _ in release { break }
+                await channel.link.close()
+                return
+            }
+        }
+        let sending = Task { try await alice.moveSend(to: code) }
+        for await _ in began { break }
+        let during = await MoveTestSupport.failure { try await alice.publishing.post("during", audience: .contacts) }
+        guard case .continuity(.moveInProgress)? = during else {
+            Issue.record("posted during the hand-over: \(String(describing: during))")
+            return
+        }
+        await #expect(throws: KithError.self) { _ = try await alice.moveSend(to: code) }
+        releaseSignal.yield()
+        await #expect(throws: KithError.self) { _ = try await sending.value }
+        _ = await fake.result
+        await listener.close()
+        try await alice.publishing.post("after the failed move", audience: .contacts)
     }
 
     @Test func aSenderOverrunningItsAnnouncedSizeIsRefusedWithATypedError() async throws {
