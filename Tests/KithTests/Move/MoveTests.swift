@@ -69,6 +69,26 @@ import Testing
         #expect(try await Account.open(home: oldHome, passphrase: { "old" }).feedID == alice.feedID)
     }
 
+    @Test func anotherIdentityThanTheExpectedOneIsRefusedAndTheOldHomeKeepsWorking() async throws {
+        let (alice, oldHome, bob) = try await MoveTestSupport.aliceAtHomeWithBob()
+        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
+        let receiver = try await MoveReceiver.listen(home: newHome)
+        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }, expectedFeedID: bob.feedID) }
+        let senderError = await MoveTestSupport.failure { try await alice.moveSend(to: receiver.code) }
+        guard case .refusedByPeer? = MoveTestSupport.moveError(senderError) else {
+            Issue.record("expected a refusal, got \(String(describing: senderError))")
+            return
+        }
+        let receiverError = await MoveTestSupport.failure { try await receiving.value }
+        guard case .continuity(.otherIdentity)? = receiverError else {
+            Issue.record("expected otherIdentity, got \(String(describing: receiverError))")
+            return
+        }
+        #expect(MoveTestSupport.isEmpty(newHome))
+        try await alice.publishing.post("still here", audience: .contacts)
+        #expect(try await Account.open(home: oldHome, passphrase: { "old" }).feedID == alice.feedID)
+    }
+
     @Test func aCodeNamingAnotherReceiverKeyFailsTheHandshake() async throws {
         let (alice, oldHome, _) = try await MoveTestSupport.aliceAtHomeWithBob()
         let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
