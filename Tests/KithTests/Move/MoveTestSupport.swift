@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import KithAccountFixtures
 import KithContinuity
+import KithIdentity
 import KithStore
 import KithSync
 @testable import Kith
@@ -75,14 +76,28 @@ enum MoveTestSupport {
         return channel
     }
 
+    /// A receiver listening on a new home, already waiting for a sender (passphrase "new").
+    static func waitingReceiver(
+        expecting expected: FeedID? = nil
+    ) async throws -> (home: AccountHome, receiver: MoveReceiver, receiving: Task<(account: Account, report: MoveReceiveReport), Error>) {
+        let home = AccountHome(directory: temporary("new"))
+        let receiver = try await MoveReceiver.listen(home: home)
+        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }, expectedFeedID: expected, clock: { MetAccounts.now }) }
+        return (home, receiver, receiving)
+    }
+
+    /// The old home still opens and the old account still posts.
+    static func stillWorks(_ alice: Account, _ home: AccountHome) async throws -> Bool {
+        try await alice.publishing.post("still here", audience: .contacts)
+        return try await Account.open(home: home, passphrase: { "old" }).feedID == alice.feedID
+    }
+
     /// A receiver on a new home against a hand-driven sender that `drive` speaks for; returns the receiver's error and
     /// the home, after checking that the home and the staging file are left empty.
     static func receiverFailure(
         proving: Bool = true, _ drive: (MoveChannel) async throws -> Void
     ) async throws -> (error: KithError?, homeIsEmpty: Bool, stagingIsGone: Bool) {
-        let home = AccountHome(directory: temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: home)
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }) }
+        let (home, receiver, receiving) = try await waitingReceiver()
         let sender = try await hostileSender(receiver.code, proving: proving)
         try await drive(sender)
         let error = await failure { try await receiving.value }

@@ -9,9 +9,7 @@ import Testing
 @Suite struct MoveTests {
     @Test func aFullMoveCarriesTheAccountRotatesForContactsAndStopsTheOldHome() async throws {
         let (alice, oldHome, bob) = try await MoveTestSupport.aliceAtHomeWithBob()
-        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: newHome)
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }, clock: { MetAccounts.now }) }
+        let (newHome, receiver, receiving) = try await MoveTestSupport.waitingReceiver()
         let sent = try await alice.moveSend(to: receiver.code)
         let (moved, report) = try await receiving.value
 
@@ -55,9 +53,7 @@ import Testing
 
     @Test func aWrongCodeTransfersNothingAndTheOldHomeKeepsWorking() async throws {
         let (alice, oldHome, _) = try await MoveTestSupport.aliceAtHomeWithBob()
-        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: newHome)
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }) }
+        let (newHome, receiver, receiving) = try await MoveTestSupport.waitingReceiver()
         let wrong = try MoveTestSupport.withWrongSecret(receiver.code)
         let senderError = await MoveTestSupport.failure { try await alice.moveSend(to: wrong) }
         #expect(MoveTestSupport.moveError(senderError) == .refusedByPeer("wrong move code"))
@@ -65,15 +61,12 @@ import Testing
         #expect(MoveTestSupport.moveError(receiverError) == .wrongCode)
         #expect(MoveTestSupport.isEmpty(newHome))
         // The old device is unchanged: it still opens and posts.
-        try await alice.publishing.post("still here", audience: .contacts)
-        #expect(try await Account.open(home: oldHome, passphrase: { "old" }).feedID == alice.feedID)
+        #expect(try await MoveTestSupport.stillWorks(alice, oldHome))
     }
 
     @Test func anotherIdentityThanTheExpectedOneIsRefusedAndTheOldHomeKeepsWorking() async throws {
         let (alice, oldHome, bob) = try await MoveTestSupport.aliceAtHomeWithBob()
-        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: newHome)
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }, expectedFeedID: bob.feedID) }
+        let (newHome, receiver, receiving) = try await MoveTestSupport.waitingReceiver(expecting: bob.feedID)
         let senderError = await MoveTestSupport.failure { try await alice.moveSend(to: receiver.code) }
         guard case .refusedByPeer? = MoveTestSupport.moveError(senderError) else {
             Issue.record("expected a refusal, got \(String(describing: senderError))")
@@ -85,16 +78,13 @@ import Testing
             return
         }
         #expect(MoveTestSupport.isEmpty(newHome))
-        try await alice.publishing.post("still here", audience: .contacts)
-        #expect(try await Account.open(home: oldHome, passphrase: { "old" }).feedID == alice.feedID)
+        #expect(try await MoveTestSupport.stillWorks(alice, oldHome))
     }
 
     @Test func aCodeNamingAnotherReceiverKeyFailsTheHandshake() async throws {
         let (alice, oldHome, _) = try await MoveTestSupport.aliceAtHomeWithBob()
-        let newHome = AccountHome(directory: MoveTestSupport.temporary("new"))
-        let receiver = try await MoveReceiver.listen(home: newHome)
+        let (newHome, receiver, receiving) = try await MoveTestSupport.waitingReceiver()
         let code = receiver.code
-        let receiving = Task { try await receiver.receive(scrypt: .testing, passphrase: { "new" }) }
         let other = try MoveCode(host: code.host, port: code.port, receiverStaticKey: [UInt8](repeating: 9, count: 32), secret: code.secret)
         await #expect(throws: KithError.self) { _ = try await alice.moveSend(to: other) }
         // The failed handshake is no session: the receiver still waits, until it is cancelled.
@@ -135,8 +125,7 @@ import Testing
         await #expect(throws: KithError.self) { _ = try await alice.moveSend(to: code) }
         _ = await fake.result
         await listener.close()
-        try await alice.publishing.post("still here", audience: .contacts)
-        #expect(try await Account.open(home: oldHome, passphrase: { "old" }).feedID == alice.feedID)
+        #expect(try await MoveTestSupport.stillWorks(alice, oldHome))
         #expect(!FileManager.default.fileExists(atPath: oldHome.movedMarkerURL.path))
         #expect(!FileManager.default.fileExists(atPath: oldHome.directory.appendingPathComponent("move-outgoing.kithbackup").path))
     }
