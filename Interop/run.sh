@@ -62,6 +62,7 @@ check continuity-cli "$PYTHON" Interop/continuity/cli_backup.py
 check continuity-recovery-shares "$PYTHON" Interop/continuity/check_recovery_shares.py TestVectors/continuity/recovery-shares-v1.json
 check continuity-recovery-cli Interop/continuity/cli_recovery.sh
 check continuity-recovery-relay-cli Interop/continuity/cli_recovery_relay.sh
+check continuity-move-cli "$PYTHON" Interop/continuity/cli_move.py
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done

@@ -14,7 +14,7 @@ struct KithCommand: AsyncParsableCommand {
             3 no identity in the home (run `kith init`); 4 passphrase missing or wrong; 5 storage failure; \
             6 not yet supported; 64 invalid command-line usage.
             """,
-        subcommands: [InitCommand.self, IDCommand.self, CardCommand.self, ContactCommand.self, ContactsCommand.self, PostCommand.self, DirectMessageCommand.self, ReactCommand.self, ProfileCommand.self, DeleteCommand.self, IntroduceCommand.self, RotateKeysCommand.self, BlobCommand.self, LogCommand.self, PrekeysCommand.self, GroupCommand.self, GroupsCommand.self, PersonasCommand.self, FeedCommand.self, GarbageCollectCommand.self, DemoCommand.self, SyncCommand.self, PairCommand.self, ChatCommand.self, InviteCommand.self, ServeCommand.self, TDFCommand.self, CircleCommand.self, PushCommand.self, KnockCommand.self, KnocksCommand.self, BackupCommand.self, RecoveryCommand.self]
+        subcommands: [InitCommand.self, IDCommand.self, CardCommand.self, ContactCommand.self, ContactsCommand.self, PostCommand.self, DirectMessageCommand.self, ReactCommand.self, ProfileCommand.self, DeleteCommand.self, IntroduceCommand.self, RotateKeysCommand.self, BlobCommand.self, LogCommand.self, PrekeysCommand.self, GroupCommand.self, GroupsCommand.self, PersonasCommand.self, FeedCommand.self, GarbageCollectCommand.self, DemoCommand.self, SyncCommand.self, PairCommand.self, ChatCommand.self, InviteCommand.self, ServeCommand.self, TDFCommand.self, CircleCommand.self, PushCommand.self, KnockCommand.self, KnocksCommand.self, BackupCommand.self, RecoveryCommand.self, MoveCommand.self]
     )
 
     /// Logs go to standard error at the level of `KITH_LOG_LEVEL` (default `error`), one JSON

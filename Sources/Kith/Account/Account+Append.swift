@@ -52,6 +52,8 @@ extension Account {
         var replaced: KeyState?
         do throws(OwnAppendError<KithError>) {
             _ = try store.appendOwn(feed: feedID) { (slot: OwnAppendSlot) throws(KithError) -> OwnAppendEntry in
+                // Under the write lock: nothing is appended once a move to another device began.
+                try checkNotMoving()
                 let made = try make(slot)
                 let plaintext = made.plaintext
                 let unsigned = UnsignedEnvelope(

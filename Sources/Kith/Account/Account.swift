@@ -54,6 +54,8 @@ public final class Account: Sendable {
     let inviteJoinBudget = Mutex(JoinRequestBudget())
     /// How many invite exchanges with strangers may run and start (docs/INVITES.md, "Joiners who never met the creator").
     let strangerExchangeGate = Mutex(StrangerExchangeGate())
+    /// Whether this account is handing its identity to a new device, or did (`Account.moveSend(to:…)`).
+    let moveState = Mutex(AccountMoveState.idle)
     /// Restored group states by group id, with the store version they were saved as: a pass reuses one while the
     /// store's version still matches (filled only after the transaction that saved it commits).
     let groupStates = Mutex<[String: (version: Int64, membership: GroupMembership)]>([:])
@@ -107,6 +109,7 @@ public final class Account: Sendable {
         home: AccountHome, scrypt: ScryptParameters, passphrase: @escaping @Sendable () throws(IdentityError) -> String,
         clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
+        try refuseIfMovedAway(home)
         let vault = FileKeyVault(url: home.vaultURL, parameters: scrypt, passphrase: passphrase)
         guard !vault.containsSeed else { throw .vault(.vaultExists(path: home.vaultURL.path)) }
         let generated: (identity: Identity, seed: Seed)
@@ -163,6 +166,7 @@ public final class Account: Sendable {
     static func openBlocking(
         home: AccountHome, passphrase: @escaping @Sendable () throws(IdentityError) -> String, clock: @escaping @Sendable () -> Int64
     ) throws(KithError) -> Account {
+        try refuseIfMovedAway(home)
         let vault = FileKeyVault(url: home.vaultURL, passphrase: passphrase)
         guard vault.containsSeed else { throw .vault(.vaultMissing(path: home.directory.path)) }
         let seed: Seed

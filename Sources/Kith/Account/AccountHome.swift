@@ -7,6 +7,7 @@ import Foundation
 ///     kith.sqlite      messages, contacts, sessions (no plaintext content, no private keys)
 ///     keys.sealed      after `kith rotate-keys`: seeds of the current keys and up to three retired generations,
 ///                      sealed under a key derived from the device seed
+///     moved.json       after `kith move send`: this home handed its identity to another device (no keys remain)
 ///     personas.sealed  the index of the personas (docs/GROUPS.md, "Personas"), sealed under the device seed
 ///     personas/<id>/   one persona each: persona.sealed (its seed) and its own kith.sqlite, no public.json
 public struct AccountHome: Sendable {
@@ -48,6 +49,9 @@ public struct AccountHome: Sendable {
     /// Present after `kith backup restore` until the account has learned its own feed's head from a contact or
     /// published a `device_migration` key rotation (docs/CONTINUITY.md); it holds the head the backup knew.
     public var restoreMarkerURL: URL { directory.appendingPathComponent("restored-head.json") }
+    /// Present after `kith move send` handed the identity to a new device: the feed id, the time and the
+    /// confirmation number of the move (nothing secret). Every later open of this home is refused with it.
+    public var movedMarkerURL: URL { directory.appendingPathComponent("moved.json") }
     /// The SQLite database file.
     public var databaseURL: URL { directory.appendingPathComponent("kith.sqlite") }
     /// The sealed index of the personas.

@@ -1,3 +1,4 @@
+import KithCanonical
 import KithContinuity
 
 /// Why a backup or restore was refused, or why a restored account may not post yet.
@@ -14,6 +15,12 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
     case restoredHeadUnknown(sequence: Int64)
     /// The identity was rebuilt through guardians without a backup and has not yet learned its own feed from a contact.
     case recoveredHeadUnknown
+    /// A device move failed (wrong code, a broken or hostile peer, a timeout); nothing changed on either device.
+    case move(MoveError)
+    /// This account is handing its identity to a new device: appends wait until the move fails (or it stops).
+    case moveInProgress
+    /// This home handed its identity to another device (`kith move send`) and no longer holds its keys.
+    case movedAway(feedID: String, movedAt: Int64, confirmation: String)
 
     public var description: String {
         switch self {
@@ -22,6 +29,12 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
         case .otherIdentity(let expected, let found):
             "this backup belongs to \(found), not \(expected); use that identity's backup"
         case .inconsistent(let reason): "backup refused: \(reason)"
+        case .move(let error): error.description
+        case .moveInProgress:
+            "this device is handing its identity to a new device; nothing can be posted until the move fails or ends"
+        case .movedAway(let feedID, let movedAt, let confirmation):
+            "this device handed its identity \(feedID) to a new device on \(Self.day(movedAt)) "
+                + "(confirmation \(confirmation)) and no longer holds its keys; use the new device"
         case .restoredHeadUnknown(let sequence):
             "restored from a backup whose own feed ended at \(sequence): sync with a contact first (so this device learns "
                 + "what the old one posted since), or run `kith rotate-keys --reason device_migration`; posting now could fork the feed"
@@ -29,5 +42,12 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
             "rebuilt through guardians without a backup: this device knows nothing of its own feed yet; add a contact's card "
                 + "and sync with them first, then run `kith rotate-keys --reason device_migration`; posting or rotating now would fork the feed"
         }
+    }
+
+    /// `YYYY-MM-DD` (UTC) of a time in seconds since 1970.
+    static func day(_ seconds: Int64) -> String {
+        let date = CivilDate.date(days: seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date.year)-\(two(date.month))-\(two(date.day))"
     }
 }

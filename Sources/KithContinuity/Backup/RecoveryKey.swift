@@ -33,7 +33,8 @@ public struct RecoveryKey: Sendable, Equatable {
         return RecoveryKey(unchecked: key.withUnsafeBytes { Array($0) })
     }
 
-    private init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    /// Wraps bytes whose count the caller guarantees is `byteCount`.
+    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
     /// The 64 characters without spaces.
     public var compactText: String {

@@ -1,0 +1,70 @@
+import KithCanonical
+import Testing
+@testable import KithContinuity
+
+/// The move code, the move messages and the keys of a move (docs/CONTINUITY.md, section 7).
+@Suite struct MoveFormatTests {
+    static let key = [UInt8](repeating: 0x11, count: 32)
+    static let secret = [UInt8](repeating: 0x22, count: 32)
+
+    @Test func aCodeRoundTripsThroughItsText() throws {
+        let code = try MoveCode(host: "192.168.1.20", port: 7460, receiverStaticKey: Self.key, secret: Self.secret)
+        #expect(code.text.hasPrefix("kithmove1."))
+        #expect(try MoveCode(text: "  \(code.text)\n") == code)
+    }
+
+    @Test func malformedCodesAreRefusedWithATypedError() throws {
+        let good = try MoveCode(host: "10.0.0.1", port: 1, receiverStaticKey: Self.key, secret: Self.secret)
+        let payload = try Base64URL.decode(String(good.text.dropFirst(MoveCode.prefix.count)))
+        let cases: [String] = [
+            "",
+            "kithmove2.\(Base64URL.encode(payload))",
+            "kithmove1.!!!",
+            MoveCode.prefix + Base64URL.encode(payload.dropLast()),
+            MoveCode.prefix + Base64URL.encode(payload + [0]),
+            MoveCode.prefix + Base64URL.encode([0x02] + payload.dropFirst()),
+            MoveCode.prefix + String(repeating: "A", count: MoveLimits.maximumCodeCharacters),
+            // A host byte outside the allowed set (a space).
+            MoveCode.prefix + Base64URL.encode(payload.prefix(4) + [0x20] + payload.dropFirst(5)),
+            // Port 0.
+            MoveCode.prefix + Base64URL.encode([0x01, 0, 0] + payload.dropFirst(3)),
+        ]
+        for text in cases {
+            #expect(throws: MoveError.self, "\(text)") { _ = try MoveCode(text: text) }
+        }
+        #expect(throws: MoveError.self) { _ = try MoveCode(host: "", port: 1, receiverStaticKey: Self.key, secret: Self.secret) }
+        #expect(throws: MoveError.self) { _ = try MoveCode(host: "a b", port: 1, receiverStaticKey: Self.key, secret: Self.secret) }
+        #expect(throws: MoveError.self) { _ = try MoveCode(host: "h", port: 1, receiverStaticKey: [1], secret: Self.secret) }
+    }
+
+    @Test func messagesRoundTripAndHostileOnesAreRefused() throws {
+        let messages: [MoveMessage] = [
+            .proof(Self.secret), .accepted, .begin(totalBytes: 12), .data([1, 2, 3]), .end, .done(ownHead: 7), .refused("no"),
+        ]
+        for message in messages { #expect(try MoveMessage(decoding: message.encoded) == message) }
+        var huge = ByteWriter()
+        huge.write(UInt8(0x03))
+        huge.write(MoveLimits.maximumStreamBytes + 1)
+        #expect(throws: MoveError.oversize("the stream announces \(MoveLimits.maximumStreamBytes + 1) bytes, more than \(MoveLimits.maximumStreamBytes)")) {
+            _ = try MoveMessage(decoding: huge.bytes)
+        }
+        for bad: [UInt8] in [[], [0x01, 1, 2], [0x02, 0], [0x04], [0x06, 1], [0x99], [0x07] + [UInt8](repeating: 0x41, count: 201)] {
+            #expect(throws: MoveError.self, "\(bad)") { _ = try MoveMessage(decoding: bad) }
+        }
+        // A refusal's control characters cannot reach a terminal.
+        #expect(try MoveMessage(decoding: [0x07, 0x1B, 0x5B, 0x41]) == .refused("?[A"))
+    }
+
+    @Test func keysBindTheProofToTheLinkAndCompareInConstantTime() {
+        let one = MoveKeys(secret: Self.secret, handshakeHash: [UInt8](repeating: 1, count: 32))
+        let two = MoveKeys(secret: Self.secret, handshakeHash: [UInt8](repeating: 2, count: 32))
+        let other = MoveKeys(secret: Self.key, handshakeHash: [UInt8](repeating: 1, count: 32))
+        #expect(one.accepts(proof: one.proof))
+        #expect(!one.accepts(proof: two.proof))
+        #expect(!one.accepts(proof: other.proof))
+        #expect(!one.accepts(proof: Array(one.proof.prefix(31))))
+        #expect(one.streamKey != two.streamKey)
+        #expect(one.confirmation.count == MoveLimits.confirmationDigits)
+        #expect(one.confirmation.allSatisfy { $0.isNumber })
+    }
+}
