@@ -177,6 +177,10 @@ extension FeedStore {
             case .double: throw StoreError.database("\(table).\(name) holds a REAL, which a backup does not carry")
             }
         }
+        // A reader refuses a header of more columns: never write a backup that cannot be restored.
+        guard names.count <= BackupStoreRow.maximumColumns else {
+            throw StoreError.database("\(table) has \(names.count) columns, more than a backup carries (\(BackupStoreRow.maximumColumns))")
+        }
         return BackupStoreRow(table: table, names: names, values: values)
     }
 }
