@@ -64,4 +64,28 @@ import Testing
             #expect(source.isSubset(of: back), "\(table) lost rows: \(source.subtracting(back)) vs \(back.subtracting(source))")
         }
     }
+
+    @Test func verifyAndRestoreRefuseAMalformedRowOfAnAuthenticFileBeforeWritingAnything() async throws {
+        let folder = BackupRestoreTests.temporary("malformed")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let seed = try Seed(bytes: [UInt8](repeating: 7, count: 32))
+        let manifest = BackupManifest(backupID: "", feedID: try Identity(seed: seed).feedID.string, createdAt: 1_800_000_000,
+                                      schemaVersion: 1, counts: ["messages": 1], window: nil, includesBlobs: false)
+        var writer = try BackupWriter(output: ByteArrayBackupOutput(), secret: .recoveryKey(BackupRestoreTests.key), manifest: manifest)
+        try writer.append(BackupRecord(kind: .seed, body: [UInt8](repeating: 7, count: 32)))
+        try writer.append(BackupRecord(kind: .storeTableHeader, body: BackupTableHeader(table: "messages", names: ["envelope_json"]).encoded))
+        try writer.append(BackupRecord(kind: .storeRow, body: [9]))  // an unknown value tag
+        try writer.finish()
+        let file = folder.appendingPathComponent("b.kithbackup")
+        try Data(try #require(writer.finishedOutput).bytes).write(to: file)
+
+        await #expect(throws: KithError.self) { _ = try await Account.verifyBackup(at: file, secret: .recoveryKey(BackupRestoreTests.key)) }
+        let home = AccountHome(directory: folder.appendingPathComponent("home"))
+        await #expect(throws: KithError.self) {
+            _ = try await Account.restore(from: file, secret: .recoveryKey(BackupRestoreTests.key), home: home, scrypt: .testing, passphrase: { "p" })
+        }
+        // Refused in the verification pass: the home was never created.
+        #expect(!FileManager.default.fileExists(atPath: home.directory.path))
+    }
 }
