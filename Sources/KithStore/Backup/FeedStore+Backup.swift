@@ -110,6 +110,7 @@ extension FeedStore {
     public func backupImport(_ rows: [BackupStoreRow]) throws(StoreError) {
         try write { db in
             var columnsByTable: [String: Set<String>] = [:]
+            var textKeysByTable: [String: Set<String>] = [:]
             for row in rows {
                 guard Self.backupCarriedTables.contains(row.table) else {
                     throw StoreError.database("a backup row targets \(row.table.debugDescription), which a backup never carries")
@@ -118,14 +119,22 @@ extension FeedStore {
                     throw StoreError.database("a backup row for \(row.table) has no or mismatched columns")
                 }
                 let known: Set<String>
-                if let cached = columnsByTable[row.table] {
-                    known = cached
+                let keys: Set<String>
+                if let cached = columnsByTable[row.table], let cachedKeys = textKeysByTable[row.table] {
+                    (known, keys) = (cached, cachedKeys)
                 } else {
-                    known = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [row.table]))
+                    let columns = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [row.table])
+                    known = Set(columns.map { $0["name"] as String })
+                    // SQLite lets a non-INTEGER primary key hold NULL; the store's readers never expect one.
+                    keys = Set(columns.filter { ($0["pk"] as Int) > 0 && ($0["type"] as String).uppercased() != "INTEGER" }.map { $0["name"] as String })
                     columnsByTable[row.table] = known
+                    textKeysByTable[row.table] = keys
                 }
                 guard Set(row.names).count == row.names.count, row.names.allSatisfy(known.contains) else {
                     throw StoreError.database("a backup row for \(row.table) names a column the table does not have")
+                }
+                for (name, value) in zip(row.names, row.values) where value == .null && keys.contains(name) {
+                    throw StoreError.database("a backup row for \(row.table) has no value for its key \(name)")
                 }
                 var names = row.names
                 var values: [DatabaseValue] = row.values.map { value in

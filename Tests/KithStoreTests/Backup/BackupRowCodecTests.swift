@@ -95,6 +95,13 @@ import Testing
         #expect(throws: StoreError.self) {
             try store.backupImport([BackupStoreRow(table: "dr_sessions", names: ["contact_feed_id"], values: [.text("x")])])
         }
+        // A NULL primary key (SQLite would store it for a TEXT key; readers would then fail on it) is refused.
+        #expect(throws: StoreError.self) {
+            try store.backupImport([BackupStoreRow(
+                table: "contacts", names: ["feed_id", "identity_key_pub", "dh_key_pub", "pq_key_pub", "contacts_key", "added_at"],
+                values: [.null, .text("i"), .text("d"), .text("p"), .text("k"), .integer(1)])])
+        }
+        #expect(try store.backupRowCount("contacts") == 0)
         // A messages row carrying the derived message id is refused by the import.
         let envelope = S.chain(1)[0]
         #expect(throws: StoreError.self) {
