@@ -418,7 +418,7 @@ let package = Package(
             name: "KithFuzzTargets",
             dependencies: [
                 "Kith", "KithCanonical", "KithFeed", "KithIdentity", "KithSync", "KithRatchet", "KithMLS", "KithGroups", "KithInvites", "KithTDF",
-                "KithPush", "KithRendezvous", "KithContinuity",
+                "KithPush", "KithRendezvous", "KithContinuity", "KithStore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -503,7 +503,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KithContinuityTests",
-            dependencies: ["KithTestSupport", "KithContinuity", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["KithTestSupport", "KithContinuity", "KithStore", "KithFeed", "KithCanonical", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -194,6 +194,56 @@ for message in (bytes([1]) + bytes([0x33] * 32), bytes([2]), bytes([3]) + struct
                 bytes([5]), bytes([6]) + struct.pack(">Q", 7), bytes([7]) + b"wrong move code"):
     add("move-formats", message)
 
+# backup-reader (docs/CONTINUITY.md section 2; key bytes 0..31): byte 0x01 + a payload the target seals itself
+# (manifest with the seam's file id 41..56, records, compact store rows, end); byte 0x00 + a file: the start of the
+# published vector's recovery-key case (header, key check, first chunk), and with `cryptography` at hand small whole
+# files sealed like the target's seam.
+def backup_record(kind, body):
+    return struct.pack(">HI", kind, len(body)) + body
+
+def backup_name(text):
+    return bytes([len(text.encode())]) + text.encode()
+
+def backup_payload(records):
+    manifest = json.dumps({"backup_id": bytes(range(41, 57)).hex(), "blobs": False, "counts": {"messages": 2}, "created_at": 1800000000,
+                           "feed_id": "kith:fuzz", "schema": 18, "window": None}, sort_keys=True, separators=(",", ":")).encode()
+    return backup_record(1, manifest) + b"".join(backup_record(k, b) for k, b in records) + backup_record(0xFFFF, struct.pack(">Q", len(records)))
+
+def backup_text(text):
+    return b"\x02" + struct.pack(">I", len(text.encode())) + text.encode()
+
+backup_header = backup_name("messages") + bytes([3]) + backup_name("feed_id") + backup_name("sequence") + backup_name("envelope_json")
+backup_rows = [(0x31, backup_header),
+               (0x30, backup_text("kith:feed") + b"\x01" + struct.pack(">q", 0) + backup_text('{"sequence":0}')),
+               (0x30, b"\x04" + b"\x01" + struct.pack(">q", 1) + backup_text('{"sequence":1}')),
+               (0x31, backup_name("blobs") + bytes([2]) + backup_name("content_hash") + backup_name("data")),
+               (0x30, backup_text("h") + b"\x03" + struct.pack(">I", 3) + b"\x00\xff\x10")]
+backup_payloads = [backup_payload([]), backup_payload([(2, bytes(range(32)))] + backup_rows), backup_payload(backup_rows[:3])]
+for payload in backup_payloads:
+    add("backup-reader", b"\x01" + payload)
+backup_vector = load("TestVectors/continuity/backup-v1.json")["cases"][0]
+add("backup-reader", b"\x00" + bytes.fromhex(backup_vector["file_hex"])[:MAX_SEED - 1])
+try:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    def backup_file(payload):
+        salt, prefix = bytes(range(9, 41)), bytes(range(57, 64))
+        header = b"KITHBAK1" + bytes([1, 1, 0, 0, 0]) + salt + bytes(range(41, 57)) + prefix
+        key = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=b"kith backup v1 payload key").derive(bytes(range(32)))
+        check = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=b"kith backup v1 key check").derive(key)
+        out, start, counter = header + check, 0, 0
+        while len(payload) - start > 65536:
+            out += ChaCha20Poly1305(key).encrypt(prefix + struct.pack(">I", counter) + b"\x00", payload[start:start + 65536], header)
+            start, counter = start + 65536, counter + 1
+        return out + ChaCha20Poly1305(key).encrypt(prefix + struct.pack(">I", counter) + b"\x01", payload[start:], header)
+
+    for payload in backup_payloads:
+        add("backup-reader", b"\x00" + backup_file(payload))
+except ImportError:
+    print("cryptography not installed: backup-reader gets no whole-file seeds but the vector's start", file=sys.stderr)
+
 shutil.rmtree(OUT, ignore_errors=True)
 for target, inputs in sorted(seeds.items()):
     directory = os.path.join(OUT, target)

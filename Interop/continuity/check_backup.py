@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from kith_backup import BackupRefused, open_backup, parse_recovery_key  # noqa: E402
+from kith_backup import BackupRefused, decode_store_rows, open_backup, parse_recovery_key  # noqa: E402
 
 path = sys.argv[1] if len(sys.argv) > 1 else "TestVectors/continuity/backup-v1.json"
 vector = json.load(open(path))
@@ -25,6 +25,14 @@ for case in vector["cases"]:
     for (kind, body), expected in zip(records, case["records"]):
         assert kind == expected["kind"] and len(body) == expected["length"], "record kind/length differs"
         assert hashlib.sha256(body).hexdigest() == expected["sha256"], "record body differs"
+    # Compact store rows: table headers, values only, repeats, the derived message id.
+    decoded = decode_store_rows(records)
+    expected_rows = []
+    for row in case["store_rows"]:
+        columns = {name: (bytes.fromhex(value["hex"]) if isinstance(value, dict) else value)
+                   for name, value in row["columns"].items()}
+        expected_rows.append((row["table"], columns))
+    assert decoded == expected_rows, f"store rows differ: {decoded} != {expected_rows}"
     # Hostile copies: every one must be refused.
     damaged = {
         "truncated-last-chunk": data[:100 + 65552],

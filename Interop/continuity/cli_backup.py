@@ -7,7 +7,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from kith_backup import BackupRefused, open_backup, parse_recovery_key  # noqa: E402
+from kith_backup import BackupRefused, decode_store_rows, open_backup, parse_recovery_key  # noqa: E402
 
 KITH = os.environ.get("KITH", ".build/debug/kith")
 work = tempfile.mkdtemp(prefix="kith-backup-cli-")
@@ -36,6 +36,10 @@ manifest, records = open_backup(open(backup, "rb").read(), recovery_key=parse_re
 assert manifest["feed_id"] == created["feed_id"], manifest
 assert any(kind == 2 and len(body) == 32 for kind, body in records), "no seed record"
 assert any(kind == 0x30 for kind, _ in records), "no store rows"
+own_messages = [columns for table, columns in decode_store_rows(records)
+                if table == "messages" and columns["feed_id"] == created["feed_id"]]
+assert len(own_messages) >= 3, own_messages
+assert all(len(columns["message_id"]) == 43 for columns in own_messages), "derived message ids"
 
 verified = json.loads(kith("backup", "verify", backup, "--json", extra={"KITH_BACKUP_KEY": key_text}).stdout)
 assert verified["backup_id"] == created["backup_id"]

@@ -3,6 +3,7 @@
 Written from the format description, not from Kith's Swift code: header, key check, STREAM chunks of
 ChaCha20-Poly1305, typed length-prefixed records between a manifest and an end record.
 """
+import base64
 import hashlib
 import json
 import struct
@@ -112,3 +113,92 @@ def open_backup(data, recovery_key=None, passphrase=None):
         raise BackupRefused("manifest names another file")
     return manifest, records[1:-1]
 
+
+
+STORE_ROW = 0x0030
+TABLE_HEADER = 0x0031
+MAX_COLUMNS = 64
+# Columns a writer leaves out because the reader derives them: table -> (column, source column).
+DERIVED = {"messages": ("message_id", "envelope_json")}
+
+
+def _name(body, pos):
+    if pos >= len(body):
+        raise BackupRefused("truncated name")
+    length = body[pos]
+    end = pos + 1 + length
+    if end > len(body):
+        raise BackupRefused("name runs past the record")
+    return body[pos + 1:end].decode("utf-8"), end
+
+
+def decode_store_rows(records):
+    """Decodes the compact store records (table headers 0x0031, rows 0x0030) into [(table, {column: value})].
+
+    A value is None, an int, a str or bytes; a `messages` row gets its derived `message_id`
+    (base64url of SHA-256 of `envelope_json`, unpadded)."""
+    rows = []
+    header = None
+    previous = None
+    for kind, body in records:
+        if kind == TABLE_HEADER:
+            table, pos = _name(body, 0)
+            if pos >= len(body):
+                raise BackupRefused("table header without a column count")
+            count = body[pos]
+            pos += 1
+            if not 1 <= count <= MAX_COLUMNS:
+                raise BackupRefused("column count out of bounds")
+            names = []
+            for _ in range(count):
+                name, pos = _name(body, pos)
+                names.append(name)
+            if pos != len(body) or len(set(names)) != len(names) or "" in names:
+                raise BackupRefused("malformed table header")
+            if table in DERIVED and (DERIVED[table][0] in names or DERIVED[table][1] not in names):
+                raise BackupRefused("a derived column is carried or its source is missing")
+            header, previous = (table, names), None
+        elif kind == STORE_ROW:
+            if header is None:
+                raise BackupRefused("store row before any table header")
+            table, names = header
+            values = []
+            pos = 0
+            for index in range(len(names)):
+                if pos >= len(body):
+                    raise BackupRefused("row ends early")
+                tag = body[pos]
+                pos += 1
+                if tag == 0:
+                    values.append(None)
+                elif tag == 1:
+                    if pos + 8 > len(body):
+                        raise BackupRefused("row ends inside an integer")
+                    values.append(struct.unpack(">q", body[pos:pos + 8])[0])
+                    pos += 8
+                elif tag in (2, 3):
+                    if pos + 4 > len(body):
+                        raise BackupRefused("row ends inside a length")
+                    (length,) = struct.unpack(">I", body[pos:pos + 4])
+                    pos += 4
+                    if pos + length > len(body):
+                        raise BackupRefused("value runs past the row")
+                    raw = body[pos:pos + length]
+                    values.append(raw.decode("utf-8") if tag == 2 else bytes(raw))
+                    pos += length
+                elif tag == 4:
+                    if previous is None:
+                        raise BackupRefused("repeat without a previous row")
+                    values.append(previous[index])
+                else:
+                    raise BackupRefused("unknown value tag")
+            if pos != len(body):
+                raise BackupRefused("trailing bytes in a row")
+            previous = values
+            columns = dict(zip(names, values))
+            if table in DERIVED:
+                column, source = DERIVED[table]
+                digest = hashlib.sha256(columns[source].encode("utf-8")).digest()
+                columns[column] = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+            rows.append((table, columns))
+    return rows

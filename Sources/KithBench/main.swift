@@ -6,6 +6,7 @@ let allSuites: [any BenchSuite.Type] = BenchRegistry.suites
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == VerifyPeakMemory.command { VerifyPeakMemory.runChild(Array(arguments.dropFirst())) }
 if arguments.first == ServerChild.command { await ServerChild.run() }
+if arguments.first == ContinuityChild.command { await ContinuityChild.main(Array(arguments.dropFirst())) }
 if arguments.first == PushServerChild.command { await PushServerChild.run() }
 let json = arguments.contains("--json")
 arguments.removeAll { $0 == "--json" }

@@ -12,7 +12,7 @@ public enum FuzzTargets {
         .nanoTDF, .poolExchange,
         .webPushMessage, .vapidAndKnocks,
         .signaling, .restBodies, .relayMessage,
-        .recoveryFormats, .moveFormats,
+        .recoveryFormats, .moveFormats, .backupReader,
     ]
 
     /// The target named `name`, if any.

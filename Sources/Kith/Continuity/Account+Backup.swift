@@ -63,10 +63,16 @@ extension Account {
             }
             var done: UInt64 = 3
             var failure: BackupError?
+            var rowEncoder = BackupRowEncoder()
             do throws(StoreError) {
                 try store.backupExportRows(ownFeedID: own, window: options.window, includeBlobs: options.includeBlobs) { row in
                     do throws(BackupError) {
-                        try writer.append(BackupRecord(kind: .storeRow, body: row.encoded))
+                        for output in rowEncoder.encode(row) {
+                            switch output {
+                            case .tableHeader(let body): try writer.append(BackupRecord(kind: .storeTableHeader, body: body))
+                            case .row(let body): try writer.append(BackupRecord(kind: .storeRow, body: body))
+                            }
+                        }
                     } catch {
                         failure = error
                         throw error

@@ -39,17 +39,36 @@ extension Account {
             try withBackupReader(url, secret: secret) { (reader: inout BackupReader<FileHandleBackupInput>) throws(KithError) in
                 var done: UInt64 = 0
                 let total = UInt64(reader.manifest.counts.values.reduce(0, +))
-                do throws(BackupError) {
-                    try reader.verifyRemaining { _ in
-                        done += 1
-                        if done % 1000 == 0 { progress?(done, total) }
-                    }
-                } catch {
-                    throw .continuity(.backup(error))
+                var rows = BackupRowDecoder()
+                while let record = try nextRecord(&reader) {
+                    try checkStoreRecord(record, with: &rows)
+                    done += 1
+                    if done % 1000 == 0 { progress?(done, total) }
                 }
                 return reader.manifest
             }
         }
+    }
+
+    /// The next record of `reader` (nil after the end record), with the error as a `KithError`.
+    static func nextRecord(_ reader: inout BackupReader<FileHandleBackupInput>) throws(KithError) -> BackupRecord? {
+        do throws(BackupError) { return try reader.next() } catch { throw .continuity(.backup(error)) }
+    }
+
+    /// Decodes a table header or store row record with `rows` (other kinds pass): a verification reads every row
+    /// as a restore would, so a malformed row is found before anything is written.
+    @discardableResult
+    static func checkStoreRecord(_ record: BackupRecord, with rows: inout BackupRowDecoder) throws(KithError) -> BackupStoreRow? {
+        do throws(StoreError) {
+            switch record.kind {
+            case .storeTableHeader: try rows.readHeader(record.body)
+            case .storeRow: return try rows.readRow(record.body)
+            default: break
+            }
+        } catch {
+            throw .store(error)
+        }
+        return nil
     }
 
     static func withBackupReader<T>(
@@ -81,21 +100,18 @@ extension Account {
         var groups: [(groupID: String, name: String?)] = []
         var groupMembers: [(groupID: String, members: [String])] = []
         let manifest = try withBackupReader(url, secret: secret) { (reader: inout BackupReader<FileHandleBackupInput>) throws(KithError) in
-            do throws(BackupError) {
-                try reader.verifyRemaining { record in
-                    switch record.kind {
-                    case .seed: seedBytes = record.body
-                    case .rotatedKeySeed: sealedKeySeeds = record.body
-                    case .groupSummary:
-                        if let object = (try? CanonicalJSON.parse(record.body))?.objectValue, let id = object["group_id"]?.stringValue {
-                            groups.append((id, object["name"]?.stringValue))
-                            groupMembers.append((id, object["members"]?.arrayValue?.compactMap(\.stringValue) ?? []))
-                        }
-                    default: break
+            var rows = BackupRowDecoder()
+            while let record = try nextRecord(&reader) {
+                switch record.kind {
+                case .seed: seedBytes = record.body
+                case .rotatedKeySeed: sealedKeySeeds = record.body
+                case .groupSummary:
+                    if let object = (try? CanonicalJSON.parse(record.body))?.objectValue, let id = object["group_id"]?.stringValue {
+                        groups.append((id, object["name"]?.stringValue))
+                        groupMembers.append((id, object["members"]?.arrayValue?.compactMap(\.stringValue) ?? []))
                     }
+                default: try checkStoreRecord(record, with: &rows)
                 }
-            } catch {
-                throw .continuity(.backup(error))
             }
             return reader.manifest
         }
@@ -175,16 +191,12 @@ extension Account {
         try withBackupReader(url, secret: secret) { (reader: inout BackupReader<FileHandleBackupInput>) throws(KithError) in
             var counts: [String: Int64] = [:]
             var batch: [BackupStoreRow] = []
+            var rowDecoder = BackupRowDecoder()
             var done: UInt64 = 0
             let total = UInt64(reader.manifest.counts.values.reduce(0, +))
             do {
-                while true {
-                    let record: BackupRecord?
-                    do throws(BackupError) { record = try reader.next() } catch { throw KithError.continuity(.backup(error)) }
-                    guard let record else { break }
-                    guard record.kind == .storeRow else { continue }
-                    let row: BackupStoreRow
-                    do throws(StoreError) { row = try BackupStoreRow(decoding: record.body) } catch { throw KithError.store(error) }
+                while let record = try nextRecord(&reader) {
+                    guard let row = try checkStoreRecord(record, with: &rowDecoder) else { continue }
                     counts[row.table, default: 0] += 1
                     batch.append(row)
                     if batch.count >= FeedStore.backupImportBatch {

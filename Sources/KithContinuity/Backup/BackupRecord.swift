@@ -17,8 +17,12 @@ public struct BackupRecordKind: RawRepresentable, Sendable, Hashable, CustomStri
     public static let contact = BackupRecordKind(rawValue: 0x0010)
     /// A stored feed envelope, as its bytes (own feed and followed feeds).
     public static let envelope = BackupRecordKind(rawValue: 0x0020)
-    /// An opaque store row the facade defines (canonical JSON: table and columns).
+    /// One store row in compact form: the values of the columns the latest table header named (the store defines
+    /// the body).
     public static let storeRow = BackupRecordKind(rawValue: 0x0030)
+    /// A store table header: the table and the column names the store rows after it carry (the store defines the
+    /// body).
+    public static let storeTableHeader = BackupRecordKind(rawValue: 0x0031)
     /// A group the account was in (canonical JSON: id, name, members); its MLS state is never carried.
     public static let groupSummary = BackupRecordKind(rawValue: 0x0050)
     /// A blob (content address and bytes), only when the user asked for blobs.

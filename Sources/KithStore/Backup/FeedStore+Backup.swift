@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import KithFeed
 
 /// What a backup carries from the account database, and how a restore puts it back (docs/CONTINUITY.md, "What is
 /// carried"). Only the tables in `backupCarriedTables` are ever read for a backup or written by a restore; ratchet
@@ -19,6 +20,12 @@ extension FeedStore {
         "mls_groups", "mls_group_members", "mls_own_key_packages", "mls_peer_key_packages", "mls_processed",
         "mls_outbox", "mls_held", "mls_group_trees", "mls_group_ratchets", "otk_pools", "otk_own_keys",
         "otk_peer_keys", "otk_retired_keys", "otk_intents",
+    ]
+
+    /// Columns a backup never carries because a restore derives them from another column of the same row:
+    /// `messages.message_id` is the SHA-256 (base64url) of `envelope_json`, as every insert computes it.
+    public static let backupDerivedColumns: [(table: String, column: String, source: String)] = [
+        (table: "messages", column: "message_id", source: "envelope_json"),
     ]
 
     /// Rows per write transaction during a restore.
@@ -98,30 +105,39 @@ extension FeedStore {
     }
 
     /// Inserts restored rows in one transaction. A row for a table that is not carried, or naming a column the
-    /// table does not have, is refused (a hostile backup cannot write sessions, prekeys or pools).
+    /// table does not have, is refused (a hostile backup cannot write sessions, prekeys or pools); derived columns
+    /// (`backupDerivedColumns`) must not be carried and are computed here.
     public func backupImport(_ rows: [BackupStoreRow]) throws(StoreError) {
         try write { db in
             var columnsByTable: [String: Set<String>] = [:]
+            var textKeysByTable: [String: Set<String>] = [:]
             for row in rows {
                 guard Self.backupCarriedTables.contains(row.table) else {
-                    throw StoreError.database("a backup row targets \(row.table), which a backup never carries")
+                    throw StoreError.database("a backup row targets \(row.table.debugDescription), which a backup never carries")
                 }
                 guard row.names.count == row.values.count, !row.names.isEmpty else {
                     throw StoreError.database("a backup row for \(row.table) has no or mismatched columns")
                 }
                 let known: Set<String>
-                if let cached = columnsByTable[row.table] {
-                    known = cached
+                let keys: Set<String>
+                if let cached = columnsByTable[row.table], let cachedKeys = textKeysByTable[row.table] {
+                    (known, keys) = (cached, cachedKeys)
                 } else {
-                    known = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [row.table]))
+                    let columns = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [row.table])
+                    known = Set(columns.map { $0["name"] as String })
+                    // SQLite lets a non-INTEGER primary key hold NULL; the store's readers never expect one.
+                    keys = Set(columns.filter { ($0["pk"] as Int) > 0 && ($0["type"] as String).uppercased() != "INTEGER" }.map { $0["name"] as String })
                     columnsByTable[row.table] = known
+                    textKeysByTable[row.table] = keys
                 }
                 guard Set(row.names).count == row.names.count, row.names.allSatisfy(known.contains) else {
                     throw StoreError.database("a backup row for \(row.table) names a column the table does not have")
                 }
-                let columns = row.names.map { "\"\($0)\"" }.joined(separator: ", ")
-                let marks = Array(repeating: "?", count: row.names.count).joined(separator: ", ")
-                let values: [DatabaseValue] = row.values.map { value in
+                for (name, value) in zip(row.names, row.values) where value == .null && keys.contains(name) {
+                    throw StoreError.database("a backup row for \(row.table) has no value for its key \(name)")
+                }
+                var names = row.names
+                var values: [DatabaseValue] = row.values.map { value in
                     switch value {
                     case .null: DatabaseValue.null
                     case .integer(let number): number.databaseValue
@@ -129,16 +145,38 @@ extension FeedStore {
                     case .blob(let bytes): Data(bytes).databaseValue
                     }
                 }
-                try db.execute(sql: "INSERT INTO \(row.table) (\(columns)) VALUES (\(marks))",
-                               arguments: StatementArguments(values))
+                for derived in Self.backupDerivedColumns where derived.table == row.table {
+                    let value = try Self.backupDerivedValue(derived, of: row)
+                    names.append(derived.column)
+                    values.append(value.databaseValue)
+                }
+                let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
+                let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+                // One prepared statement per table and column list (the columns were checked against the table).
+                let insert = try db.cachedStatement(sql: "INSERT INTO \(row.table) (\(columns)) VALUES (\(marks))")
+                try insert.execute(arguments: StatementArguments(values))
             }
         }
     }
 
+    /// The value of a derived column, computed from its source column in `row` (which must carry the source and
+    /// not the derived column itself).
+    static func backupDerivedValue(_ derived: (table: String, column: String, source: String), of row: BackupStoreRow) throws(StoreError) -> String {
+        guard !row.names.contains(derived.column) else {
+            throw .database("a backup row for \(row.table) carries \(derived.column), which a restore derives from \(derived.source)")
+        }
+        guard let index = row.names.firstIndex(of: derived.source), case .text(let source) = row.values[index] else {
+            throw .database("a backup row for \(row.table) has no text \(derived.source) to derive \(derived.column) from")
+        }
+        return MessageID(hashing: source.utf8).string
+    }
+
+    /// A database row as a carried row, without the columns a restore derives.
     static func backupRow(table: String, _ row: Row) throws -> BackupStoreRow {
         var names: [String] = []
         var values: [BackupStoreValue] = []
         for (name, value) in row {
+            if Self.backupDerivedColumns.contains(where: { $0.table == table && $0.column == name }) { continue }
             names.append(name)
             switch value.storage {
             case .null: values.append(.null)
@@ -147,6 +185,10 @@ extension FeedStore {
             case .blob(let data): values.append(.blob(Array(data)))
             case .double: throw StoreError.database("\(table).\(name) holds a REAL, which a backup does not carry")
             }
+        }
+        // A reader refuses a header of more columns: never write a backup that cannot be restored.
+        guard names.count <= BackupStoreRow.maximumColumns else {
+            throw StoreError.database("\(table) has \(names.count) columns, more than a backup carries (\(BackupStoreRow.maximumColumns))")
         }
         return BackupStoreRow(table: table, names: names, values: values)
     }

@@ -50,19 +50,7 @@ enum BackupFixtures {
 
     /// A file whose payload plaintext is exactly `plaintext` (sealed correctly), for malformed-payload tests.
     static func crafted(plaintext: [UInt8], key: RecoveryKey = key) throws -> [UInt8] {
-        let random = fixedRandom(seed: 9)
-        let header = BackupHeader(kdf: .recoveryKey, salt: random(32), fileID: random(16), noncePrefix: random(7))
-        let (cipher, check) = try BackupSecret.recoveryKey(key).cipher(for: header)
-        var out = header.encoded + check
-        var start = 0
-        var counter: UInt64 = 0
-        while plaintext.count - start > BackupLimits.chunkSize {
-            out += try cipher.seal(plaintext[start..<start + BackupLimits.chunkSize], counter: counter, isLast: false)
-            start += BackupLimits.chunkSize
-            counter += 1
-        }
-        out += try cipher.seal(plaintext[start...], counter: counter, isLast: true)
-        return out
+        try BackupPayloadSeal.seal(payload: plaintext, key: key)
     }
 
     /// `kind (2) | length (4) | body` framing, with the file id of `crafted` stamped into the manifest.
@@ -74,8 +62,7 @@ enum BackupFixtures {
 
     static func craftedManifest() -> [UInt8] {
         var manifest = manifest()
-        // crafted() draws salt (32) then file id (16) from a counter starting at 9.
-        manifest.backupID = (0..<16).map { String(format: "%02x", UInt8(9 + 32 + $0)) }.joined()
+        manifest.backupID = (BackupPayloadSeal.fileID).map { String(format: "%02x", $0) }.joined()
         return frame(1, manifest.encoded)
     }
 
