@@ -244,9 +244,10 @@ try:
 except ImportError:
     print("cryptography not installed: backup-reader gets no whole-file seeds but the vector's start", file=sys.stderr)
 
-shutil.rmtree(OUT, ignore_errors=True)
+# Only the targets written here are replaced: a target whose seeds are kept by hand (recovery-formats) stays as it is.
 for target, inputs in sorted(seeds.items()):
     directory = os.path.join(OUT, target)
+    shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory, exist_ok=True)
     for data in inputs:
         with open(os.path.join(directory, hashlib.sha1(data).hexdigest()[:16]), "wb") as handle:
