@@ -8,11 +8,16 @@ import Testing
 struct AccountEventTests {
     /// The next `count` events of a subscription (fewer if they do not come within 5 seconds).
     static func take(_ count: Int, from stream: AsyncStream<AccountEvent>) async -> [AccountEvent] {
+        await take(from: stream) { $0.count == count }
+    }
+
+    /// Collects events until `enough` says the events so far suffice (or a generous time limit passes).
+    static func take(from stream: AsyncStream<AccountEvent>, until enough: @escaping @Sendable ([AccountEvent]) -> Bool) async -> [AccountEvent] {
         let collector = Task {
             var events: [AccountEvent] = []
             for await event in stream {
                 events.append(event)
-                if events.count == count { break }
+                if enough(events) { break }
             }
             return events
         }
@@ -71,13 +76,16 @@ struct AccountEventTests {
         let events = bob.events()
         let outcome = await SyncPair.session(alice, bob)
         #expect(outcome.bob.messagesAccepted >= 1)
-        var sawProgress = false
-        var sawStored = false
-        for event in await Self.take(64, from: events) {
-            if case .syncProgress = event { sawProgress = true }
-            if case .messagesStored(let feed, _) = event, feed == alice.feedID { sawStored = true }
+        let aliceFeed = alice.feedID
+        @Sendable func sawProgress(_ events: [AccountEvent]) -> Bool {
+            events.contains { if case .syncProgress = $0 { true } else { false } }
         }
-        #expect(sawProgress)
-        #expect(sawStored)
+        @Sendable func sawStored(_ events: [AccountEvent]) -> Bool {
+            events.contains { if case .messagesStored(let feed, _) = $0 { feed == aliceFeed } else { false } }
+        }
+        // Waits for the two events, not for a count: how many events a session raises is not this test's concern.
+        let seen = await Self.take(from: events) { sawProgress($0) && sawStored($0) }
+        #expect(sawProgress(seen))
+        #expect(sawStored(seen))
     }
 }
