@@ -13,6 +13,6 @@ struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
         abstract: "Export, import and verify feeds (one canonical envelope per line, oldest first).",
-        subcommands: [Export.self, Import.self, Verify.self]
+        subcommands: [Export.self, Import.self, Verify.self, Forks.self]
     )
 }

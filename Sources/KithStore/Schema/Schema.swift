@@ -75,6 +75,9 @@ enum Schema {
         migrator.registerMigration("v19-reestablish-tasks") { db in
             try db.execute(sql: reestablishTables)
         }
+        migrator.registerMigration("v19-fork-acknowledged") { db in
+            try db.execute(sql: forkAcknowledgedColumn)
+        }
         return migrator
     }
 

@@ -122,6 +122,16 @@ import Testing
         try await restored.rotation.rotate(reason: .deviceMigration)
         _ = try await bob.feed.importFromContact(lines: try await restored.feed.export(), contact: alice.feedID)
         #expect(!(try bob.store.forkEvidence(feed: alice.feedID).isEmpty))
+
+        // Bob's side lists the fork (never resolved silently) until he acknowledges it; the evidence stays.
+        let open = try await bob.feed.forks()
+        #expect(open.map(\.feedID) == [alice.feedID])
+        #expect(open.first?.acknowledgedAt == nil)
+        #expect(try await bob.feed.acknowledgeForks(of: alice.feedID) == 1)
+        #expect(try await bob.feed.forks().isEmpty)
+        let all = try await bob.feed.forks(includeAcknowledged: true)
+        #expect(all.count == 1 && all.first?.acknowledgedAt != nil)
+        #expect(try await bob.feed.acknowledgeForks(of: alice.feedID) == 0)
     }
 
     @Test func theGuardLiftsOnceTheRestoredAccountLearnsANewerOwnHead() async throws {
