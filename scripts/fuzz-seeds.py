@@ -190,6 +190,9 @@ add("relay-message", bytes([0x01]) + chunk)
 move_code = bytes([1]) + struct.pack(">H", 7460) + bytes([12]) + b"192.168.1.20" + bytes([0x11] * 32) + bytes([0x22] * 32)
 add("move-formats", b"kithmove1." + base64.urlsafe_b64encode(move_code).rstrip(b"="))
 add("move-formats", base64.urlsafe_b64encode(move_code).rstrip(b"="))
+relay_move_code = bytes([2, 8]) + b"12345678" + bytes([0x11] * 32) + bytes([0x22] * 32)
+add("move-formats", b"kithmove1." + base64.urlsafe_b64encode(relay_move_code).rstrip(b"="))
+add("move-formats", base64.urlsafe_b64encode(relay_move_code).rstrip(b"="))
 for message in (bytes([1]) + bytes([0x33] * 32), bytes([2]), bytes([3]) + struct.pack(">Q", 123456), bytes([4]) + b"stream bytes",
                 bytes([5]), bytes([6]) + struct.pack(">Q", 7), bytes([7]) + b"wrong move code"):
     add("move-formats", message)

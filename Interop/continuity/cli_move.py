@@ -8,6 +8,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from move_checks import check_moved  # noqa: E402
+
 KITH = os.environ.get("KITH", ".build/debug/kith")
 work = tempfile.mkdtemp(prefix="kith-move-cli-")
 env = dict(os.environ, KITH_PASSPHRASE="vault pass")
@@ -48,18 +51,6 @@ kith("--home", old, "post", "still on the old device")
 
 # The right code.
 receiver, code = start_receiver(new)
-sent = json.loads(kith("--home", old, "move", "send", code, "--json").stdout)
-out, err = receiver.communicate(timeout=300)
-assert receiver.returncode == 0, err
-received = json.loads(out.strip().splitlines()[-1])
-assert received["feed_id"] == feed_id == sent["feed_id"], (received, sent)
-assert received["confirmation"] == sent["confirmation"]
-kith("--home", new, "post", "from the new device")
-log = kith("--home", new, "log").stdout
-for text in ("before the move", "still on the old device", "from the new device"):
-    assert text in log, log
-
-after = kith("--home", old, "post", "must not work", check=False)
-assert after.returncode == 2 and "handed its identity" in after.stderr, (after.returncode, after.stderr)
-assert not os.path.exists(os.path.join(old, "identity.vault"))
+sent = kith("--home", old, "move", "send", code, "--json").stdout
+check_moved(kith, receiver, sent, feed_id, new, old, ("before the move", "still on the old device"))
 print("ok: move refused a wrong code, moved the identity, the old home refuses to post")

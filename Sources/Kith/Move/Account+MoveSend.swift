@@ -23,10 +23,40 @@ extension Account {
     public func moveSend(
         to code: MoveCode, onConfirmation: (@Sendable (String) -> Void)? = nil, progress: MoveProgress? = nil
     ) async throws(KithError) -> MoveSendReport {
+        guard case .direct(let host, let port) = code.route else {
+            throw .input(.invalid("this move code goes through a rendezvous server: join its room and call moveSend(to:over:) (the CLI: kith move send CODE --server URL)"))
+        }
+        return try await handingOver(code: code, onConfirmation: onConfirmation, progress: progress) { () async throws(KithError) -> any SyncTransport in
+            do throws(SyncTransportError) {
+                return try await TCPTransport.connect(host: host, port: port, idleTimeout: MoveLimits.idleTimeoutSeconds)
+            } catch {
+                throw .sync(.transport(error))
+            }
+        }
+    }
+
+    /// Hands this identity over `transport` (for a relay code: the relay of the room both devices joined) instead of
+    /// dialing the code's address: the same pinned handshake, proof, stream and retirement as
+    /// `moveSend(to:onConfirmation:progress:)`. The link over `transport` is closed at the end.
+    public func moveSend(
+        to code: MoveCode, over transport: any SyncTransport, onConfirmation: (@Sendable (String) -> Void)? = nil,
+        progress: MoveProgress? = nil
+    ) async throws(KithError) -> MoveSendReport {
+        try await handingOver(code: code, onConfirmation: onConfirmation, progress: progress) { () async throws(KithError) -> any SyncTransport in
+            transport
+        }
+    }
+
+    /// Claims the account, hands over through the transport `connect` gives and retires the home on `done`.
+    private func handingOver(
+        code: MoveCode, onConfirmation: (@Sendable (String) -> Void)?, progress: MoveProgress?,
+        connect: () async throws(KithError) -> any SyncTransport
+    ) async throws(KithError) -> MoveSendReport {
         guard let home else { throw .input(.invalid("only an account with a home directory can move to another device")) }
         try beginHandover()
         do throws(KithError) {
-            let report = try await handOver(home: home, code: code, onConfirmation: onConfirmation, progress: progress)
+            let transport = try await connect()
+            let report = try await handOver(home: home, code: code, transport: transport, onConfirmation: onConfirmation, progress: progress)
             moveState.withLock { $0 = .movedAway(confirmation: report.confirmation, movedAt: clock()) }
             return report
         } catch {
@@ -37,16 +67,10 @@ extension Account {
         }
     }
 
-    /// Connects, hands over and retires the home (the account is claimed by `beginHandover`).
+    /// Hands over through `transport` and retires the home (the account is claimed by `beginHandover`).
     private func handOver(
-        home: AccountHome, code: MoveCode, onConfirmation: (@Sendable (String) -> Void)?, progress: MoveProgress?
+        home: AccountHome, code: MoveCode, transport: any SyncTransport, onConfirmation: (@Sendable (String) -> Void)?, progress: MoveProgress?
     ) async throws(KithError) -> MoveSendReport {
-        let transport: TCPTransport
-        do throws(SyncTransportError) {
-            transport = try await TCPTransport.connect(host: code.host, port: code.port, idleTimeout: MoveLimits.idleTimeoutSeconds)
-        } catch {
-            throw .sync(.transport(error))
-        }
         let pinned = code.receiverStaticKey
         let configuration = SecureLinkConfiguration(
             localStatic: Curve25519.KeyAgreement.PrivateKey(), acceptedPatterns: [.ik],
@@ -97,7 +121,7 @@ extension Account {
 
     /// The IK handshake under `MoveLimits.handshakeTimeoutSeconds` (closing the transport ends a stalled one).
     private static func handshake(
-        _ transport: TCPTransport, configuration: SecureLinkConfiguration, pinned: [UInt8]
+        _ transport: any SyncTransport, configuration: SecureLinkConfiguration, pinned: [UInt8]
     ) async throws(KithError) -> SecureLink {
         let timer = Task {
             try? await Task.sleep(for: .seconds(MoveLimits.handshakeTimeoutSeconds))

@@ -20,11 +20,11 @@ public final class MoveReceiver: Sendable {
     public let code: MoveCode
     /// The new home (empty or absent).
     public let home: AccountHome
-    private let listener: TCPSyncListener
+    private let listener: TCPSyncListener?
     private let staticKey: Curve25519.KeyAgreement.PrivateKey
     private let state = MoveReceiverState()
 
-    private init(code: MoveCode, home: AccountHome, listener: TCPSyncListener, staticKey: Curve25519.KeyAgreement.PrivateKey) {
+    private init(code: MoveCode, home: AccountHome, listener: TCPSyncListener?, staticKey: Curve25519.KeyAgreement.PrivateKey) {
         self.code = code
         self.home = home
         self.listener = listener
@@ -40,9 +40,7 @@ public final class MoveReceiver: Sendable {
     public static func listen(
         home: AccountHome, host: String = "127.0.0.1", port: Int = 0, advertisedHost: String? = nil
     ) async throws(KithError) -> MoveReceiver {
-        if let entries = try? FileManager.default.contentsOfDirectory(atPath: home.directory.path), !entries.isEmpty {
-            throw .continuity(.homeNotEmpty(path: home.directory.path))
-        }
+        try requireEmptyHome(home)
         let shown = advertisedHost ?? host
         guard !["0.0.0.0", "::", "[::]"].contains(shown) else {
             throw .input(.invalid("listening on every address: name the address the old device can reach (--advertise ADDRESS)"))
@@ -53,8 +51,7 @@ public final class MoveReceiver: Sendable {
         } catch {
             throw .sync(.transport(error))
         }
-        let key = Curve25519.KeyAgreement.PrivateKey()
-        let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+        let (key, secret) = freshKeys()
         do throws(MoveError) {
             let code = try MoveCode(host: shown, port: listener.port, receiverStaticKey: Array(key.publicKey.rawRepresentation), secret: secret)
             return MoveReceiver(code: code, home: home, listener: listener, staticKey: key)
@@ -62,6 +59,35 @@ public final class MoveReceiver: Sendable {
             await listener.close()
             throw .continuity(.move(error))
         }
+    }
+
+    /// Prepares a receiver that meets its sender in a room of a rendezvous server instead of listening: the code
+    /// carries `joinCode` (the room's, offered by the caller) with a fresh static key and secret. Run it with
+    /// `receive(over:…)` once the relay is open; the relay sees only the Noise handshake and ciphertext.
+    /// - Parameters:
+    ///   - home: The new home; it must be empty or absent.
+    ///   - joinCode: The join code of the room (6...64 of `A-Z a-z 0-9 - _`).
+    public static func relayed(home: AccountHome, joinCode: String) throws(KithError) -> MoveReceiver {
+        try requireEmptyHome(home)
+        let (key, secret) = freshKeys()
+        do throws(MoveError) {
+            let code = try MoveCode(relayJoinCode: joinCode, receiverStaticKey: Array(key.publicKey.rawRepresentation), secret: secret)
+            return MoveReceiver(code: code, home: home, listener: nil, staticKey: key)
+        } catch {
+            throw .continuity(.move(error))
+        }
+    }
+
+    /// Refuses a home that is not empty (checked again when a receiver is made; lets a caller fail before it
+    /// reserves anything, such as a relay room).
+    public static func requireEmptyHome(_ home: AccountHome) throws(KithError) {
+        if let entries = try? FileManager.default.contentsOfDirectory(atPath: home.directory.path), !entries.isEmpty {
+            throw .continuity(.homeNotEmpty(path: home.directory.path))
+        }
+    }
+
+    private static func freshKeys() -> (Curve25519.KeyAgreement.PrivateKey, [UInt8]) {
+        (Curve25519.KeyAgreement.PrivateKey(), SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
     }
 
     /// Waits for the sender, checks its proof of the code, receives the stream, restores it into the home (the
@@ -81,9 +107,11 @@ public final class MoveReceiver: Sendable {
         onConfirmation: (@Sendable (String) -> Void)? = nil, progress: MoveProgress? = nil,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) async throws(KithError) -> (account: Account, report: MoveReceiveReport) {
+        guard let listener else {
+            throw .input(.invalid("this receiver meets its sender through a relay: run it with receive(over:)"))
+        }
         let state = state
-        let configuration = SecureLinkConfiguration(localStatic: staticKey, acceptedPatterns: [.ik], isAllowed: { _ in true })
-        let listener = listener
+        let configuration = linkConfiguration
         let timer = Task {
             try? await Task.sleep(for: .seconds(waitSeconds))
             if !Task.isCancelled, !state.started.withLock({ $0 }) { await listener.close() }
@@ -109,8 +137,48 @@ public final class MoveReceiver: Sendable {
         return try result.get()
     }
 
+    /// Runs the receiving side over `transport` (a relay the sender joined): answers its IK handshake (within
+    /// `MoveLimits.handshakeTimeoutSeconds`), then does what `receive(scrypt:passphrase:…)` does after a sender
+    /// connected. Takes one sender: a second call fails. The transport is closed at the end.
+    /// - Parameters: as `receive(scrypt:passphrase:…)`, with the transport instead of the wait.
+    public func receive(
+        over transport: any SyncTransport, scrypt: ScryptParameters = .interactive,
+        passphrase: @escaping @Sendable () throws(IdentityError) -> String, expectedFeedID: FeedID? = nil,
+        onConfirmation: (@Sendable (String) -> Void)? = nil, progress: MoveProgress? = nil,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) async throws(KithError) -> (account: Account, report: MoveReceiveReport) {
+        guard !state.started.withLock({ started in defer { started = true }; return started }) else {
+            throw .continuity(.move(.protocolViolation("this receiver already took a sender")))
+        }
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(MoveLimits.handshakeTimeoutSeconds))
+            if !Task.isCancelled { await transport.close() }
+        }
+        let link: SecureLink
+        do throws(SecureLinkError) {
+            link = try await SecureLink.accept(over: transport, configuration: linkConfiguration)
+            timer.cancel()
+        } catch {
+            timer.cancel()
+            await transport.close()
+            throw .sync(.link(error))
+        }
+        let step = MoveReceiveStep(
+            code: code, home: home, scrypt: scrypt, passphrase: passphrase, expectedFeedID: expectedFeedID,
+            onConfirmation: onConfirmation, progress: progress, clock: clock)
+        let result: Result<(account: Account, report: MoveReceiveReport), KithError>
+        do throws(KithError) { result = .success(try await step.run(over: MoveChannel(link: link))) } catch { result = .failure(error) }
+        await link.close()
+        return try result.get()
+    }
+
+    /// The receiver's side of the link: IK only, any sender (the proof of the secret decides).
+    private var linkConfiguration: SecureLinkConfiguration {
+        SecureLinkConfiguration(localStatic: staticKey, acceptedPatterns: [.ik], isAllowed: { _ in true })
+    }
+
     /// Stops waiting (a `receive` under way returns `timedOut` unless a sender is already connected).
-    public func cancel() async { await listener.close() }
+    public func cancel() async { await listener?.close() }
 }
 
 /// What a receiver's tasks share: whether a sender's session began, and its outcome.

@@ -4,10 +4,11 @@ import Kith
 import KithCanonical
 import KithContinuity
 import KithIdentity
+import KithSync
 import KithTerminal
 
 extension MoveCommand {
-    /// `kith --home NEW move receive [--listen HOST:PORT] [--advertise HOST] [--expect FEED_ID] [--timeout S] [--no-qr]`.
+    /// `kith --home NEW move receive [--listen HOST:PORT] [--advertise HOST] [--server URL] [--expect FEED_ID] [--timeout S] [--no-qr]`.
     struct Receive: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "receive",
@@ -21,6 +22,9 @@ extension MoveCommand {
 
         @Option(help: "The address the old device reaches this one at, when it differs from the listening address.")
         var advertise: String?
+
+        @Option(name: .customLong("server"), help: "Meet the old device through this `kith serve` rendezvous server's join-code relay instead of listening (for devices that cannot reach each other).")
+        var server: String?
 
         @Option(help: "Refuse any identity but this feed id (see `kith id` on the old device).")
         var expect: String?
@@ -41,22 +45,41 @@ extension MoveCommand {
                 do { expected = try expect.map { text throws(IdentityError) in try FeedID(text) } } catch { throw ValidationError("--expect is not a feed id") }
                 // Asked before the code is shown, so the transfer never waits for typing.
                 let passphrase = try PassphraseSource.obtain(prompt: "New passphrase: ", confirm: true)
-                let receiver = try await MoveReceiver.listen(home: global.accountHome, host: host, port: port, advertisedHost: advertise)
-                let text = receiver.code.text
-                if global.json {
-                    var object = JSONObject()
-                    object["move_code"] = .string(text)
-                    Output.json(.object(object))
-                } else {
-                    if !noQR { Output.line(try QRCode.render(text)) }
-                    Output.line("Move code: \(text)")
-                    Output.line("On the old device: kith move send \(text)")
+                let show = { (code: MoveCode) throws in
+                    let text = code.text
+                    if global.json {
+                        var object = JSONObject()
+                        object["move_code"] = .string(text)
+                        Output.json(.object(object))
+                    } else {
+                        if !noQR { Output.line(try QRCode.render(text)) }
+                        Output.line("Move code: \(text)")
+                        Output.line("On the old device: kith move send \(text)" + (server.map { " --server \($0)" } ?? ""))
+                    }
                 }
-                Output.error("kith: waiting for the old device (up to \(Int(timeout)) s)…")
-                let (account, report) = try await receiver.receive(
-                    passphrase: { passphrase }, expectedFeedID: expected, waitSeconds: timeout,
-                    onConfirmation: MoveCommand.showConfirmation(on: "old"),
-                    progress: MoveCommand.progress())
+                let home = global.accountHome
+                let receive = { @Sendable (receiver: MoveReceiver, transport: (any SyncTransport)?) async throws -> (account: Account, report: MoveReceiveReport) in
+                    if let transport {
+                        return try await receiver.receive(
+                            over: transport, passphrase: { passphrase }, expectedFeedID: expected,
+                            onConfirmation: MoveCommand.showConfirmation(on: "old"), progress: MoveCommand.progress())
+                    }
+                    return try await receiver.receive(
+                        passphrase: { passphrase }, expectedFeedID: expected, waitSeconds: timeout,
+                        onConfirmation: MoveCommand.showConfirmation(on: "old"), progress: MoveCommand.progress())
+                }
+                let (account, report): (Account, MoveReceiveReport)
+                if let server {
+                    guard timeout >= 1, timeout <= 86_400 else { throw ValidationError("--timeout must be between 1 and 86400 seconds") }
+                    (account, report) = try await MoveRelayRun.receive(home: home, server: server, timeout: Int(timeout), show: show) { receiver, transport in
+                        try await receive(receiver, transport)
+                    }
+                } else {
+                    let receiver = try await MoveReceiver.listen(home: home, host: host, port: port, advertisedHost: advertise)
+                    try show(receiver.code)
+                    Output.error("kith: waiting for the old device (up to \(Int(timeout)) s)…")
+                    (account, report) = try await receive(receiver, nil)
+                }
                 if global.json {
                     var object = MoveCommand.summary(feedID: account.feedID.string, confirmation: report.confirmation, streamBytes: report.streamBytes)
                     object["own_head"] = .integer(Int64(clamping: report.ownHead))

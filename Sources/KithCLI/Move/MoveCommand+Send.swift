@@ -5,7 +5,7 @@ import KithCanonical
 import KithContinuity
 
 extension MoveCommand {
-    /// `kith move send CODE`.
+    /// `kith move send CODE [--server URL] [--timeout S]` (the server for a relay code).
     struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "send",
@@ -17,15 +17,28 @@ extension MoveCommand {
         @Argument(help: "The move code the new device shows (kithmove1.…).")
         var code: String
 
+        @Option(name: .customLong("server"), help: "For a relay code: the rendezvous server the new device named (default: $KITH_SERVER, else http://127.0.0.1:7460).")
+        var server: String?
+
+        @Option(help: "For a relay code: seconds to wait for the new device in the room.")
+        var timeout: Int = 300
+
         func run() async throws {
             try await Output.run {
                 let parsed: MoveCode
                 do throws(MoveError) { parsed = try MoveCode(text: code) } catch { throw KithError.continuity(.move(error)) }
                 let account = try await openMainAccount(global)
-                let report = try await account.moveSend(
-                    to: parsed,
-                    onConfirmation: MoveCommand.showConfirmation(on: "new"),
-                    progress: MoveCommand.progress())
+                let report: MoveSendReport
+                switch parsed.route {
+                case .direct:
+                    report = try await account.moveSend(
+                        to: parsed, onConfirmation: MoveCommand.showConfirmation(on: "new"), progress: MoveCommand.progress())
+                case .relay(let joinCode):
+                    report = try await MoveRelayRun.send(joinCode: joinCode, server: server, timeout: timeout) { transport in
+                        try await account.moveSend(
+                            to: parsed, over: transport, onConfirmation: MoveCommand.showConfirmation(on: "new"), progress: MoveCommand.progress())
+                    }
+                }
                 if global.json {
                     var object = MoveCommand.summary(feedID: account.feedID.string, confirmation: report.confirmation, streamBytes: report.streamBytes)
                     object["new_device_head"] = .integer(Int64(clamping: report.newDeviceHead))

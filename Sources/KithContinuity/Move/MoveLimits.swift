@@ -5,6 +5,10 @@ public enum MoveLimits {
     public static let maximumCodeCharacters = 512
     /// The longest host name or address a code may carry, in bytes.
     public static let maximumHostBytes = 253
+    /// The shortest join code a relay move code may carry, in bytes (the rendezvous server's rule).
+    public static let minimumJoinCodeBytes = 6
+    /// The longest join code a relay move code may carry, in bytes (the rendezvous server's rule).
+    public static let maximumJoinCodeBytes = 64
     /// The receiver's one-time secret, in bytes (256 bits).
     public static let secretSize = 32
     /// The receiver's ephemeral Noise static key, in bytes.

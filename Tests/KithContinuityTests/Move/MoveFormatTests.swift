@@ -22,7 +22,7 @@ import Testing
             "kithmove1.!!!",
             MoveCode.prefix + Base64URL.encode(payload.dropLast()),
             MoveCode.prefix + Base64URL.encode(payload + [0]),
-            MoveCode.prefix + Base64URL.encode([0x02] + payload.dropFirst()),
+            MoveCode.prefix + Base64URL.encode([0x03] + payload.dropFirst()),
             MoveCode.prefix + String(repeating: "A", count: MoveLimits.maximumCodeCharacters),
             // A host byte outside the allowed set (a space).
             MoveCode.prefix + Base64URL.encode(payload.prefix(4) + [0x20] + payload.dropFirst(5)),
@@ -35,6 +35,46 @@ import Testing
         #expect(throws: MoveError.self) { _ = try MoveCode(host: "", port: 1, receiverStaticKey: Self.key, secret: Self.secret) }
         #expect(throws: MoveError.self) { _ = try MoveCode(host: "a b", port: 1, receiverStaticKey: Self.key, secret: Self.secret) }
         #expect(throws: MoveError.self) { _ = try MoveCode(host: "h", port: 1, receiverStaticKey: [1], secret: Self.secret) }
+    }
+
+    @Test func aRelayCodeRoundTripsAndNamesOnlyItsJoinCode() throws {
+        let code = try MoveCode(relayJoinCode: "12345678", receiverStaticKey: Self.key, secret: Self.secret)
+        #expect(code.route == .relay(joinCode: "12345678"))
+        #expect(code.host.isEmpty && code.port == 0)
+        let payload = try Base64URL.decode(String(code.text.dropFirst(MoveCode.prefix.count)))
+        #expect(payload == [MoveCode.relayVersion, 8] + Array("12345678".utf8) + Self.key + Self.secret)
+        #expect(try MoveCode(text: code.text) == code)
+        let longest = try MoveCode(relayJoinCode: String(repeating: "a-_Z9", count: 12) + "abcd", receiverStaticKey: Self.key, secret: Self.secret)
+        #expect(try MoveCode(text: longest.text) == longest)
+        let direct = try MoveCode(host: "127.0.0.1", port: 9, receiverStaticKey: Self.key, secret: Self.secret)
+        #expect(direct.route == .direct(host: "127.0.0.1", port: 9))
+    }
+
+    @Test func malformedRelayCodesAreRefusedWithATypedError() throws {
+        let good = try MoveCode(relayJoinCode: "12345678", receiverStaticKey: Self.key, secret: Self.secret)
+        let payload = try Base64URL.decode(String(good.text.dropFirst(MoveCode.prefix.count)))
+        let keys = Self.key + Self.secret
+        let cases: [[UInt8]] = [
+            [MoveCode.relayVersion],
+            Array(payload.dropLast()),
+            payload + [0],
+            // A join code byte outside the alphabet (a dot), too short, too long, a length past the end.
+            [MoveCode.relayVersion, 8] + Array("1234.678".utf8) + keys,
+            [MoveCode.relayVersion, 5] + Array("12345".utf8) + keys,
+            [MoveCode.relayVersion, 65] + [UInt8](repeating: UInt8(ascii: "1"), count: 65) + keys,
+            [MoveCode.relayVersion, 255] + Array("12345678".utf8) + keys,
+            // A non-UTF-8 byte in the join code.
+            [MoveCode.relayVersion, 8] + [0xFF] + Array("1234567".utf8) + keys,
+        ]
+        for bytes in cases {
+            #expect(throws: MoveError.self, "\(bytes.prefix(12))") { _ = try MoveCode(text: MoveCode.prefix + Base64URL.encode(bytes)) }
+        }
+        for joinCode in ["", "12345", String(repeating: "1", count: 65), "1234 5678", "12345678é"] {
+            #expect(throws: MoveError.self, "\(joinCode)") {
+                _ = try MoveCode(relayJoinCode: joinCode, receiverStaticKey: Self.key, secret: Self.secret)
+            }
+        }
+        #expect(throws: MoveError.self) { _ = try MoveCode(relayJoinCode: "12345678", receiverStaticKey: [1], secret: Self.secret) }
     }
 
     @Test func messagesRoundTripAndHostileOnesAreRefused() throws {
