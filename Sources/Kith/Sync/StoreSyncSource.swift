@@ -11,7 +11,8 @@ import Synchronization
 /// serves and ingests on this device.
 ///
 /// - **Who is served.** Contacts, and group peers. A contact's Noise static key is their X25519
-///   `dh_key` (the public key on their contact card, spec 2.1). A group peer is a member of an
+///   `dh_key` (the public key on their contact card, spec 2.1), or their immediately previous one while the grace
+///   of their latest rotation is open (``RotationSyncGrace``, docs/sync.md "After a key rotation"). A group peer is a member of an
 ///   active group shared with this identity who is not a contact, known by the full card checked
 ///   in an invite exchange (docs/INVITES.md, "Group peers"). The allow-list of a `SecureLink` is
 ///   ``isSyncPeer(staticKey:)``. A peer whose static key is neither is asked for nothing and sent
