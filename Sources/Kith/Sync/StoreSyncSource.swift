@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import KithCanonical
 import KithFeed
 import KithIdentity
@@ -10,7 +11,8 @@ import Synchronization
 /// serves and ingests on this device.
 ///
 /// - **Who is served.** Contacts, and group peers. A contact's Noise static key is their X25519
-///   `dh_key` (the public key on their contact card, spec 2.1). A group peer is a member of an
+///   `dh_key` (the public key on their contact card, spec 2.1), or their immediately previous one while the grace
+///   of their latest rotation is open (``RotationSyncGrace``, docs/sync.md "After a key rotation"). A group peer is a member of an
 ///   active group shared with this identity who is not a contact, known by the full card checked
 ///   in an invite exchange (docs/INVITES.md, "Group peers"). The allow-list of a `SecureLink` is
 ///   ``isSyncPeer(staticKey:)``. A peer whose static key is neither is asked for nothing and sent
@@ -57,6 +59,8 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     private let entryPage: Int
     /// Told what each ingest batch stored (the account's ``Account/events()``).
     private let onIngest: (@Sendable (_ entries: [[UInt8]], _ report: IngestReport) -> Void)?
+    /// The current time, Unix seconds: whether a contact's rotation grace is still open (``RotationSyncGrace``).
+    private let now: @Sendable () -> Int64
 
     /// What one session of a peer reads once.
     private struct SessionView: Sendable {
@@ -87,33 +91,52 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     /// Wraps a store, reading a feed's delta `entryPage` entries per store call.
     init(
         store: FeedStore, decryptor: (any ContentDecryptor)?, entryPage: Int,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
         onIngest: (@Sendable ([[UInt8]], IngestReport) -> Void)? = nil
     ) {
+        self.now = now
         self.store = store
         self.decryptor = decryptor
         self.entryPage = max(1, entryPage)
         self.onIngest = onIngest
     }
 
-    /// The contact whose current `dh_key` is `staticKey`, if any (nil also when the store cannot
+    /// The contact whose current `dh_key` is `staticKey`, or whose immediately previous one it is while that
+    /// contact's rotation grace is open (``RotationSyncGrace``), if any (nil also when the store cannot
     /// be read: the allow-list fails closed). Sync itself uses the throwing lookup. The read runs
     /// off the cooperative pool.
     public func contact(staticKey: [UInt8]) async -> ContactRecord? {
-        await BlockingWork.run { [store] () throws(Never) in try? Self.lookUpContact(staticKey: staticKey, in: store, during: .followedFeeds) }
+        let now = now()
+        return await BlockingWork.run { [store] () throws(Never) in
+            try? Self.lookUpContact(staticKey: staticKey, in: store, nowSeconds: now, during: .followedFeeds)
+        }
     }
 
-    /// Reads the contact whose current `dh_key` is `staticKey`; a store failure throws (it is not "no contact").
-    private static func lookUpContact(staticKey: [UInt8], in store: FeedStore, during operation: SyncSourceError.Operation) throws(SyncSourceError) -> ContactRecord? {
+    /// Reads the contact whose current `dh_key` is `staticKey`, or else whose previous one it is during the
+    /// rotation grace; a store failure throws (it is not "no contact").
+    private static func lookUpContact(
+        staticKey: [UInt8], in store: FeedStore, nowSeconds: Int64, during operation: SyncSourceError.Operation
+    ) throws(SyncSourceError) -> ContactRecord? {
         guard staticKey.count == 32 else { return nil }
         let contacts = try storeCall(operation) { () throws(StoreError) in try store.contacts() }
         let encoded = Base64URL.encode(staticKey)
-        return contacts.first { $0.dhKey == encoded }
+        if let contact = contacts.first(where: { $0.dhKey == encoded }) { return contact }
+        // A contact who rotated presents its previous dh key until its grace ends (docs/sync.md, "After a key rotation").
+        let usedKeys = try storeCall(operation) { () throws(StoreError) in try store.contactDHKeys() }
+        for contact in contacts {
+            guard let previous = usedKeys[contact.feedID]?.first(where: { $0 != contact.dhKey }), previous == encoded else { continue }
+            let rotations = try storeCall(operation) { () throws(StoreError) in try store.keyRotations(feed: contact.feedID) }
+            if RotationSyncGrace.isOpen(after: rotations, nowSeconds: nowSeconds) { return contact }
+        }
+        return nil
     }
 
     /// The contact, or else the group peer sharing an active group, whose `dh_key` is `staticKey`; a store failure
     /// throws (it is not "nobody").
-    private static func lookUpPeer(staticKey: [UInt8], in store: FeedStore, during operation: SyncSourceError.Operation) throws(SyncSourceError) -> PeerView? {
-        if let contact = try lookUpContact(staticKey: staticKey, in: store, during: operation) {
+    private static func lookUpPeer(
+        staticKey: [UInt8], in store: FeedStore, nowSeconds: Int64, during operation: SyncSourceError.Operation
+    ) throws(SyncSourceError) -> PeerView? {
+        if let contact = try lookUpContact(staticKey: staticKey, in: store, nowSeconds: nowSeconds, during: operation) {
             return PeerView(feedID: contact.feedID, contact: contact, shared: nil)
         }
         guard staticKey.count == 32 else { return nil }
@@ -126,7 +149,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     /// The peer as its session read it (read now when no session of it started here).
     private func sessionPeer(_ peer: SyncPeer, during operation: SyncSourceError.Operation) throws(SyncSourceError) -> PeerView? {
         if let view = sessions.withLock({ $0[peer] }) { return view.peer }
-        let found = try Self.lookUpPeer(staticKey: peer.staticKey, in: store, during: operation)
+        let found = try Self.lookUpPeer(staticKey: peer.staticKey, in: store, nowSeconds: now(), during: operation)
         sessions.withLock { $0[peer, default: SessionView()].peer = found }
         return found
     }
@@ -150,16 +173,18 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     /// phase fetches; until it completes the contact nothing is asked of or offered to that peer). False too when the
     /// store cannot be read: it fails closed.
     public func isSyncPeer(staticKey: [UInt8]) async -> Bool {
-        await BlockingWork.run { [store] () throws(Never) in
-            if (try? Self.lookUpPeer(staticKey: staticKey, in: store, during: .followedFeeds)) != nil { return true }
+        let now = now()
+        return await BlockingWork.run { [store] () throws(Never) in
+            if (try? Self.lookUpPeer(staticKey: staticKey, in: store, nowSeconds: now, during: .followedFeeds)) != nil { return true }
             return (try? store.pendingContact(dhKey: staticKey)) != nil
         }
     }
 
     /// How to name the peer with `staticKey`: a contact's shown name, a group peer's card name marked as such, or nil.
     public func peerName(staticKey: [UInt8]) async -> String? {
-        await BlockingWork.run { [store] () throws(Never) -> String? in
-            guard let found = try? Self.lookUpPeer(staticKey: staticKey, in: store, during: .followedFeeds) else { return nil }
+        let now = now()
+        return await BlockingWork.run { [store] () throws(Never) -> String? in
+            guard let found = try? Self.lookUpPeer(staticKey: staticKey, in: store, nowSeconds: now, during: .followedFeeds) else { return nil }
             if let contact = found.contact { return contact.shownName }
             var name = String(found.feedID.string.prefix(8)) + "…"
             if let bytes = found.card, let card = try? ContactCard.decode(bytes), !card.displayName.isEmpty {
@@ -173,7 +198,7 @@ public final class StoreSyncSource: SyncFeedSource, SyncBlobSource {
     /// (a fixed number of statements, whatever the number of feeds).
     public func followedFeeds(for peer: SyncPeer) async throws(SyncSourceError) -> [SyncFeedState] {
         try await BlockingWork.run { [self] () throws(SyncSourceError) in
-            guard let found = try Self.lookUpPeer(staticKey: peer.staticKey, in: store, during: .followedFeeds) else {
+            guard let found = try Self.lookUpPeer(staticKey: peer.staticKey, in: store, nowSeconds: now(), during: .followedFeeds) else {
                 sessions.withLock { $0[peer] = SessionView(peer: nil, feeds: []) }
                 return []
             }
@@ -340,7 +365,9 @@ extension Account {
     /// stubs: ``SyncAgent/run(link:clock:observer:)`` signs any missing ones first (see
     /// ``Account/Feed/signMissingSelfStubs()``).
     public func makeSyncSource() -> StoreSyncSource {
-        StoreSyncSource(store: store, decryptor: AccountDecryptor(identity: identity, store: store, cache: contactsKeyCache), entryPage: 512) { [weak self] entries, report in
+        StoreSyncSource(
+            store: store, decryptor: AccountDecryptor(identity: identity, store: store, cache: contactsKeyCache), entryPage: 512, now: clock
+        ) { [weak self] entries, report in
             self?.announceSynced(entries, report: report)
         }
     }

@@ -1,3 +1,4 @@
+import Crypto
 import KithCanonical
 import KithIdentity
 import KithStore
@@ -5,7 +6,8 @@ import KithSync
 
 /// Runs sync sessions for one account: the glue `kith sync`, `kith sync nearby` and the demo share.
 ///
-/// The Noise static key is the identity's X25519 `dh_key`; the allow-list is "a contact's current
+/// The Noise static key is the identity's X25519 `dh_key` (its previous one during a rotation's grace:
+/// ``syncStatics()``); the allow-list is "a contact's current
 /// `dh_key`, a group peer's while it shares an active group, or a scanned compact card's"
 /// (``StoreSyncSource/isSyncPeer(staticKey:)``); the blob phase is on unless ``blobs`` is false, in
 /// which case the `blobs` capability is left out of the Hello and neither side transfers blobs.
@@ -35,16 +37,38 @@ public struct SyncAgent: Sendable {
         self.maximumBlobLength = maximumBlobLength
     }
 
-    /// The link configuration: this identity's `dh_key`, contacts and group peers only, capabilities per ``blobs``.
-    public var linkConfiguration: SecureLinkConfiguration {
+    /// The link configuration: this identity's `dh_key` (its previous one during the rotation grace, with the
+    /// current one as the IK alternate: ``syncStatics()``), contacts and group peers only, capabilities per ``blobs``.
+    public func linkConfiguration() async -> SecureLinkConfiguration {
         let source = source
         var capabilities = SyncCapabilities.supported
         capabilities.insert(.sidePhase)
         capabilities.insert(.cardPhase)
         if !blobs { capabilities.remove(.blobs) }
-        return SecureLinkConfiguration(localStatic: account.identity.dhKey, hello: SyncHello(capabilities: capabilities)) {
+        let statics = await syncStatics()
+        return SecureLinkConfiguration(
+            localStatic: statics.local, hello: SyncHello(capabilities: capabilities), alternateStatic: statics.alternate
+        ) {
             await source.isSyncPeer(staticKey: $0)
         }
+    }
+
+    /// The Noise static keys for sync (docs/sync.md, "After a key rotation"): while the grace of this identity's
+    /// latest rotation is open (``RotationSyncGrace``: verified, not `key_compromise`, younger than
+    /// ``Account/rotationSyncGrace`` by the account clock), the previous dh key is presented, so contacts who have
+    /// not seen the rotation yet accept it, and IK addressed to the current key is answered too; otherwise (and when
+    /// the rotations cannot be read) the current dh key only.
+    public func syncStatics() async -> (local: Curve25519.KeyAgreement.PrivateKey, alternate: Curve25519.KeyAgreement.PrivateKey?) {
+        let identity = account.identity
+        guard let previous = identity.previousDHKey else { return (identity.dhKey, nil) }
+        let store = account.store
+        let feed = identity.feedID
+        let now = account.clock()
+        let open = await BlockingWork.run { () throws(Never) -> Bool in
+            guard let rotations = try? store.keyRotations(feed: feed) else { return false }
+            return RotationSyncGrace.isOpen(after: rotations, nowSeconds: now)
+        }
+        return open ? (previous, identity.dhKey) : (identity.dhKey, nil)
     }
 
     /// A contact's Noise static key (their current `dh_key`, 32 bytes), for IK.
@@ -58,17 +82,17 @@ public struct SyncAgent: Sendable {
         dialing dial: @escaping @Sendable () async throws(SyncTransportError) -> any SyncTransport,
         contact: ContactRecord? = nil
     ) async throws(SecureLinkError) -> SecureLink {
-        try await SecureLink.connect(dialing: dial, configuration: linkConfiguration, responderStaticKey: contact.flatMap(Self.staticKey(of:)))
+        try await SecureLink.connect(dialing: dial, configuration: await linkConfiguration(), responderStaticKey: contact.flatMap(Self.staticKey(of:)))
     }
 
     /// Initiates over an open transport (XX, or IK when `contact` is given; no fallback).
     public func initiate(over transport: any SyncTransport, contact: ContactRecord? = nil) async throws(SecureLinkError) -> SecureLink {
-        try await SecureLink.connect(over: transport, configuration: linkConfiguration, responderStaticKey: contact.flatMap(Self.staticKey(of:)))
+        try await SecureLink.connect(over: transport, configuration: await linkConfiguration(), responderStaticKey: contact.flatMap(Self.staticKey(of:)))
     }
 
     /// Responds over an open transport.
     public func accept(over transport: any SyncTransport) async throws(SecureLinkError) -> SecureLink {
-        try await SecureLink.accept(over: transport, configuration: linkConfiguration)
+        try await SecureLink.accept(over: transport, configuration: await linkConfiguration())
     }
 
     /// Serves contacts that dial `listener` (`kith sync listen`), through `server`: concurrent

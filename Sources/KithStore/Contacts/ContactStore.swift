@@ -65,6 +65,8 @@ public struct KeyRotationRecord: Sendable, Equatable {
     public let verified: Bool
     /// The stated reason.
     public let reason: String?
+    /// When this device recorded it, Unix milliseconds (`key_rotations.recorded_at`).
+    public let recordedAt: Int64
 }
 
 extension FeedStore {
@@ -247,7 +249,7 @@ extension FeedStore {
                 guard let feedID = try? FeedID(row["feed_id"] as String) else { return nil }
                 return KeyRotationRecord(
                     feedID: feedID, sequence: UInt32(clamping: row["sequence"] as Int64), newIdentityKey: row["new_identity_key"],
-                    verified: (row["verified"] as Int64) != 0, reason: row["reason"]
+                    verified: (row["verified"] as Int64) != 0, reason: row["reason"], recordedAt: row["recorded_at"]
                 )
             }
         }

@@ -152,7 +152,8 @@ public actor SecureLink {
                 try await requireAllowed(handshake.remoteStaticKey, configuration: configuration, transport: transport)
                 peerHello = try decodeHello(helloBytes)
             case .ik:
-                let helloBytes = try handshake.readMessage(Array(first.dropFirst()))
+                let helloBytes: [UInt8]
+                (handshake, helloBytes) = try readIKFirstMessage(Array(first.dropFirst()), fresh: handshake, configuration: configuration)
                 try await requireAllowed(handshake.remoteStaticKey, configuration: configuration, transport: transport)
                 peerHello = try decodeHello(helloBytes)
                 try await channel.send(try handshake.writeMessage(payload: configuration.hello.encoded))
@@ -163,6 +164,26 @@ public actor SecureLink {
             )
         } catch {
             throw await abort(transport, error)
+        }
+    }
+
+    /// Reads IK message 1 with the local static key, or, when that fails to decrypt it and an
+    /// alternate static key is configured, with a fresh handshake state under the alternate key.
+    private static func readIKFirstMessage(
+        _ message: [UInt8], fresh: NoiseHandshakeState, configuration: SecureLinkConfiguration
+    ) throws(NoiseError) -> (NoiseHandshakeState, [UInt8]) {
+        var handshake = fresh
+        do {
+            let payload = try handshake.readMessage(message)
+            return (handshake, payload)
+        } catch {
+            guard let alternate = configuration.alternateStatic else { throw error }
+            var retry = try NoiseHandshakeState(
+                protocolName: SecureLinkPattern.ik.protocolName, isInitiator: false,
+                prologue: SecureLinkPattern.ik.prologue, localStatic: alternate
+            )
+            let payload = try retry.readMessage(message)
+            return (retry, payload)
         }
     }
 

@@ -18,6 +18,10 @@ public struct SecureLinkConfiguration: Sendable {
     /// any active initiator before learning who it is; a responder answering only IK stays silent
     /// to everyone but contacts who already know its key.
     public var acceptedPatterns: Set<SecureLinkPattern>
+    /// A second static key an IK responder also answers to: tried only when IK message 1 does not
+    /// decrypt with ``localStatic`` (after a key rotation, the other generation's key, so initiators
+    /// that address either key reach this device). Never sent, never used by XX or an initiator.
+    public var alternateStatic: Curve25519.KeyAgreement.PrivateKey?
 
     /// Creates a configuration.
     public init(
@@ -25,9 +29,11 @@ public struct SecureLinkConfiguration: Sendable {
         hello: SyncHello = SyncHello(),
         padsFramesToFullSize: Bool = false,
         acceptedPatterns: Set<SecureLinkPattern> = [.xx, .ik],
+        alternateStatic: Curve25519.KeyAgreement.PrivateKey? = nil,
         isAllowed: @escaping PeerAllowList
     ) {
         self.localStatic = localStatic
+        self.alternateStatic = alternateStatic
         self.hello = hello
         self.padsFramesToFullSize = padsFramesToFullSize
         self.acceptedPatterns = acceptedPatterns

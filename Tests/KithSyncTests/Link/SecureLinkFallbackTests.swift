@@ -125,4 +125,40 @@ struct SecureLinkFallbackTests {
         #expect(link.pattern == .xx)
         #expect(dialer.dialCount == 1)
     }
+
+    @Test("a responder answers IK addressed to its alternate static key, on the first connection, and to no other key")
+    func alternateStatic() async throws {
+        // Bob presents his previous key and also answers IK to his current one (docs/sync.md, "After a key rotation").
+        let current = Curve25519.KeyAgreement.PrivateKey()
+        let dialer = SimulatedDialer { [parties] in
+            var configuration = parties.configuration(parties.bob, allowing: [parties.alicePublic])
+            configuration.alternateStatic = current
+            return configuration
+        }
+        let currentPublic = Array(current.publicKey.rawRepresentation)
+        let link = try await SecureLink.connect(
+            over: dialer.dial(), configuration: parties.configuration(parties.alice, allowing: [currentPublic]),
+            responderStaticKey: currentPublic
+        )
+        #expect(link.pattern == .ik && link.peerStaticKey == currentPublic)
+        let responder = try #require(await dialer.responderResults().first?.get())
+        #expect(responder.pattern == .ik && responder.handshakeHash == link.handshakeHash)
+
+        // IK to the presented key still works; IK to an unrelated key does not.
+        let presented = try await SecureLink.connect(
+            over: dialer.dial(), configuration: parties.configuration(parties.alice, allowing: [parties.bobPublic]),
+            responderStaticKey: parties.bobPublic
+        )
+        #expect(presented.pattern == .ik)
+        let strangerKey = Array(parties.mallory.publicKey.rawRepresentation)
+        await #expect(throws: SecureLinkError.self) {
+            _ = try await SecureLink.connect(
+                over: dialer.dial(), configuration: parties.configuration(parties.alice, allowing: [strangerKey]),
+                responderStaticKey: strangerKey
+            )
+        }
+        let results = await dialer.responderResults()
+        #expect(results.count == 3)
+        if case .failure(let error)? = results.last { #expect(error == .handshake(.authenticationFailed)) } else { Issue.record("accepted") }
+    }
 }

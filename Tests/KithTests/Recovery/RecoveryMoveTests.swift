@@ -143,9 +143,10 @@ import Testing
         #expect(try await !account.recovery.completeMove())  // once only
         try await account.publishing.post("back through a sync", audience: .contacts)
 
-        // Bob's allow-list holds the old dh key until he holds the rotation (docs/sync.md, "IK with XX fallback"), so
-        // the moved feed reaches him by another path first: here an export, as any contact relaying it would.
-        _ = try await bob.feed.importFromContact(lines: try await account.feed.export(), contact: alice.feedID)
+        // Bob, who has not seen the move, syncs with the new device directly: during the rotation grace it presents its
+        // previous dh key, the one Bob knows (docs/sync.md, "After a key rotation").
+        let direct = await SyncPair.session(bob, account)
+        #expect(direct.alice.completed && direct.bob.completed)
         let rotations = try await bob.rotation.records(feed: alice.feedID)
         #expect(rotations.map(\.verified) == [true] && rotations.first?.reason == "device_migration")
         let bodies = try await bob.feed.timeline(feed: alice.feedID).compactMap { message -> String? in
