@@ -10,8 +10,9 @@ import Testing
 @Suite struct MoveOverTransportTests {
     /// Two connected transports: the sender's end and the receiver's end.
     static func transportPair() async throws -> (sender: any SyncTransport, receiver: any SyncTransport, listener: TCPSyncListener) {
-        let listener = try await TCPSyncListener.bind(host: "127.0.0.1", port: 0)
-        let dialed = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port)
+        // The move's idle timeout (180 s) on both ends, as the relay adapter waits: a loaded machine is slow.
+        let listener = try await TCPSyncListener.bind(host: "127.0.0.1", port: 0, idleTimeout: MoveLimits.idleTimeoutSeconds)
+        let dialed = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: MoveLimits.idleTimeoutSeconds)
         var connections = listener.connections.makeAsyncIterator()
         guard let accepted = await connections.next() else { throw MoveError.timedOut("no connection on loopback") }
         return (dialed, accepted, listener)

@@ -64,7 +64,8 @@ enum MoveTestSupport {
 
     /// A hand-driven sender: it dials `code` and proves it, then the test speaks the protocol.
     static func hostileSender(_ code: MoveCode, proving: Bool = true) async throws -> MoveChannel {
-        let transport = try await TCPTransport.connect(host: code.host, port: code.port)
+        // The real sender's idle timeout (180 s), not TCP's 30 s default: a loaded machine can take longer to answer.
+        let transport = try await TCPTransport.connect(host: code.host, port: code.port, idleTimeout: MoveLimits.idleTimeoutSeconds)
         let configuration = SecureLinkConfiguration(
             localStatic: Curve25519.KeyAgreement.PrivateKey(), acceptedPatterns: [.ik], isAllowed: { _ in true })
         let link = try await SecureLink.connect(over: transport, configuration: configuration, responderStaticKey: code.receiverStaticKey)
@@ -108,7 +109,7 @@ enum MoveTestSupport {
 
     /// A hand-driven receiver: it listens, and hands the test the first link and the code naming it.
     static func hostileReceiver() async throws -> (code: MoveCode, links: AsyncStream<MoveChannel>, listener: TCPSyncListener) {
-        let listener = try await TCPSyncListener.bind(host: "127.0.0.1", port: 0)
+        let listener = try await TCPSyncListener.bind(host: "127.0.0.1", port: 0, idleTimeout: MoveLimits.idleTimeoutSeconds)
         let key = Curve25519.KeyAgreement.PrivateKey()
         let code = try MoveCode(host: "127.0.0.1", port: listener.port, receiverStaticKey: Array(key.publicKey.rawRepresentation),
                                 secret: [UInt8](repeating: 7, count: 32))
