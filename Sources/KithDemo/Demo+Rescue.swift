@@ -3,6 +3,7 @@ import Kith
 import KithContinuity
 import KithFeed
 import KithIdentity
+import KithSync
 
 extension Demo {
     /// What the "Bob loses his phone" step did.
@@ -19,6 +20,8 @@ extension Demo {
         public var restored = false
         /// Whether Alice saw a verified `key_rotation` with reason `device_migration`.
         public var verifiedMoveSeen = false
+        /// Whether Alice, knowing only Bob's old key, completed a sync session with his new device.
+        public var syncedWithMovedDevice = false
         /// Whether Alice read Bob's next post, signed with the new key.
         public var nextPostRead = false
     }
@@ -79,13 +82,16 @@ extension Demo {
         say("Bob's new home is restored from the laptop's backup (own feed up to #\(move.restore?.ownHead ?? 0)) and publishes a key rotation,")
         say("reason device_migration, signed by the old identity key; his guardians hold the old keys, so he will run `kith recovery setup` again.")
 
-        _ = try await alice.feed.importFromContact(lines: try await move.account.feed.export(), contact: bob.feedID)
+        // A real sync session over the simulated radio: Alice still knows only Bob's old key, and the moved device
+        // answers with it during the rotation's grace (docs/sync.md, "After a key rotation").
+        summary.syncedWithMovedDevice = await Self.agentSession(alice, move.account)
         let rotation = try await alice.rotation.records(feed: bob.feedID).last
         summary.verifiedMoveSeen = rotation?.verified == true && rotation?.reason == KeyRotationReason.deviceMigration.rawValue
             && rotation?.newIdentityKey == move.account.identity.publicKeys.identityKeyString
-        say("Alice syncs: she sees the move \(summary.verifiedMoveSeen ? "as verified (the old key signed the new one)" : "NOT verified").")
+        say("Alice syncs with Bob's new phone \(summary.syncedWithMovedDevice ? "directly (it answers with the old key she knows, for the rotation's grace)" : "(the session FAILED)"):")
+        say("she sees the move \(summary.verifiedMoveSeen ? "as verified (the old key signed the new one)" : "NOT verified").")
         let post = try await move.account.publishing.post("New phone, same me. Thanks, Alice and Dana!", audience: .contacts)
-        _ = try await alice.feed.importFromContact(lines: try await move.account.feed.export(), contact: bob.feedID)
+        _ = await Self.agentSession(move.account, alice)
         if case .post(let read)? = try await alice.feed.timeline(feed: bob.feedID).first(where: { $0.messageID == post.messageID })?.content {
             summary.nextPostRead = true
             say("Alice reads Bob's next post, signed with his new key: \"\(read.body)\"")
@@ -93,5 +99,26 @@ extension Demo {
             say("Alice could not read Bob's next post (unexpected)")
         }
         return summary
+    }
+
+    /// One sync session over the simulated radio between two accounts' `SyncAgent`s, `initiator` dialing with IK to
+    /// the key it knows; true when both sides completed.
+    static func agentSession(_ initiator: Account, _ responder: Account) async -> Bool {
+        let initiating = SyncAgent(account: initiator)
+        let responding = SyncAgent(account: responder)
+        let (central, peripheral) = SimulatedBLELink.makePair(configuration: SimulatedBLEConfiguration())
+        async let responded: SyncSessionReport? = {
+            guard let link = try? await responding.accept(over: peripheral) else { return nil }
+            return await responding.run(link: link, clock: peripheral)
+        }()
+        let contact = try? await initiator.contacts.all().first { $0.feedID == responder.feedID }
+        var initiated: SyncSessionReport?
+        if let link = try? await initiating.initiate(over: central, contact: contact) {
+            initiated = await initiating.run(link: link, clock: central)
+        } else {
+            await central.close()
+        }
+        let other = await responded
+        return initiated?.completed == true && other?.completed == true
     }
 }

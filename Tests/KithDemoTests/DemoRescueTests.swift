@@ -14,6 +14,7 @@ import Testing
         #expect(summary.safetyCodesMatched)
         #expect(summary.rebuilt)
         #expect(summary.restored)
+        #expect(summary.syncedWithMovedDevice)
         #expect(summary.verifiedMoveSeen)
         #expect(summary.nextPostRead)
     }
