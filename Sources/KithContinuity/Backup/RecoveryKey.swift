@@ -39,19 +39,7 @@ public struct RecoveryKey: Sendable, Equatable {
     /// The 64 characters without spaces.
     public var compactText: String {
         let checksum = Array(SHA256.hash(data: bytes).prefix(Self.checksumCount))
-        var out: [UInt8] = []
-        out.reserveCapacity(Self.characterCount)
-        var buffer: UInt64 = 0
-        var bits = 0
-        for byte in bytes + checksum {
-            buffer = (buffer << 8) | UInt64(byte)
-            bits += 8
-            while bits >= 5 {
-                bits -= 5
-                out.append(Self.alphabet[Int((buffer >> UInt64(bits)) & 0x1F)])
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return Base32.encode(bytes + checksum, alphabet: Self.alphabet)
     }
 
     /// The 64 characters in 16 groups of 4 separated by spaces, for reading aloud.
@@ -85,17 +73,8 @@ public struct RecoveryKey: Sendable, Equatable {
         guard values.count == Self.characterCount else {
             throw .invalidRecoveryKey("it has \(values.count) characters, not \(Self.characterCount)")
         }
-        var decoded: [UInt8] = []
-        var buffer: UInt64 = 0
-        var bits = 0
-        for value in values {
-            buffer = (buffer << 5) | UInt64(value)
-            bits += 5
-            if bits >= 8 {
-                bits -= 8
-                decoded.append(UInt8((buffer >> UInt64(bits)) & 0xFF))
-            }
-        }
+        // 64 characters are exactly 40 bytes: no bits are left over.
+        let decoded = Base32.pack(fiveBitValues: values).bytes
         let key = Array(decoded.prefix(Self.byteCount))
         let checksum = Array(decoded.suffix(Self.checksumCount))
         let expected = Array(SHA256.hash(data: key).prefix(Self.checksumCount))
