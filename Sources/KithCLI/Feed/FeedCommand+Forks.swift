@@ -6,15 +6,22 @@ import KithStore
 import KithTerminal
 
 extension FeedCommand {
-    /// `kith feed forks [--all] [--acknowledge FEED]`: the forks this home recorded, and acknowledging them.
+    /// `kith feed forks [--all] [--acknowledge FEED] [--switch FEED [--to MESSAGE_ID]]`: the forks this home recorded,
+    /// acknowledging them, and switching a contact's feed to the other branch.
     struct Forks: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List feeds whose copies disagree (forks), or acknowledge one after checking with its owner.",
+            abstract: "List feeds whose copies disagree (forks); acknowledge one, or switch a contact's feed to the other branch.",
             discussion: """
                 A fork is two entries at one sequence of one feed, both signed by its key: for example a backup \
                 restored while the old device kept posting. The entry seen first is kept and the other kept as \
                 evidence; nothing is resolved silently. Ask the owner what happened (in person or by voice), then \
-                acknowledge the fork with --acknowledge (the evidence stays, marked; --all shows it).
+                acknowledge the fork with --acknowledge (the evidence stays, marked; --all shows it). When the owner \
+                tells you the other entry is theirs (for example: their phone was stolen and the thief kept posting \
+                while they rotated their keys from a backup), --switch FEED makes your copy follow the other branch: \
+                the held entries from the fork on are removed and kept as evidence (you can switch back), what they \
+                did is undone (key rotations, keys, profile, introductions), and the next sync fetches the rest of \
+                the new branch. --to names the entry to adopt when there are several. A switch that would drop a \
+                direct, one-time or group message to you, or a retraction of an older message, is refused.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -25,9 +32,39 @@ extension FeedCommand {
         @Option(help: "Acknowledge every open fork of this feed: a contact's name or a feed id (yours included).")
         var acknowledge: String?
 
+        @Option(name: .customLong("switch"), help: "Switch your copy of this contact's feed (a name or a feed id) to the other branch of its fork.")
+        var switchFeed: String?
+
+        @Option(help: "With --switch: the message id of the recorded entry to adopt (default: the only one).")
+        var to: String?
+
+        func validate() throws {
+            if to != nil && switchFeed == nil { throw ValidationError("--to goes with --switch FEED") }
+            if switchFeed != nil && acknowledge != nil { throw ValidationError("use --switch or --acknowledge, not both") }
+        }
+
         func run() async throws {
             try await Output.run {
                 let account = try await openAccount(global)
+                if let switchFeed {
+                    let feed: FeedID
+                    if let id = try? FeedID(switchFeed) { feed = id } else { feed = try await account.contacts.resolve(switchFeed).feedID }
+                    let report = try await account.feed.switchFork(of: feed, to: to)
+                    if global.json {
+                        var object = JSONObject()
+                        object["feed_id"] = .string(feed.string)
+                        object["sequence"] = .integer(Int64(report.sequence))
+                        object["adopted"] = .array(report.adoptedMessageIDs.map { .string($0) })
+                        object["dropped"] = .array(report.droppedMessageIDs.map { .string($0) })
+                        object["head_sequence"] = report.headSequence.map { .integer(Int64($0)) } ?? .null
+                        object["keys_changed"] = .bool(report.keysChanged)
+                        Output.json(.object(object))
+                    } else {
+                        Output.line("Switched \(feed.string) at #\(report.sequence): adopted \(report.adoptedMessageIDs.count), dropped \(report.droppedMessageIDs.count) (kept as evidence: kith feed forks --all).")
+                        if report.keysChanged { Output.line("Their keys changed with the switch.") }
+                    }
+                    return
+                }
                 if let acknowledge {
                     let feed: FeedID
                     if let id = try? FeedID(acknowledge) { feed = id } else { feed = try await account.contacts.resolve(acknowledge).feedID }
@@ -70,7 +107,7 @@ extension FeedCommand {
                     if let at = fork.acknowledgedAt { line += " [acknowledged at \(at)]" }
                     Output.line(line)
                 }
-                Output.line("Check with the owner what happened, then: kith feed forks --acknowledge FEED")
+                Output.line("Check with the owner what happened, then: kith feed forks --acknowledge FEED, or --switch FEED [--to MESSAGE_ID]")
             }
         }
     }

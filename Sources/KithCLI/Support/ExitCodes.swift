@@ -11,7 +11,10 @@ extension KithError {
         switch self {
         case .identity(let error), .vault(let error): Self.exitCode(of: error)
         case .store(let error):
-            if case .contactKeyConflict = error { 2 } else { 5 }
+            switch error {
+            case .contactKeyConflict, .forkSwitchRefused: 2
+            default: 5
+            }
         case .feed, .input, .contacts, .ratchet, .sync, .invite, .fileSystem, .recovery: 2
         case .group(let error):
             if case .damagedState = error { 5 } else { 2 }

@@ -19,6 +19,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A contact card claims a feed this device already relies on with an identity key that the
     /// feed's verified key_rotation chain does not give (docs/FEED-FORMAT.md 11.1). Nothing changed.
     case contactKeyConflict(feed: String, cardKey: String, chainKey: String)
+    /// A switch of a feed's copy to another branch was refused (docs/CONTINUITY.md section 3). Nothing changed.
+    case forkSwitchRefused(ForkSwitchRefusal)
 
     public var description: String {
         switch self {
@@ -32,6 +34,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .contactKeyConflict(let feed, let cardKey, let chainKey):
             "the card claims feed \(feed) with identity key \(cardKey), but that feed's verified key chain gives \(chainKey); "
                 + "the card was refused and nothing changed. If they rotated their keys, sync their feed first so the rotation is verified, then add the card again"
+        case .forkSwitchRefused(let refusal): refusal.description
         }
     }
 }
