@@ -64,6 +64,7 @@ check continuity-recovery-cli Interop/continuity/cli_recovery.sh
 check continuity-recovery-relay-cli Interop/continuity/cli_recovery_relay.sh
 check continuity-move-cli "$PYTHON" Interop/continuity/cli_move.py
 check continuity-move-relay-cli "$PYTHON" Interop/continuity/cli_move_relay.py
+check continuity-fork-switch-cli Interop/continuity/cli_fork_switch.sh
 for script in Interop/contacts/check_*.py; do
   [ -e "$script" ] && check "contacts-$(basename "$script" .py)" "$PYTHON" "$script"
 done

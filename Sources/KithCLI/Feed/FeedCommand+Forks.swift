@@ -32,10 +32,12 @@ extension FeedCommand {
         @Option(help: "Acknowledge every open fork of this feed: a contact's name or a feed id (yours included).")
         var acknowledge: String?
 
-        @Option(name: .customLong("switch"), help: "Switch your copy of this contact's feed (a name or a feed id) to the other branch of its fork.")
+        @Option(
+            name: .customLong("switch"),
+            help: ArgumentHelp("Switch your copy of this contact's feed (a name or a feed id) to the other branch of its fork.", valueName: "feed"))
         var switchFeed: String?
 
-        @Option(help: "With --switch: the message id of the recorded entry to adopt (default: the only one).")
+        @Option(help: ArgumentHelp("With --switch: the message id of the recorded entry to adopt (default: the only one).", valueName: "message-id"))
         var to: String?
 
         func validate() throws {
