@@ -203,4 +203,34 @@ import Testing
         try await alice.feed.switchFork(of: bob.feedID)
         #expect(try await Self.copyState(alice, of: bob.feedID) != before)
     }
+
+    static func messageID(_ account: Account, posted body: String) async throws -> MessageID {
+        let messages = try await account.feed.timeline(feed: account.feedID)
+        return try #require(messages.first { if case .post(let post)? = $0.content { post.body == body } else { false } }).messageID
+    }
+
+    @Test func aDroppedProfileUpdateAndARetractionWithinTheDroppedBranchAreUndone() async throws {
+        let story = try await Self.stolenPhone { thief, _ in
+            _ = try await thief.publishing.setProfile(displayName: "Not Bob")
+            try await thief.publishing.post("thief one", audience: .contacts)
+            _ = try await thief.publishing.delete(try await Self.messageID(thief, posted: "thief one"))
+        }
+        let (alice, bob) = (story.alice, story.bob)
+        #expect(try await alice.contacts.record(bob.feedID)?.displayName == "Not Bob")
+        try await alice.feed.switchFork(of: bob.feedID)
+        #expect(try await alice.contacts.record(bob.feedID)?.displayName == "Bob")
+        #expect(try await Self.texts(alice, of: bob.feedID) == ["before the theft"])
+    }
+
+    @Test func aDroppedRetractionOfAKeptPostIsRefused() async throws {
+        let story = try await Self.stolenPhone { thief, _ in
+            _ = try await thief.publishing.delete(try await Self.messageID(thief, posted: "before the theft"))
+        }
+        let (alice, bob) = (story.alice, story.bob)
+        let before = try await Self.copyState(alice, of: bob.feedID)
+        let refused = await Self.refusal { () throws(KithError) in try await alice.feed.switchFork(of: bob.feedID) }
+        guard case .irreversibleEntries(let items)? = refused else { Issue.record("not refused: \(String(describing: refused))"); return }
+        #expect(items.contains { $0.contains("retracted the kept") })
+        #expect(try await Self.copyState(alice, of: bob.feedID) == before)
+    }
 }
