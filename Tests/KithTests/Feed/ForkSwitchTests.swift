@@ -149,6 +149,16 @@ import Testing
         return nil
     }
 
+    /// The switch is refused for an entry of the dropped branch whose line contains `phrase`, and nothing changed.
+    static func expectIrreversibleRefusal(_ story: Story, naming phrase: String) async throws {
+        let (alice, bob) = (story.alice, story.bob)
+        let before = try await copyState(alice, of: bob.feedID)
+        let refused = await refusal { () throws(KithError) in try await alice.feed.switchFork(of: bob.feedID) }
+        guard case .irreversibleEntries(let items)? = refused else { Issue.record("not refused: \(String(describing: refused))"); return }
+        #expect(items.contains { $0.contains(phrase) })
+        #expect(try await copyState(alice, of: bob.feedID) == before)
+    }
+
     @Test func theOwnFeedAnUnknownEntryAndAFeedWithoutForkAreRefused() async throws {
         let story = try await Self.stolenPhone()
         let (alice, bob) = (story.alice, story.bob)
@@ -181,12 +191,7 @@ import Testing
             _ = try await thief.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
             _ = try await thief.direct.send("a direct message from the thief", to: alice.feedID)
         }
-        let (alice, bob) = (story.alice, story.bob)
-        let before = try await Self.copyState(alice, of: bob.feedID)
-        let refused = await Self.refusal { () throws(KithError) in try await alice.feed.switchFork(of: bob.feedID) }
-        guard case .irreversibleEntries(let items)? = refused else { Issue.record("not refused: \(String(describing: refused))"); return }
-        #expect(items.contains { $0.contains("direct message to you") })
-        #expect(try await Self.copyState(alice, of: bob.feedID) == before)
+        try await Self.expectIrreversibleRefusal(story, naming: "direct message to you")
     }
 
     @Test func aFailureInsideTheSwitchRollsEverythingBack() async throws {
@@ -226,11 +231,6 @@ import Testing
         let story = try await Self.stolenPhone { thief, _ in
             _ = try await thief.publishing.delete(try await Self.messageID(thief, posted: "before the theft"))
         }
-        let (alice, bob) = (story.alice, story.bob)
-        let before = try await Self.copyState(alice, of: bob.feedID)
-        let refused = await Self.refusal { () throws(KithError) in try await alice.feed.switchFork(of: bob.feedID) }
-        guard case .irreversibleEntries(let items)? = refused else { Issue.record("not refused: \(String(describing: refused))"); return }
-        #expect(items.contains { $0.contains("retracted the kept") })
-        #expect(try await Self.copyState(alice, of: bob.feedID) == before)
+        try await Self.expectIrreversibleRefusal(story, naming: "retracted the kept")
     }
 }
