@@ -13,14 +13,26 @@ struct ForkEvidenceEntries {
     }
 
     let entries: [Entry]
+    /// The recorded entries by the id of the entry they follow.
+    private let byPrevious: [String: [Entry]]
 
-    /// Reads the evidence of `feed`; rows whose bytes do not parse as a signed entry of that feed are skipped (they
-    /// could never be adopted).
+    /// The most evidence rows of one feed a switch reads (the oldest first: the fork a contact asked about comes before
+    /// any flood of later conflicting entries).
+    static let maxRows = 20_000
+
+    init(entries: [Entry]) {
+        self.entries = entries
+        byPrevious = Dictionary(grouping: entries.filter { $0.previous != nil }) { $0.previous ?? "" }
+    }
+
+    /// Reads the evidence of `feed` (at most ``maxRows`` rows); rows whose bytes do not parse as a signed entry of that
+    /// feed are skipped (they could never be adopted).
     static func load(_ db: Database, feed: FeedID) throws -> ForkEvidenceEntries {
         var seen: Set<String> = []
         var entries: [Entry] = []
         let rows = try Row.fetchAll(
-            db, sql: "SELECT conflicting_message_id, conflicting_entry_json FROM fork_evidence WHERE feed_id = ? ORDER BY id", arguments: [feed.string])
+            db, sql: "SELECT conflicting_message_id, conflicting_entry_json FROM fork_evidence WHERE feed_id = ? ORDER BY id LIMIT ?",
+            arguments: [feed.string, maxRows])
         for row in rows {
             let id: String = row["conflicting_message_id"]
             guard seen.insert(id).inserted else { continue }
@@ -61,6 +73,6 @@ struct ForkEvidenceEntries {
 
     /// The recorded entry that follows `id` at `sequence + 1`, if one is recorded.
     func successor(of id: String, at sequence: UInt32) -> Entry? {
-        entries.first { $0.sequence == sequence &+ 1 && $0.previous == id }
+        byPrevious[id]?.first { $0.sequence == sequence &+ 1 }
     }
 }

@@ -96,16 +96,28 @@ import Testing
         #expect(try alice.store.forkEvidence(feed: bob.feedID).contains { $0.conflicting == story.thiefEntry })
     }
 
-    @Test func switchingBackRestoresTheFirstBranchAndItsKeys() async throws {
-        let story = try await Self.stolenPhone()
+    @Test func switchingBackRestoresTheFirstBranchWholeAndItsKeys() async throws {
+        let story = try await Self.stolenPhone { thief, _ in
+            try await thief.publishing.post("thief one", audience: .contacts)
+            try await thief.publishing.post("thief two", audience: .contacts)
+        }
         let (alice, bob) = (story.alice, story.bob)
         let keyBefore = try #require(try await alice.contacts.record(bob.feedID)).identityKey
-        try await alice.feed.switchFork(of: bob.feedID)
+        let textsBefore = try await Self.texts(alice, of: bob.feedID)
+        let switched = try await alice.feed.switchFork(of: bob.feedID)
+        #expect(switched.droppedMessageIDs.count == 2)
+        #expect(try await Self.texts(alice, of: bob.feedID) == ["before the theft"])
         #expect(try await alice.feed.forkSwitchChoices(of: bob.feedID).map(\.messageID) == [story.thiefEntry])
+        // The thief's entry above the new head could not be adopted alone: it does not follow what is held.
+        let above = try #require(switched.droppedMessageIDs.last)
+        guard case .notOnHeldChain? = await Self.refusal({ () throws(KithError) in try await alice.feed.switchFork(of: bob.feedID, to: above) }) else {
+            Issue.record("an entry off the held chain was adopted"); return
+        }
+        // Switching back adopts the whole first branch from the evidence, in order.
         let back = try await alice.feed.switchFork(of: bob.feedID, to: story.thiefEntry)
-        #expect(back.adoptedMessageIDs == [story.thiefEntry])
+        #expect(back.adoptedMessageIDs == switched.droppedMessageIDs)
         #expect(back.droppedMessageIDs == [story.bobRotation])
-        #expect(try await Self.texts(alice, of: bob.feedID).contains("thief one"))
+        #expect(try await Self.texts(alice, of: bob.feedID) == textsBefore)
         #expect(try await alice.contacts.record(bob.feedID)?.identityKey == keyBefore)
         #expect(try alice.store.keyRotations(feed: bob.feedID).isEmpty)
         let evidence = try alice.store.forkEvidence(feed: bob.feedID)
