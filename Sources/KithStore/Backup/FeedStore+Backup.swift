@@ -84,14 +84,14 @@ extension FeedStore {
 
     /// Summaries of the groups this account is in (id, name, members): carried so a restore can name what needs
     /// readmission, while the MLS state itself is not.
-    public func backupGroupSummaries() throws(StoreError) -> [(groupID: String, name: String?, members: [String])] {
+    public func backupGroupSummaries() throws(StoreError) -> [(groupID: String, name: String?, members: [String], committer: String?)] {
         try read { db in
-            let groups = try Row.fetchAll(db, sql: "SELECT group_id, group_name FROM mls_groups ORDER BY group_id")
+            let groups = try Row.fetchAll(db, sql: "SELECT group_id, group_name, committer FROM mls_groups ORDER BY group_id")
             return try groups.map { row in
                 let id: String = row["group_id"]
                 let members = try String.fetchAll(
                     db, sql: "SELECT feed_id FROM mls_group_members WHERE group_id = ? ORDER BY feed_id", arguments: [id])
-                return (id, row["group_name"], members)
+                return (id, row["group_name"], members, row["committer"])
             }
         }
     }

@@ -78,6 +78,9 @@ enum Schema {
         migrator.registerMigration("v19-fork-acknowledged") { db in
             try db.execute(sql: forkAcknowledgedColumn)
         }
+        migrator.registerMigration("v20-committer-readmission") { db in
+            try db.execute(sql: committerReadmissionColumns)
+        }
         return migrator
     }
 
