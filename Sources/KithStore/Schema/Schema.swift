@@ -81,6 +81,9 @@ enum Schema {
         migrator.registerMigration("v20-committer-readmission") { db in
             try db.execute(sql: committerReadmissionColumns)
         }
+        migrator.registerMigration("v20-recovery-revoked") { db in
+            try db.execute(sql: recoveryRevokedTable)
+        }
         return migrator
     }
 
