@@ -97,8 +97,9 @@ extension Account {
             succeeded = true
             var stamped = manifest
             stamped.backupID = Hex.encode(writer.header.fileID)
+            let personas = home == nil ? 0 : ((try? personaIndex().entries.count) ?? 0)
             return BackupSummary(manifest: stamped, fileBytes: writer.bytesWritten, recordCount: writer.recordCount,
-                                 storedEnvelopeBytes: envelopeBytes)
+                                 storedEnvelopeBytes: envelopeBytes, personasNotCarried: personas)
         } catch {
             throw .continuity(.backup(error))
         }
