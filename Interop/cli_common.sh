@@ -64,3 +64,21 @@ start_kith_serve() {
   [ -n "$port" ] || fail "kith serve did not print its port: $(cat "$work/serve.out" "$work/serve.err")"
   server="http://127.0.0.1:$port"
 }
+
+# Runs `kith ARGS…` with its standard output in FILE: `kith_to FILE ARGS…`. Fails naming the command, its exit status
+# (and signal) and its standard error when kith fails or prints nothing, so a failure says which command and why.
+kith_to() {
+  local out=$1 rc=0
+  shift
+  "$kith" "$@" > "$out" 2> "$out.err" || rc=$?
+  if [ "$rc" -ne 0 ] || [ ! -s "$out" ]; then
+    local how="exit status $rc"
+    [ "$rc" -gt 128 ] && how="$how (signal $((rc - 128)))"
+    fail "kith $* ended with $how after printing $(wc -c < "$out") bytes; stderr: $(head -c 2000 "$out.err")"
+  fi
+}
+
+# Prints one top-level field of the JSON object in FILE: `json_field FILE KEY`.
+json_field() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" || fail "no field $2 in $1: $(head -c 2000 "$1")"
+}

@@ -61,6 +61,7 @@ check continuity-vectors "$PYTHON" Interop/continuity/check_backup.py TestVector
 check continuity-cli "$PYTHON" Interop/continuity/cli_backup.py
 check continuity-recovery-shares "$PYTHON" Interop/continuity/check_recovery_shares.py TestVectors/continuity/recovery-shares-v1.json
 check continuity-recovery-cli Interop/continuity/cli_recovery.sh
+check continuity-committer-cli Interop/continuity/cli_committer.sh
 check continuity-recovery-relay-cli Interop/continuity/cli_recovery_relay.sh
 check continuity-move-cli "$PYTHON" Interop/continuity/cli_move.py
 check continuity-move-relay-cli "$PYTHON" Interop/continuity/cli_move_relay.py

@@ -117,6 +117,12 @@ for case in welcome[:4]:
         add("mls-welcome", message[4:])  # without the MLSMessage version and wire format
 groups = load("TestVectors/groups/groups-v1.json")
 add("mls-message", bytes.fromhex(groups["mls_message_hex"]), limit=24)
+add("group-policy", bytes.fromhex(groups["policy"]["extension_data_hex"]))
+readmission = groups["committer_readmission"]
+add("group-policy", bytes.fromhex(readmission["policy_v2_extension_data_hex"]))
+add("group-policy", bytes.fromhex(readmission["warrant_hex"]))
+for bad in readmission["invalid_warrant_hex"]:
+    add("group-policy", bytes.fromhex(bad))
 for case in load("Tests/Vectors/mls/tree-validation.json")[:8]:
     add("mls-ratchet-tree", bytes.fromhex(case["tree"]))
 

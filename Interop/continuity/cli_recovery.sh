@@ -8,7 +8,8 @@ set -euo pipefail
 source "$(cd "$(dirname "$0")/.." && pwd)/cli_common.sh"
 
 alice_with_two_contacts
-alice=$("$kith" id --home "$work/a" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["feed_id"])')
+kith_to "$work/alice-id.json" id --home "$work/a" --json
+alice=$(json_field "$work/alice-id.json" feed_id)
 
 "$kith" recovery setup --home "$work/a" --threshold 2 Bob Carol > /dev/null || fail "setup failed"
 "$kith" recovery status --home "$work/a" --json | python3 -c '
@@ -44,9 +45,9 @@ backup_file=$(ls "$work"/bk/*.kithbackup)
 
 # The new device.
 "$kith" init --home "$work/n" > /dev/null
-"$kith" recovery request --home "$work/n" "$alice" --json > "$work/request.json" || fail "request failed"
-request=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["request"])' "$work/request.json")
-code=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["safety_code"])' "$work/request.json")
+kith_to "$work/request.json" recovery request --home "$work/n" "$alice" --json
+request=$(json_field "$work/request.json" request)
+code=$(json_field "$work/request.json" safety_code)
 
 # A wrong code releases nothing.
 set +e
@@ -77,7 +78,8 @@ assert c["device_migration_published"] and not c["awaiting_own_feed"], c' "$work
 import json, sys
 rotations = json.load(sys.stdin)["key_rotations"]
 assert [r["verified"] for r in rotations if r["feed_id"] == sys.argv[1]] == [True], rotations' "$alice" || fail "Bob does not see a verified move"
-rebuilt=$("$kith" id --home "$work/r" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["feed_id"])')
+kith_to "$work/rebuilt-id.json" id --home "$work/r" --json
+rebuilt=$(json_field "$work/rebuilt-id.json" feed_id)
 [ "$rebuilt" = "$alice" ] || fail "the rebuilt home is $rebuilt, not $alice"
 
 # Single use: the request is gone.
@@ -86,9 +88,9 @@ set +e
 set -e
 [ "$again" -ne 0 ] && grep -q "no recovery request is pending" "$work/again.err" || fail "reuse: $(cat "$work/again.err")"
 # Without a backup the rebuilt home holds only the identity and refuses to post before it knows its feed.
-"$kith" recovery request --home "$work/n" "$alice" --json > "$work/request2.json" || fail "second request"
-request2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["request"])' "$work/request2.json")
-code2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["safety_code"])' "$work/request2.json")
+kith_to "$work/request2.json" recovery request --home "$work/n" "$alice" --json
+request2=$(json_field "$work/request2.json" request)
+code2=$(json_field "$work/request2.json" safety_code)
 r2b=$("$kith" recovery release --home "$work/b" Alice --request "$request2" --code "$code2") || fail "Bob's second release"
 r2c=$("$kith" recovery release --home "$work/c" Alice --request "$request2" --code "$code2") || fail "Carol's second release"
 "$kith" recovery combine --home "$work/n" "$r2b" "$r2c" --into "$work/r2" --json > "$work/combine2.json" || fail "combine without backup"

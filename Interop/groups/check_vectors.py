@@ -89,7 +89,30 @@ def main(path):
     checks.append(("group_event content", canonical(event), contents["group_event_plaintext"]))
     offer = {"key_package": b64u(message), "type": "mls_key_package"}
     checks.append(("mls_key_package content", canonical(offer), contents["mls_key_package_plaintext"]))
+    # A restored committer's warrant (docs/CONTINUITY.md section 8): rebuilt and signed here with the committer's seed
+    # (Ed25519 signatures are deterministic), then the version 2 policy and the request content that carry it.
+    r = v["committer_readmission"]
+    committer_private = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(people["committer_seed_hex"]))
+    fields = (opaque(group_id) + opaque(committer_raw) + opaque(member_raw) + opaque(bytes.fromhex(r["key_package_ref_hex"]))
+              + r["issued_at"].to_bytes(8, "big"))
+    signature = committer_private.sign(r["signed_label"].encode() + fields)
+    warrant = fields + opaque(signature)
+    checks.append(("committer readmission label", "Kith committer readmission v1", r["signed_label"]))
+    checks.append(("committer readmission warrant", warrant.hex(), r["warrant_hex"]))
+    checks.append(("policy v2", (b"\x02" + opaque(committer_raw) + opaque(warrant)).hex(), r["policy_v2_extension_data_hex"]))
+    request = {"committer_readmission": b64u(warrant), "key_package": b64u(message), "readmit": b64u(group_id), "type": "mls_key_package"}
+    checks.append(("readmission request content", canonical(request), r["request_plaintext"]))
     failures = [name for name, mine, theirs in checks if mine != theirs]
+    committer_public = committer_private.public_key()
+    for index, bad in enumerate(r["invalid_warrant_hex"]):
+        data = bytes.fromhex(bad)
+        # The signature is the last 64 bytes (after its one-byte length); everything before it is signed.
+        body, sig = data[:-65], data[-64:]
+        try:
+            committer_public.verify(sig, r["signed_label"].encode() + body)
+            failures.append(f"tampered warrant {index} verified")
+        except Exception:
+            pass
     ext = v["identity_key_extension"]
     if not names_feed(bytes.fromhex(ext["extension_data_hex"]), member_raw):
         failures.append("valid identity extension refused")
@@ -99,7 +122,8 @@ def main(path):
     if failures:
         print("FAILED: " + ", ".join(failures))
         return 1
-    print(f"OK: {len(checks)} group values rebuilt independently, {len(ext['invalid_extension_data_hex'])} invalid leaf extensions refused")
+    print(f"OK: {len(checks)} group values rebuilt independently, {len(ext['invalid_extension_data_hex'])} invalid leaf extensions and "
+          f"{len(r['invalid_warrant_hex'])} tampered committer warrants refused")
     return 0
 
 

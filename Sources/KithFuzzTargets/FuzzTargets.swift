@@ -7,7 +7,7 @@ public enum FuzzTargets {
         .contactCard, .compactCard, .cardPhase, .vaultFile,
         .syncRecords, .syncReassembly, .noiseHandshake,
         .directMessage, .prekeys,
-        .mlsMessage, .mlsWelcome, .mlsRatchetTree,
+        .mlsMessage, .mlsWelcome, .mlsRatchetTree, .groupPolicy,
         .invite, .conversationMetadata, .inviteExchange,
         .nanoTDF, .poolExchange,
         .webPushMessage, .vapidAndKnocks,

@@ -52,6 +52,8 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingProposal
     /// The Welcome does not carry the group's ratchet tree and its `mls_group_tree` blob is not here (yet).
     case ratchetTreeMissing
+    /// A readmission of the committer through a proxy (``CommitterReadmission``) that breaks a rule.
+    case committerReadmission(String)
 
     public var description: String {
         switch self {
@@ -83,6 +85,7 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noMetadata: "the group carries no conversation metadata"
         case .missingProposal: "the commit names a proposal not received yet; it waits for the proposer's feed"
         case .ratchetTreeMissing: "the Welcome's group tree travels apart (mls_group_tree) and has not arrived yet; it waits for the next sync"
+        case .committerReadmission(let reason): "the committer's readmission through another member is refused: \(reason)"
         }
     }
 }

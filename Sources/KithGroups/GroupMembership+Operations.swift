@@ -26,20 +26,20 @@ extension GroupMembership {
             guard feed != ownFeed else { throw .forbiddenProposal("the committer hands the role over before leaving") }
             leaves += matching.map { LeafIndex($0.leaf) }
         }
-        return try commitNow(keyPackages: keyPackages, removing: leaves, joiners: joiners, references: references)
+        return try commitNow(proposals: leaves.map { .remove($0) } + keyPackages.map { .add($0) }, joiners: joiners, references: references)
     }
 
     /// The committer's commit of the pending proposals (updates and departures members asked for), with a fresh path.
     /// Nil when nothing is pending.
     public mutating func commitPendingProposals() throws(GroupError) -> GroupHandshake? {
         guard isCommitter, !state.pendingProposals.isEmpty else { return nil }
-        return try commitNow(keyPackages: [], removing: [], joiners: [])
+        return try commitNow(proposals: [], joiners: [])
     }
 
     /// Refreshes this member's keys: the committer commits with a new path at once; anyone else proposes an Update
     /// that the committer's next commit applies (re-proposed after each epoch until it is).
     public mutating func updateKeys() throws(GroupError) -> GroupHandshake {
-        if isCommitter { return try commitNow(keyPackages: [], removing: [], joiners: []) }
+        if isCommitter { return try commitNow(proposals: [], joiners: []) }
         intents.update = true
         intents.leafKeyWhenAsked = state.tree.leaf(state.ownLeaf)?.encryptionKey ?? []
         return try proposeUpdateNow()
@@ -69,9 +69,11 @@ extension GroupMembership {
         guard committer == ownFeed else { throw .committerOnly(committer: committer) }
     }
 
-    private mutating func commitNow(
-        keyPackages: [KeyPackage], removing leaves: [LeafIndex], joiners: [FeedID], references: [FeedID: [UInt8]] = [:]
+    /// Commits `proposals` by value (with the pending ones when `includePending` is true) and a fresh path.
+    mutating func commitNow(
+        proposals: [Proposal], includePending: Bool = true, joiners: [FeedID], references: [FeedID: [UInt8]] = [:]
     ) throws(GroupError) -> GroupHandshake {
+        let keyPackages = proposals.compactMap { if case .add(let keyPackage) = $0 { keyPackage } else { nil } }
         let before = memberFeeds
         // The new tree is about today's plus the joiners' leaves: above the limit, the Welcome leaves it out and the
         // joiners get it apart (the Welcome's size is checked exactly where it is written).
@@ -81,7 +83,7 @@ extension GroupMembership {
         do {
             var work = state
             pending = try work.commit(
-                adding: keyPackages, removing: leaves, includePending: true, includePath: true, wireFormat: .privateMessage,
+                proposals: proposals, includePending: includePending, includePath: true, wireFormat: .privateMessage,
                 ratchetTreeInWelcome: treeInWelcome
             )
         } catch {
@@ -127,8 +129,11 @@ extension GroupMembership {
         guard committer == ownFeed else { throw .committerOnly(committer: committer) }
         guard member != ownFeed else { throw .forbiddenProposal("the committer already holds the role") }
         guard memberFeeds.contains(member) else { throw .unknownMember(member) }
+        // The readmissions recorded stay with the policy: a warrant used once must never count again.
+        var next = try policy
+        next.committer = member
         var extensions = state.context.extensions.filter { $0.type != GroupPolicy.extensionType }
-        extensions.insert(GroupPolicy(committer: member).groupContextExtension, at: 0)
+        extensions.insert(next.groupContextExtension, at: 0)
         return try commitExtensions(extensions)
     }
 

@@ -8,7 +8,9 @@ extension GroupMembership {
     /// Rules on top of MLS (docs/GROUPS.md): the MLS sender must be `author`; only the committer commits; a
     /// non-committer may propose only its own Update or its own removal. On any error `self` is unchanged.
     public mutating func receive(_ wire: GroupWireMessage, from author: FeedID) throws(GroupError) -> GroupReceipt {
-        let committer = try policy.committer
+        let policy = try policy
+        let committer = policy.committer
+        let before = state
         let pending = state.pendingProposals.map { ($0.sender, $0.proposal.type) }
         var work = state
         var rejection: GroupError?
@@ -16,7 +18,7 @@ extension GroupMembership {
         do {
             result = try work.handle(wire.message) { sender, body, credential in
                 do throws(GroupError) {
-                    try Self.authorize(sender: sender, body: body, credential: credential, author: author, committer: committer)
+                    try Self.authorize(sender: sender, body: body, credential: credential, author: author, policy: policy, state: before)
                     // One pending proposal of each kind per member and epoch: a flood cannot grow the committer's next
                     // commit past what one feed entry holds.
                     if case .proposal(let proposal) = body, author != committer, pending.contains(where: { $0 == sender && $1 == proposal.type }) {
@@ -53,8 +55,11 @@ extension GroupMembership {
         }
     }
 
-    /// The Kith rules for one authenticated message.
-    static func authorize(sender: Sender, body: FramedContentBody, credential: Credential?, author: FeedID, committer: FeedID) throws(GroupError) {
+    /// The Kith rules for one authenticated message, checked against the group as it was before it (`state`).
+    static func authorize(
+        sender: Sender, body: FramedContentBody, credential: Credential?, author: FeedID, policy: GroupPolicy, state: GroupState
+    ) throws(GroupError) {
+        let committer = policy.committer
         guard case .member(let leaf) = sender, let credential else {
             throw .forbiddenProposal("only members send group messages")
         }
@@ -63,7 +68,8 @@ extension GroupMembership {
         case .application:
             return
         case .commit(let commit):
-            guard author == committer else { throw .notCommitter(committer: committer) }
+            // Anyone else commits only the readmission of a restored committer that the committer warranted.
+            guard author == committer else { return try checkCommitterReadmission(commit, author: author, policy: policy, state: state) }
             for item in commit.proposals {
                 if case .proposal(.add(let keyPackage)) = item { _ = try GroupCredential.feed(of: keyPackage.leafNode.credential) }
             }

@@ -78,7 +78,8 @@ public struct GroupMembership: Sendable {
     /// Joins from a Welcome that `author` sent (as a direct message) for one of this identity's KeyPackages.
     ///
     /// The Welcome's signer must be `author`, and `author` must be the group's committer: nobody else can put this
-    /// identity into a group.
+    /// identity into a group. The one exception is a committer readmitted through the proxy its warrant named
+    /// (``CommitterReadmission``), for the KeyPackage that warrant names.
     ///
     /// - Parameter ratchetTree: the group's TLS-encoded ratchet tree when the Welcome does not carry it (an
     ///   `mls_group_tree` blob); MLS checks it against the signed GroupInfo's tree hash.
@@ -106,7 +107,10 @@ public struct GroupMembership: Sendable {
         let id = try GroupID(rawBytes: state.context.groupID)
         let membership = GroupMembership(id: id, ownFeed: own, state: state)
         let committer = try membership.policy.committer
-        guard committer == author else { throw .notCommitter(committer: committer) }
+        // The committer's own Welcome, or (for a restored committer) its proxy's under the warrant it signed.
+        guard committer == author || membership.isWarrantedReadmission(author: author, keyPackage: keyPackage) else {
+            throw .notCommitter(committer: committer)
+        }
         guard try GroupCredential.feed(of: keyPackage.leafNode.credential) == own else { throw .invalidKeyPackage("not this identity's") }
         return membership
     }

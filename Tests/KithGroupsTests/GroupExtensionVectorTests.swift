@@ -22,6 +22,8 @@ import Testing
     static let committerSeed: [UInt8] = (0..<32).map { UInt8(0x90 + $0) }
     static let groupID: [UInt8] = (0..<32).map { UInt8(0xE0 ^ $0) }
     static let mlsMessage: [UInt8] = [0x00, 0x01, 0x00, 0x02] + (0..<28).map { UInt8($0) }
+    static let keyPackageReference: [UInt8] = (0..<32).map { UInt8(0xA0 + $0) }
+    static let issuedAt: UInt64 = 1_800_000_100
 
     static func hex(_ bytes: [UInt8]) -> JSONValue { .string(TestPaths.hexString(bytes)) }
 
@@ -62,7 +64,31 @@ import Testing
         contents["group_event_plaintext"] = .string(String(decoding: try Content.groupEvent(event).canonicalBytes(), as: UTF8.self))
         contents["mls_key_package_plaintext"] = .string(String(decoding: try Content.keyPackageOffer(KeyPackageOffer(keyPackageBytes: mlsMessage)).canonicalBytes(), as: UTF8.self))
 
+        // A restored committer's warrant naming the member as proxy (docs/CONTINUITY.md section 8), the policy that
+        // records it (version 2), and the readmission request that carries it.
+        let committerPrivate = try Curve25519.Signing.PrivateKey(rawRepresentation: committerSeed)
+        let warrant = try CommitterReadmission.sign(
+            groupID: group, committer: committer, proxy: member, keyPackageReference: keyPackageReference, issuedAt: issuedAt,
+            identityKey: committerPrivate)
+        var readmission = JSONObject()
+        readmission["key_package_ref_hex"] = hex(keyPackageReference)
+        readmission["issued_at"] = .integer(Int64(issuedAt))
+        readmission["signed_label"] = .string(String(decoding: CommitterReadmission.label, as: UTF8.self))
+        readmission["warrant_hex"] = hex(warrant.encoded)
+        readmission["policy_v2_extension_data_hex"] = hex(GroupPolicy(committer: committer).recording(warrant).groupContextExtension.data)
+        readmission["request_plaintext"] = .string(String(decoding: try Content.keyPackageOffer(
+            KeyPackageOffer(keyPackageBytes: mlsMessage, readmitGroup: group.string, committerReadmission: warrant.encoded)).canonicalBytes(), as: UTF8.self))
+        // Warrants a member must refuse: another proxy in the signed fields, a later time, a flipped signature bit.
+        var tampered: [JSONValue] = []
+        for (offset, flip) in [(36, UInt8(0x01)), (warrant.encoded.count - 70, 0x01), (warrant.encoded.count - 1, 0x80)] {
+            var bytes = warrant.encoded
+            bytes[offset] ^= flip
+            tampered.append(hex(bytes))
+        }
+        readmission["invalid_warrant_hex"] = .array(tampered)
+
         var root = JSONObject()
+        root["committer_readmission"] = .object(readmission)
         root["description"] = .string("Kith groups v1: bytes Kith defines around MLS (docs/GROUPS.md sections 1-3)")
         root["group_id_hex"] = hex(groupID)
         root["mls_message_hex"] = hex(mlsMessage)
@@ -78,6 +104,21 @@ import Testing
         let generated = CanonicalJSON.serialize(.object(try Self.generate()))
         let bytes = try TestPaths.publishedVector(at: Self.url, generated: generated)
         #expect(bytes == generated)
+    }
+
+    @Test func theTamperedWarrantsFailTheirSignature() throws {
+        let vectors = try #require(try CanonicalJSON.parse(Array(Data(contentsOf: Self.url))).objectValue)
+        let readmission = try #require(vectors["committer_readmission"]?.objectValue)
+        let committerKey = try Curve25519.Signing.PrivateKey(rawRepresentation: Self.committerSeed).publicKey
+        let validHex = try #require(readmission["warrant_hex"]?.stringValue)
+        let valid = try CommitterReadmission(decoding: try #require(TestPaths.hex(validHex)))
+        #expect(valid.isSigned(by: committerKey))
+        for value in try #require(readmission["invalid_warrant_hex"]?.arrayValue) {
+            let text = try #require(value.stringValue)
+            let bytes = try #require(TestPaths.hex(text))
+            let decoded = try? CommitterReadmission(decoding: bytes)
+            #expect(decoded?.isSigned(by: committerKey) != true)
+        }
     }
 
     @Test func theInvalidLeafExtensionsAreRefused() throws {

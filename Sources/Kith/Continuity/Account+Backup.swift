@@ -21,7 +21,7 @@ extension Account {
         let counts: [String: Int64]
         let schema: Int64
         let envelopeBytes: Int64
-        let groups: [(groupID: String, name: String?, members: [String])]
+        let groups: [(groupID: String, name: String?, members: [String], committer: String?)]
         do throws(StoreError) {
             counts = try store.backupExportCounts(ownFeedID: own, window: options.window, includeBlobs: options.includeBlobs)
             schema = try store.backupSchemaVersion()
@@ -59,6 +59,7 @@ extension Account {
                 object["group_id"] = .string(group.groupID)
                 object["name"] = group.name.map { .string($0) } ?? .null
                 object["members"] = .array(group.members.map { .string($0) })
+                if let committer = group.committer { object["committer"] = .string(committer) }
                 try writer.append(BackupRecord(kind: .groupSummary, body: CanonicalJSON.serialize(object)))
             }
             var done: UInt64 = 3
@@ -96,8 +97,9 @@ extension Account {
             succeeded = true
             var stamped = manifest
             stamped.backupID = Hex.encode(writer.header.fileID)
+            let personas = home == nil ? 0 : ((try? personaIndex().entries.count) ?? 0)
             return BackupSummary(manifest: stamped, fileBytes: writer.bytesWritten, recordCount: writer.recordCount,
-                                 storedEnvelopeBytes: envelopeBytes)
+                                 storedEnvelopeBytes: envelopeBytes, personasNotCarried: personas)
         } catch {
             throw .continuity(.backup(error))
         }

@@ -19,11 +19,13 @@ extension Account {
     public static let readmissionInterval: Int64 = 86_400
 
     /// Records what a restore must re-establish: every contact, every group of the backup (with its members).
-    func planReestablishmentBlocking(groups: [(groupID: String, members: [String])]) throws(KithError) {
+    func planReestablishmentBlocking(groups: [(groupID: String, members: [String], committer: String?)]) throws(KithError) {
         do throws(StoreError) {
             let contacts = try store.contacts()
             var tasks = contacts.map { ReestablishTask(kind: .prekeys, target: $0.feedID.string, members: [], state: .pending) }
-            tasks += groups.map { ReestablishTask(kind: .readmission, target: $0.groupID, members: $0.members, state: .pending) }
+            tasks += groups.map {
+                ReestablishTask(kind: .readmission, target: $0.groupID, members: $0.members, state: .pending, committer: $0.committer)
+            }
             try store.planReestablishment(tasks, now: clock())
         } catch {
             throw .store(error)
@@ -74,18 +76,44 @@ extension Account {
     }
 
     /// A readmission request to each member of the group that is a verified contact, each with a KeyPackage made for
-    /// that member (only its Welcome is accepted).
+    /// that member (only its Welcome is accepted). When this identity was the group's committer, the request to the
+    /// first of them (in feed id order) carries a warrant naming that member the one proxy allowed to readmit it:
+    /// exactly one, so two members can never commit the same epoch.
     private func requestReadmissionBlocking(_ task: ReestablishTask) throws(KithError) {
         let now = clock()
+        var proxyNamed = task.committer != feedID.string
         for member in task.members where member != feedID.string {
             guard let memberID = try? FeedID(member), let record = try? contactRecordBlocking(memberID), record.keyIsVerified else { continue }
             let made = try generateKeyPackage()
-            let offer = KeyPackageOffer(keyPackageBytes: made.bytes, readmitGroup: task.target)
+            var warrant: [UInt8]?
+            if !proxyNamed {
+                warrant = try committerReadmission(group: task.target, proxy: memberID, keyPackageReference: made.reference, now: now).encoded
+                proxyNamed = true
+            }
+            let offer = KeyPackageOffer(keyPackageBytes: made.bytes, readmitGroup: task.target, committerReadmission: warrant)
             _ = try sendDirectBlocking(.keyPackageOffer(offer), to: memberID) { access throws(KithError) in
                 try self.groupStoreCall(access.saveOwnKeyPackage(
                     reference: made.reference, recipient: member, keyPackage: made.bytes, secrets: made.secrets))
                 try self.groupStoreCall(access.setReestablishTask(.readmission, target: task.target, state: .requested, now: now))
             }
+        }
+    }
+
+    /// A warrant, signed with the original identity key (the one this identity's group leaves carry), that lets `proxy`
+    /// readmit this identity as the committer of `group` with the KeyPackage of `keyPackageReference` (base64url).
+    func committerReadmission(group: String, proxy: FeedID, keyPackageReference: String, now: Int64) throws(KithError) -> CommitterReadmission {
+        let groupID: GroupID
+        do throws(GroupError) { groupID = try GroupID(group) } catch { throw .group(error) }
+        let reference: [UInt8]
+        do { reference = try Base64URL.decode(keyPackageReference) } catch { throw .input(.invalid("a KeyPackage reference is not base64url")) }
+        let original: KeyGeneration
+        do throws(IdentityError) { original = try KeyGeneration(seed: deviceSeed) } catch { throw .identity(error) }
+        do throws(GroupError) {
+            return try CommitterReadmission.sign(
+                groupID: groupID, committer: feedID, proxy: proxy, keyPackageReference: reference, issuedAt: UInt64(max(0, now)),
+                identityKey: original.signingKey)
+        } catch {
+            throw .group(error)
         }
     }
 

@@ -98,7 +98,7 @@ extension Account {
         var seedBytes: [UInt8]?
         var sealedKeySeeds: [UInt8]?
         var groups: [(groupID: String, name: String?)] = []
-        var groupMembers: [(groupID: String, members: [String])] = []
+        var groupMembers: [(groupID: String, members: [String], committer: String?)] = []
         let manifest = try withBackupReader(url, secret: secret) { (reader: inout BackupReader<FileHandleBackupInput>) throws(KithError) in
             var rows = BackupRowDecoder()
             while let record = try nextRecord(&reader) {
@@ -108,7 +108,7 @@ extension Account {
                 case .groupSummary:
                     if let object = (try? CanonicalJSON.parse(record.body))?.objectValue, let id = object["group_id"]?.stringValue {
                         groups.append((id, object["name"]?.stringValue))
-                        groupMembers.append((id, object["members"]?.arrayValue?.compactMap(\.stringValue) ?? []))
+                        groupMembers.append((id, object["members"]?.arrayValue?.compactMap(\.stringValue) ?? [], object["committer"]?.stringValue))
                     }
                 default: try checkStoreRecord(record, with: &rows)
                 }

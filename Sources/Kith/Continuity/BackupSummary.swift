@@ -10,6 +10,9 @@ public struct BackupSummary: Sendable {
     public let recordCount: UInt64
     /// Bytes of the stored envelopes of this account (`fileBytes / storedEnvelopeBytes` is the size ratio).
     public let storedEnvelopeBytes: Int64
+    /// Personas of this home, which a backup does not carry (docs/CONTINUITY.md section 3): their conversations
+    /// cannot be restored from this file.
+    public let personasNotCarried: Int
 }
 
 /// What a restore did: what it carried over and what the account must re-establish.

@@ -21,6 +21,8 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
     case moveInProgress
     /// This home handed its identity to another device (`kith move send`) and no longer holds its keys.
     case movedAway(feedID: String, movedAt: Int64, confirmation: String)
+    /// A move was asked of a home that holds personas, which a move does not carry, without saying they may end.
+    case personasNotCarried(count: Int)
 
     public var description: String {
         switch self {
@@ -35,6 +37,10 @@ public enum ContinuityError: Error, Sendable, Equatable, CustomStringConvertible
         case .movedAway(let feedID, let movedAt, let confirmation):
             "this device handed its identity \(feedID) to a new device on \(Self.day(movedAt)) "
                 + "(confirmation \(confirmation)) and no longer holds its keys; use the new device"
+        case .personasNotCarried(let count):
+            "this home holds \(count) persona conversation(s) (kith personas); a move does not carry personas, so they would "
+                + "end on this device (their members see them fall silent): leave or explode them first, or move anyway with "
+                + "`kith move send CODE --end-personas`"
         case .restoredHeadUnknown(let sequence):
             "restored from a backup whose own feed ended at \(sequence): sync with a contact first (so this device learns "
                 + "what the old one posted since), or run `kith rotate-keys --reason device_migration`; posting now could fork the feed"

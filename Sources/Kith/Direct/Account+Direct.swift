@@ -108,7 +108,7 @@ extension Account {
                 case .keyPackageOffer(let offer)?:
                     // Kept with the message it came in, or not at all; one that is not the sender's own is ignored.
                     try Self.acceptKeyPackage(offer, from: envelope.feedID, access: access.groups)
-                    if try Self.recordReadmissionRequest(offer, from: envelope.feedID, access: access) { readmissionAsked = true }
+                    if try Self.recordReadmissionRequest(offer, from: envelope.feedID, to: self.feedID, access: access) { readmissionAsked = true }
                 case .pushTokens(let content)?:
                     // Only a contact's direct message reaches here (contactKeys above); a stranger's waits unread.
                     try access.acceptPushTokens(content, from: envelope.feedID.string)

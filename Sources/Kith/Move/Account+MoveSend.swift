@@ -14,15 +14,20 @@ extension Account {
     /// (it verified and restored everything and published a `device_migration` key rotation signed by the old key)
     /// does this home stop: `moved.json` is written and the vault, the rotated key seeds, the database and the
     /// personas are removed; this `Account` must not be used afterwards. If anything fails before `done`, this home
-    /// is unchanged.
+    /// is unchanged. Personas are not carried (docs/CONTINUITY.md section 7, "Personas"): a home that holds any is
+    /// refused unless `endingPersonas` says their conversations may end.
     ///
     /// - Parameters:
     ///   - code: The code the new device shows.
+    ///   - endingPersonas: True to move even though this home's personas (and their conversations) end with it.
     ///   - onConfirmation: Called with the six digits to compare with the new device's screen, once the link is up.
     ///   - progress: Called while the stream is prepared and sent.
+    /// - Throws: `ContinuityError.personasNotCarried` when personas exist and `endingPersonas` is false (nothing is
+    ///   sent).
     public func moveSend(
-        to code: MoveCode, onConfirmation: (@Sendable (String) -> Void)? = nil, progress: MoveProgress? = nil
+        to code: MoveCode, endingPersonas: Bool = false, onConfirmation: (@Sendable (String) -> Void)? = nil, progress: MoveProgress? = nil
     ) async throws(KithError) -> MoveSendReport {
+        try await refuseIfPersonasWouldEnd(endingPersonas)
         guard case .direct(let host, let port) = code.route else {
             throw .input(.invalid("this move code goes through a rendezvous server: join its room and call moveSend(to:over:) (the CLI: kith move send CODE --server URL)"))
         }
@@ -37,14 +42,24 @@ extension Account {
 
     /// Hands this identity over `transport` (for a relay code: the relay of the room both devices joined) instead of
     /// dialing the code's address: the same pinned handshake, proof, stream and retirement as
-    /// `moveSend(to:onConfirmation:progress:)`. The link over `transport` is closed at the end.
+    /// `moveSend(to:endingPersonas:onConfirmation:progress:)`, with the same refusal when personas would end. The
+    /// link over `transport` is closed at the end.
     public func moveSend(
-        to code: MoveCode, over transport: any SyncTransport, onConfirmation: (@Sendable (String) -> Void)? = nil,
+        to code: MoveCode, over transport: any SyncTransport, endingPersonas: Bool = false, onConfirmation: (@Sendable (String) -> Void)? = nil,
         progress: MoveProgress? = nil
     ) async throws(KithError) -> MoveSendReport {
-        try await handingOver(code: code, onConfirmation: onConfirmation, progress: progress) { () async throws(KithError) -> any SyncTransport in
+        try await refuseIfPersonasWouldEnd(endingPersonas)
+        return try await handingOver(code: code, onConfirmation: onConfirmation, progress: progress) { () async throws(KithError) -> any SyncTransport in
             transport
         }
+    }
+
+    /// Throws `personasNotCarried` when this home holds personas and the caller did not accept that they end (a
+    /// damaged persona index is reported as such: `kith personas` says more).
+    private func refuseIfPersonasWouldEnd(_ endingPersonas: Bool) async throws(KithError) {
+        guard !endingPersonas, home != nil else { return }
+        let count = try await personas.all().count
+        if count > 0 { throw .continuity(.personasNotCarried(count: count)) }
     }
 
     /// Claims the account, hands over through the transport `connect` gives and retires the home on `done`.

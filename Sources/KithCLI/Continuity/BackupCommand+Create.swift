@@ -45,6 +45,7 @@ extension BackupCommand {
             object["bytes"] = .integer(Int64(summary.fileBytes))
             object["records"] = .integer(Int64(summary.recordCount))
             if let key { object["recovery_key"] = .string(key.groupedText) }
+            object["personas_not_carried"] = .integer(Int64(summary.personasNotCarried))
             Output.json(.object(object))
         } else {
             Output.line("Backup \(summary.manifest.backupID) of \(summary.manifest.feedID) written to \(file) (\(summary.fileBytes) bytes, \(summary.recordCount) records)")
@@ -53,6 +54,9 @@ extension BackupCommand {
                 Output.line("    \(key.groupedText)")
             } else {
                 Output.line("Sealed under KITH_BACKUP_PASSPHRASE.")
+            }
+            if summary.personasNotCarried > 0 {
+                Output.line("Not in this backup: \(summary.personasNotCarried) persona conversation(s); a persona is an identity of its own and is not carried (kith personas).")
             }
         }
     }

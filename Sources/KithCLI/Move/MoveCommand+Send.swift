@@ -5,7 +5,7 @@ import KithCanonical
 import KithContinuity
 
 extension MoveCommand {
-    /// `kith move send CODE [--server URL] [--timeout S]` (the server for a relay code).
+    /// `kith move send CODE [--server URL] [--timeout S] [--end-personas]` (the server for a relay code).
     struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "send",
@@ -23,6 +23,9 @@ extension MoveCommand {
         @Option(help: "For a relay code: seconds to wait for the new device in the room.")
         var timeout: Int = 300
 
+        @Flag(help: "Move even though this home holds personas: a move does not carry them, so their conversations end here.")
+        var endPersonas = false
+
         func run() async throws {
             try await Output.run {
                 let parsed: MoveCode
@@ -32,11 +35,11 @@ extension MoveCommand {
                 switch parsed.route {
                 case .direct:
                     report = try await account.moveSend(
-                        to: parsed, onConfirmation: MoveCommand.showConfirmation(on: "new"), progress: MoveCommand.progress())
+                        to: parsed, endingPersonas: endPersonas, onConfirmation: MoveCommand.showConfirmation(on: "new"), progress: MoveCommand.progress())
                 case .relay(let joinCode):
                     report = try await MoveRelayRun.send(joinCode: joinCode, server: server, timeout: timeout) { transport in
                         try await account.moveSend(
-                            to: parsed, over: transport, onConfirmation: MoveCommand.showConfirmation(on: "new"), progress: MoveCommand.progress())
+                            to: parsed, over: transport, endingPersonas: endPersonas, onConfirmation: MoveCommand.showConfirmation(on: "new"), progress: MoveCommand.progress())
                     }
                 }
                 if global.json {

@@ -15,6 +15,18 @@ extension FuzzTarget {
         _ = try? GroupKeyPackage.decode(input)
     }
 
+    /// Kith's group policy extension (versions 1 and 2) and a committer readmission warrant, as a member reads them
+    /// from a commit: whatever decodes encodes back to the same bytes.
+    static let groupPolicy = FuzzTarget(name: "group-policy", summary: "KithGroups policy 0xFF10 (v1, v2) and CommitterReadmission") { input in
+        if let policy = try? GroupPolicy(extensions: [Extension(type: GroupPolicy.extensionType, data: input)]) {
+            FuzzProperty.require(policy.groupContextExtension.data == input, "a decoded policy encodes back to its bytes")
+            FuzzProperty.require(policy.readmissions.count <= GroupPolicy.maxReadmissions, "a policy keeps a bounded list")
+        }
+        if let warrant = try? CommitterReadmission(decoding: input) {
+            FuzzProperty.require(warrant.encoded == input, "a decoded warrant encodes back to its bytes")
+        }
+    }
+
     /// A ratchet tree as it travels beside a Welcome, then its validation for the default suite.
     static let mlsRatchetTree = FuzzTarget(name: "mls-ratchet-tree", summary: "KithMLS ratchet tree decoding and validation") { input in
         guard let tree = MLSFuzz.roundTrip(RatchetTree.self, input), tree.leafCount <= 64 else { return }

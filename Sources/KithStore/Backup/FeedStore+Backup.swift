@@ -12,6 +12,7 @@ extension FeedStore {
         "fork_evidence", "withheld_messages", "contacts", "contact_dh_keys", "key_rotations", "contact_introductions",
         "pending_contacts", "group_peers", "invites_consumed", "invite_requests_sent", "invite_cards",
         "push_registration", "push_tokens_issued", "push_tokens_held", "blobs",
+        "recovery_own_sets", "recovery_held_shares", "recovery_revoked",
     ]
 
     /// Tables never carried because they hold one-time or ratchet secrets (re-established after a restore).
@@ -84,14 +85,14 @@ extension FeedStore {
 
     /// Summaries of the groups this account is in (id, name, members): carried so a restore can name what needs
     /// readmission, while the MLS state itself is not.
-    public func backupGroupSummaries() throws(StoreError) -> [(groupID: String, name: String?, members: [String])] {
+    public func backupGroupSummaries() throws(StoreError) -> [(groupID: String, name: String?, members: [String], committer: String?)] {
         try read { db in
-            let groups = try Row.fetchAll(db, sql: "SELECT group_id, group_name FROM mls_groups ORDER BY group_id")
+            let groups = try Row.fetchAll(db, sql: "SELECT group_id, group_name, committer FROM mls_groups ORDER BY group_id")
             return try groups.map { row in
                 let id: String = row["group_id"]
                 let members = try String.fetchAll(
                     db, sql: "SELECT feed_id FROM mls_group_members WHERE group_id = ? ORDER BY feed_id", arguments: [id])
-                return (id, row["group_name"], members)
+                return (id, row["group_name"], members, row["committer"])
             }
         }
     }

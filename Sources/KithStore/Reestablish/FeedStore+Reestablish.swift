@@ -8,8 +8,8 @@ extension FeedStore {
         try write { db in
             for task in tasks {
                 try db.execute(
-                    cached: "INSERT OR IGNORE INTO reestablish_tasks(kind, target, members, state, updated_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [task.kind.rawValue, task.target, task.members.joined(separator: " "), task.state.rawValue, now]
+                    cached: "INSERT OR IGNORE INTO reestablish_tasks(kind, target, members, state, updated_at, committer) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [task.kind.rawValue, task.target, task.members.joined(separator: " "), task.state.rawValue, now, task.committer]
                 )
             }
         }
@@ -18,12 +18,13 @@ extension FeedStore {
     /// Every task, in kind and target order.
     public func reestablishTasks() throws(StoreError) -> [ReestablishTask] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT kind, target, members, state FROM reestablish_tasks ORDER BY kind, target").compactMap { row in
+            try Row.fetchAll(db, sql: "SELECT kind, target, members, state, committer FROM reestablish_tasks ORDER BY kind, target").compactMap { row in
                 guard let kind = ReestablishTask.Kind(rawValue: row["kind"]), let state = ReestablishTask.State(rawValue: row["state"]) else {
                     return nil
                 }
                 let members: String = row["members"]
-                return ReestablishTask(kind: kind, target: row["target"], members: members.split(separator: " ").map(String.init), state: state)
+                return ReestablishTask(
+                    kind: kind, target: row["target"], members: members.split(separator: " ").map(String.init), state: state, committer: row["committer"])
             }
         }
     }

@@ -69,21 +69,23 @@ extension GroupStoreAccess {
     static func readmissionRequest(_ row: Row) -> ReadmissionRequest {
         ReadmissionRequest(
             keyPackageReference: row["key_package_ref"], groupID: row["group_id"], requester: row["requester_feed_id"],
-            state: ReadmissionRequest.State(rawValue: row["state"]) ?? .refused, reason: row["reason"]
+            state: ReadmissionRequest.State(rawValue: row["state"]) ?? .refused, reason: row["reason"],
+            committerReadmission: (row["committer_readmission"] as Data?).map { Array($0) }
         )
     }
 }
 
 extension DirectSessionAccess {
     /// Records a readmission request that came with a valid KeyPackage of `requester` (in the direct message's
-    /// transaction); a request whose KeyPackage was seen before is ignored.
-    public func recordReadmissionRequest(keyPackageReference: String, groupID: String, requester: String) throws {
+    /// transaction); a request whose KeyPackage was seen before is ignored. `committerReadmission` is the requester's
+    /// warrant naming this identity as proxy (when the requester was the group's committer).
+    public func recordReadmissionRequest(keyPackageReference: String, groupID: String, requester: String, committerReadmission: [UInt8]? = nil) throws {
         try db.execute(
             cached: """
-                INSERT OR IGNORE INTO readmission_requests(key_package_ref, group_id, requester_feed_id, state, received_at)
-                VALUES (?, ?, ?, 'pending', ?)
+                INSERT OR IGNORE INTO readmission_requests(key_package_ref, group_id, requester_feed_id, state, received_at, committer_readmission)
+                VALUES (?, ?, ?, 'pending', ?, ?)
                 """,
-            arguments: [keyPackageReference, groupID, requester, now]
+            arguments: [keyPackageReference, groupID, requester, now, committerReadmission.map { Data($0) }]
         )
     }
 

@@ -20,4 +20,7 @@ public struct ReadmissionRequest: Sendable, Equatable {
     public let state: State
     /// Why it was refused.
     public let reason: String?
+    /// The requester's warrant naming this identity as proxy, when the requester is (was) the group's committer
+    /// (the encoded `CommitterReadmission`; docs/CONTINUITY.md section 8).
+    public let committerReadmission: [UInt8]?
 }

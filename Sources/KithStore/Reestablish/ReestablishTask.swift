@@ -27,12 +27,15 @@ public struct ReestablishTask: Sendable, Equatable {
     public let members: [String]
     /// Where it stands.
     public let state: State
+    /// For `readmission`: the group's committer as the backup knew it (nil when the backup did not say).
+    public let committer: String?
 
     /// Creates a task.
-    public init(kind: Kind, target: String, members: [String], state: State) {
+    public init(kind: Kind, target: String, members: [String], state: State, committer: String? = nil) {
         self.kind = kind
         self.target = target
         self.members = members
         self.state = state
+        self.committer = committer
     }
 }

@@ -32,4 +32,14 @@ extension Schema {
         ALTER TABLE recovery_own_sets ADD COLUMN carries_backup_key INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE recovery_own_sets ADD COLUMN revoked_at INTEGER;
         """
+
+    /// A guardian's memory of revocations: the highest generation each owner revoked (`recovery_revoke`), so a share
+    /// of that generation or older is never kept again. Migration `v20-recovery-revoked`; carried by backups with the
+    /// held shares.
+    static let recoveryRevokedTable = """
+        CREATE TABLE recovery_revoked (
+            owner_feed_id TEXT PRIMARY KEY,
+            generation INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """
 }

@@ -28,4 +28,13 @@ extension Schema {
         );
         CREATE INDEX idx_readmission_requests_group ON readmission_requests(group_id, requester_feed_id, state);
         """
+
+    /// A committer restored from a backup is readmitted through a member it names (docs/CONTINUITY.md section 8):
+    /// `reestablish_tasks.committer` is the group's committer as the backup knew it; `readmission_requests.
+    /// committer_readmission` is the requester's signed warrant (the encoded `CommitterReadmission`) naming this identity
+    /// as proxy, NULL for an ordinary request. Migration `v20-committer-readmission`.
+    static let committerReadmissionColumns = """
+        ALTER TABLE reestablish_tasks ADD COLUMN committer TEXT;
+        ALTER TABLE readmission_requests ADD COLUMN committer_readmission BLOB;
+        """
 }

@@ -78,6 +78,12 @@ enum Schema {
         migrator.registerMigration("v19-fork-acknowledged") { db in
             try db.execute(sql: forkAcknowledgedColumn)
         }
+        migrator.registerMigration("v20-committer-readmission") { db in
+            try db.execute(sql: committerReadmissionColumns)
+        }
+        migrator.registerMigration("v20-recovery-revoked") { db in
+            try db.execute(sql: recoveryRevokedTable)
+        }
         return migrator
     }
 

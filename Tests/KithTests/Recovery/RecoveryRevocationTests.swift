@@ -64,4 +64,33 @@ import Testing
         let content = Content.recoveryRevocation(forged)
         #expect(throws: KithError.self) { try alice.send(content, plaintext: try content.canonicalBytes(), audience: .contacts) }
     }
+
+    @Test func aRevokedShareHandedOverAgainIsNotKept() async throws {
+        let (alice, guardians) = try await RecoveryAccountTests.people()
+        let bob = guardians[0]
+        let set = try await alice.recovery.setup(threshold: 2, guardians: guardians.map(\.feedID))
+        try await RecoveryAccountTests.deliver(alice, to: bob)
+        let share = try #require(try bob.store.heldRecoveryShare(of: alice.feedID))
+        _ = try await alice.recovery.revoke()
+        try await RecoveryAccountTests.deliver(alice, to: bob)
+        #expect(try await bob.recovery.held().isEmpty)
+        // The same share arriving again (a replay of its handover) is not kept: the revocation is remembered.
+        let again = try bob.store.acceptRecoveryShare(share, from: alice.feedID, setID: set.setID, generation: Int64(set.generation))
+        #expect(again == .stale)
+        #expect(try await bob.recovery.held().isEmpty)
+    }
+
+    @Test func aGuardianRestoredFromABackupStillHoldsItsShares() async throws {
+        let (alice, guardians) = try await RecoveryAccountTests.people()
+        let bob = guardians[0]
+        let set = try await alice.recovery.setup(threshold: 2, guardians: guardians.map(\.feedID))
+        try await RecoveryAccountTests.deliver(alice, to: bob)
+        let share = try #require(try bob.store.heldRecoveryShare(of: alice.feedID))
+        let (restored, _, _) = try await ReestablishTests.restore(bob)
+        #expect(try await restored.recovery.held().map(\.owner) == [alice.feedID])
+        #expect(try restored.store.heldRecoveryShare(of: alice.feedID) == share)
+        // The owner's side of the set travels too: a restored owner still knows its guardians.
+        let (restoredAlice, _, _) = try await ReestablishTests.restore(alice)
+        #expect(try await restoredAlice.recovery.status()?.setID == set.setID)
+    }
 }
