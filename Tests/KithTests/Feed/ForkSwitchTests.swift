@@ -40,9 +40,11 @@ import Testing
     /// Alice holds the thief's entry at the fork sequence; Bob's rotation there is fork evidence.
     /// - Parameter thiefActs: what the stolen phone publishes after the backup (default: one post).
     static func stolenPhone(
-        thiefActs: (_ thief: Account, _ alice: Account) async throws -> Void = { thief, _ in try await thief.publishing.post("thief one", audience: .contacts) }
+        thiefActs: (_ thief: Account, _ alice: Account) async throws -> Void = { thief, _ in try await thief.publishing.post("thief one", audience: .contacts) },
+        beforeTheft: (_ bob: Account, _ alice: Account) async throws -> Void = { _, _ in }
     ) async throws -> Story {
         let (alice, thief) = try await MetAccounts.met()
+        try await beforeTheft(thief, alice)
         try await thief.publishing.post("before the theft", audience: .contacts)
         _ = try await alice.feed.importFromContact(lines: try await thief.feed.export(), contact: thief.feedID)
         let file = temporary("backup")
@@ -244,5 +246,30 @@ import Testing
             _ = try await thief.publishing.delete(try await Self.messageID(thief, posted: "before the theft"))
         }
         try await Self.expectIrreversibleRefusal(story, naming: "retracted the kept")
+    }
+
+    @Test func anIntroductionOnTheDroppedBranchIsUndoneAndTheKeptOneStagedAgain() async throws {
+        let carol = try MetAccounts.account(0xC0)
+        let dave = try MetAccounts.account(0xD0)
+        let story = try await Self.stolenPhone(thiefActs: { thief, alice in
+            // The thief introduces Carol again (its note replaces Bob's) and a stranger to Alice, Dave.
+            try await thief.contacts.introduce(carol.feedID, to: alice.feedID, note: "from the thief")
+            try await thief.contacts.introduce(dave.feedID, to: alice.feedID, note: "meet my friend")
+        }, beforeTheft: { bob, alice in
+            for friend in [carol, dave] {
+                try await bob.contacts.add(cardText: try await friend.contacts.card(displayName: "Friend").text, name: "Friend")
+            }
+            try await bob.contacts.introduce(carol.feedID, to: alice.feedID, note: "from Bob")
+        })
+        let alice = story.alice
+        let before = try await alice.contacts.introductions()
+        #expect(Set(before.map(\.introducedFeedID)) == [carol.feedID, dave.feedID])
+        #expect(before.first { $0.introducedFeedID == carol.feedID }?.note == "from the thief")
+
+        _ = try await alice.feed.switchFork(of: story.bob.feedID)
+        let after = try await alice.contacts.introductions()
+        // Dave's introduction came only from the dropped branch: gone. Carol's is Bob's own again, from before the fork.
+        #expect(after.map(\.introducedFeedID) == [carol.feedID])
+        #expect(after.first?.note == "from Bob")
     }
 }
