@@ -104,7 +104,11 @@ extension Account {
                 case .prekeyBatch(let content)?:
                     try DirectSessions.acceptPrekeyBatch(content.batchBytes, from: peer.feed, peerPrekeys: access.ratchet)
                     // A restored contact's pool with us is dead: drop ours with it, and only with it (docs/CONTINUITY.md section 8).
-                    if content.poolReset { try access.dropOneTimePools(peer: envelope.feedID.string) }
+                    if content.poolReset {
+                        try access.dropOneTimePools(peer: envelope.feedID.string)
+                        // Its KeyPackages from before the restore cannot be opened any more: none of them is used.
+                        try access.dropKeyPackagesOfRestoredPeer(envelope.feedID.string)
+                    }
                 case .keyPackageOffer(let offer)?:
                     // Kept with the message it came in, or not at all; one that is not the sender's own is ignored.
                     try Self.acceptKeyPackage(offer, from: envelope.feedID, access: access.groups)

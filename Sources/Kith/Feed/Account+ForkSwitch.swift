@@ -21,7 +21,9 @@ extension Account.Feed {
     /// follow an import run (an adopted direct message is opened as usual), and ``AccountEvent/messagesStored(feed:messages:)``
     /// (and ``AccountEvent/keysRotated(_:)`` when the feed's keys changed) are emitted.
     ///
-    /// - Parameter messageID: the recorded entry to adopt; nil picks the only choice (``forkSwitchChoices(of:)``).
+    /// - Parameters:
+    ///   - feed: the contact's feed whose copy switches branch.
+    ///   - messageID: the recorded entry to adopt; nil picks the only choice (``forkSwitchChoices(of:)``).
     /// - Throws: ``KithError/store(_:)`` with `StoreError.forkSwitchRefused` when the switch is refused (the own
     ///   feed, no or several choices, an unknown entry, or a dropped entry whose effects cannot be undone: a direct,
     ///   one-time or group message to this device, a retraction of a kept message); nothing changed then.

@@ -12,7 +12,7 @@ extension FeedStore {
         "fork_evidence", "withheld_messages", "contacts", "contact_dh_keys", "key_rotations", "contact_introductions",
         "pending_contacts", "group_peers", "invites_consumed", "invite_requests_sent", "invite_cards",
         "push_registration", "push_tokens_issued", "push_tokens_held", "blobs",
-        "recovery_own_sets", "recovery_held_shares", "recovery_revoked",
+        "recovery_own_sets", "recovery_held_shares", "recovery_revoked", "mls_key_offer_settings",
     ]
 
     /// Tables never carried because they hold one-time or ratchet secrets (re-established after a restore).

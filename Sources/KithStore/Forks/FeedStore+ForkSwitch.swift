@@ -24,6 +24,7 @@ extension FeedStore {
     /// conflicting entry is now held are removed.
     ///
     /// - Parameters:
+    ///   - feed: the contact's feed whose copy switches branch.
     ///   - messageID: the recorded entry to adopt; nil picks the only one ``forkSwitchChoices(of:)`` gives.
     ///   - decryptor: reads what this identity may read of the adopted entries (as for an ingest).
     ///   - now: the acknowledgement time (seconds since 1970).

@@ -98,4 +98,20 @@ extension DirectSessionAccess {
         try pools.clearIntent(peer: peer)
         return had
     }
+
+    /// Drops the KeyPackages exchanged with `peer` before it was restored (the same `prekey_batch` with `pool_reset`
+    /// says its state is gone): the ones it handed this identity (their private halves died with the old device; a
+    /// Welcome for one could never be opened), except those its pending readmission requests name; the private halves
+    /// of the ones made for it (it no longer holds them); and when it was last offered one, so a fresh offer goes out
+    /// with the next pass.
+    public func dropKeyPackagesOfRestoredPeer(_ peer: String) throws {
+        try db.execute(
+            cached: """
+                DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?1 AND ref NOT IN (
+                    SELECT key_package_ref FROM readmission_requests WHERE requester_feed_id = ?1 AND state = 'pending')
+                """,
+            arguments: [peer])
+        try db.execute(cached: "DELETE FROM mls_own_key_packages WHERE recipient_feed_id = ?", arguments: [peer])
+        try db.execute(cached: "DELETE FROM mls_auto_key_offers WHERE recipient_feed_id = ?", arguments: [peer])
+    }
 }

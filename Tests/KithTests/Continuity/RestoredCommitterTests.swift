@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import KithAccountFixtures
 import KithCanonical
 import KithContinuity
@@ -112,5 +113,37 @@ import Testing
 
     static func reference(_ keyPackage: [UInt8]) throws -> String {
         Base64URL.encode(try GroupKeyPackage.reference(try GroupKeyPackage.decode(keyPackage)))
+    }
+}
+
+/// KeyPackages across a restore: a contact drops the restored identity's old KeyPackages when its `pool_reset`
+/// arrives (their private halves died with the old device), so a later add uses a fresh one that the new device opens.
+@Suite struct RestoredKeyPackageTests {
+    @Test func aContactAddsTheRestoredIdentityWithAFreshKeyPackage() async throws {
+        let (alice, bob) = try await MetAccounts.met()
+        _ = try await alice.groups.shareKeyPackage(with: bob.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
+        let old = try bob.readGroupStore { access in try access.peerKeyPackageCount(of: alice.feedID.string) }
+        #expect(old >= 1)
+
+        let (restored, _, _) = try await ReestablishTests.restore(alice)
+        try await restored.rotation.rotate(reason: .deviceMigration)
+        _ = try await bob.feed.importFromContact(lines: try await restored.feed.export(), contact: alice.feedID)
+        // Only KeyPackages the new device made can be left (an automatic offer, if one went out with the pass).
+        let fresh = try restored.readGroupStore { access in
+            try StoreError.catching {
+                try Int.fetchOne(access.db, sql: "SELECT COUNT(*) FROM mls_own_key_packages WHERE recipient_feed_id = ?", arguments: [bob.feedID.string]) ?? 0
+            }
+        }
+        let held = try bob.readGroupStore { access in try access.peerKeyPackageCount(of: alice.feedID.string) }
+        #expect(held == fresh, "Bob still holds KeyPackages from before the restore")
+
+        // With a fresh KeyPackage, Bob's add reaches the new device.
+        _ = try await restored.groups.shareKeyPackage(with: bob.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await restored.feed.export(), contact: alice.feedID)
+        let group = try await bob.groups.create(name: "after the restore")
+        try await bob.groups.add(group.id, contacts: [alice.feedID])
+        _ = try await restored.feed.importFromContact(lines: try await bob.feed.export(), contact: bob.feedID)
+        #expect(try await restored.groups.summary(group.id).status == .active)
     }
 }
