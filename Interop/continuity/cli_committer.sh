@@ -27,6 +27,12 @@ KITH_BACKUP_KEY="$key" "$kith" --home "$work/r" backup restore "$work/a.kithback
 mv "$work/a" "$work/lost"
 mv "$work/r" "$work/a"
 "$kith" rotate-keys --home "$work/a" --reason device_migration > /dev/null || fail "rotation"
+kith_to "$work/waiting.json" backup status --home "$work/a" --json
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["groups_waiting"] == [sys.argv[2]], s' "$work/waiting.json" "$group" || fail "status does not list the waiting group: $(cat "$work/waiting.json")"
+"$kith" backup status --home "$work/a" | grep -q "kith backup readmit ${group:0:8} --via CONTACT" || fail "status text names no way to ask again"
 sync_all
 sync_all
 
@@ -45,6 +51,11 @@ for who in b c; do
   [ "$(json_field "$work/show-$who.json" epoch)" = "$(json_field "$work/show-a.json" epoch)" ] || fail "$who is not at Alice's epoch"
 done
 
+set +e
+"$kith" backup readmit --home "$work/a" "${group:0:8}" --via Bob > /dev/null 2> "$work/readmit.err"; readmit=$?
+set -e
+[ "$readmit" -ne 0 ] && grep -q "no group waiting for readmission" "$work/readmit.err" || fail "readmit after readmission: $(cat "$work/readmit.err")"
+
 "$kith" group send --home "$work/a" rope "back on the rope" > /dev/null || fail "send"
 sync_all
 for who in b c; do
@@ -57,4 +68,4 @@ python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))
 assert len(g["members"]) == 2, g' "$work/show-b2.json" || fail "Bob did not see the removal: $(cat "$work/show-b2.json")"
-echo "restored committer CLI ok: backup restored, warrant to one member, readmitted by its commit, the other member followed, the committer sent and removed a member"
+echo "restored committer CLI ok: backup restored, the waiting group listed, warrant to one member, readmitted by its commit, the other member followed, the committer sent and removed a member, asking again refused"

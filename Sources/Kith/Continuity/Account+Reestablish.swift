@@ -84,19 +84,43 @@ extension Account {
         var proxyNamed = task.committer != feedID.string
         for member in task.members where member != feedID.string {
             guard let memberID = try? FeedID(member), let record = try? contactRecordBlocking(memberID), record.keyIsVerified else { continue }
-            let made = try generateKeyPackage()
-            var warrant: [UInt8]?
-            if !proxyNamed {
-                warrant = try committerReadmission(group: task.target, proxy: memberID, keyPackageReference: made.reference, now: now).encoded
-                proxyNamed = true
-            }
-            let offer = KeyPackageOffer(keyPackageBytes: made.bytes, readmitGroup: task.target, committerReadmission: warrant)
-            _ = try sendDirectBlocking(.keyPackageOffer(offer), to: memberID) { access throws(KithError) in
-                try self.groupStoreCall(access.saveOwnKeyPackage(
-                    reference: made.reference, recipient: member, keyPackage: made.bytes, secrets: made.secrets))
-                try self.groupStoreCall(access.setReestablishTask(.readmission, target: task.target, state: .requested, now: now))
-            }
+            try sendReadmissionRequestBlocking(task, to: memberID, namingProxy: !proxyNamed, now: now)
+            proxyNamed = true
         }
+    }
+
+    /// One readmission request for `task`'s group to `member`, with a KeyPackage made for it; with `namingProxy`, a
+    /// warrant naming `member` the one proxy allowed to readmit this identity as the committer. The task is marked
+    /// requested in the message's transaction.
+    private func sendReadmissionRequestBlocking(_ task: ReestablishTask, to member: FeedID, namingProxy: Bool, now: Int64) throws(KithError) {
+        let made = try generateKeyPackage()
+        let warrant = namingProxy
+            ? try committerReadmission(group: task.target, proxy: member, keyPackageReference: made.reference, now: now).encoded : nil
+        let offer = KeyPackageOffer(keyPackageBytes: made.bytes, readmitGroup: task.target, committerReadmission: warrant)
+        _ = try sendDirectBlocking(.keyPackageOffer(offer), to: member) { access throws(KithError) in
+            try self.groupStoreCall(access.saveOwnKeyPackage(
+                reference: made.reference, recipient: member.string, keyPackage: made.bytes, secrets: made.secrets))
+            try self.groupStoreCall(access.setReestablishTask(.readmission, target: task.target, state: .requested, now: now))
+        }
+    }
+
+    /// Asks `member` alone to readmit this identity to `group` (`kith backup readmit GROUP --via CONTACT`): when the
+    /// member first asked never answers (it left the group, or lost its device). For a group this identity was the
+    /// committer of, the request names `member` the proxy with a newer warrant (docs/CONTINUITY.md section 8).
+    func askReadmissionBlocking(_ group: GroupID, via member: FeedID) throws(KithError) {
+        let tasks: [ReestablishTask]
+        do throws(StoreError) { tasks = try store.reestablishTasks() } catch { throw .store(error) }
+        guard let task = tasks.first(where: { $0.kind == .readmission && $0.target == group.string }) else {
+            throw .input(.invalid("no readmission is pending for group \(group.string): only a home restored from a backup asks to be readmitted"))
+        }
+        guard try !isActiveMember(of: group.string) else { throw .input(.invalid("this identity is a member of group \(group.string) again")) }
+        guard member != feedID else { throw .input(.invalid("ask another member of the group")) }
+        if isAwaitingHeadAfterRestore { try checkRestoredHead(appending: "mls_key_package") }
+        let record = try contactRecordBlocking(member)
+        guard record.keyIsVerified else {
+            throw .input(.invalid("\(record.localName ?? record.displayName ?? member.string)'s keys are not verified: nothing is sent to unverified keys"))
+        }
+        try sendReadmissionRequestBlocking(task, to: member, namingProxy: task.committer == feedID.string, now: clock())
     }
 
     /// A warrant, signed with the original identity key (the one this identity's group leaves carry), that lets `proxy`
@@ -124,13 +148,14 @@ extension Account {
     func reestablishStatusBlocking(_ tasks: [ReestablishTask]) throws(KithError) -> ReestablishStatus {
         let prekeys = tasks.filter { $0.kind == .prekeys }
         let groups = tasks.filter { $0.kind == .readmission }
-        var readmitted = 0
-        for group in groups {
-            if group.state == .done { readmitted += 1 } else if try isActiveMember(of: group.target) { readmitted += 1 }
+        var waiting: [String] = []
+        for group in groups where group.state != .done {
+            if try !isActiveMember(of: group.target) { waiting.append(group.target) }
         }
         return ReestablishStatus(
             waitingForHead: isAwaitingHeadAfterRestore, prekeysSent: prekeys.filter { $0.state == .done }.count, prekeysTotal: prekeys.count,
-            groupsReadmitted: readmitted, groupsRequested: groups.filter { $0.state != .pending }.count, groupsTotal: groups.count)
+            groupsReadmitted: groups.count - waiting.count, groupsRequested: groups.filter { $0.state != .pending }.count, groupsTotal: groups.count,
+            groupsWaiting: waiting)
     }
 }
 
@@ -143,6 +168,19 @@ extension Account {
     @discardableResult
     public func reestablish() async throws(KithError) -> ReestablishStatus {
         try await BlockingWork.run { () throws(KithError) in try self.reestablishIfDueBlocking() }
+    }
+
+    /// Asks one member to readmit this identity to `group`, after a restore, when the member asked first never
+    /// answers (it left the group or lost its device). If this identity was the group's committer, the request names
+    /// `member` the proxy allowed to readmit it, with a warrant newer than the first (docs/CONTINUITY.md section 8):
+    /// only one of the two proxies' commits can count, but if both commit the same epoch the group splits, so ask a
+    /// second member only when the first is really gone.
+    ///
+    /// - Parameters:
+    ///   - group: a group the restored backup listed, not readmitted yet.
+    ///   - member: a verified contact who is a member of the group.
+    public func askReadmission(to group: GroupID, via member: FeedID) async throws(KithError) {
+        try await BlockingWork.run { () throws(KithError) in try self.askReadmissionBlocking(group, via: member) }
     }
 
     /// Where re-establishment stands, without sending anything.

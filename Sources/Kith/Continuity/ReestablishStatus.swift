@@ -14,6 +14,8 @@ public struct ReestablishStatus: Sendable, Equatable, CustomStringConvertible {
     public let groupsRequested: Int
     /// Groups the backup listed.
     public let groupsTotal: Int
+    /// The ids of the groups not readmitted yet (`kith backup readmit GROUP --via CONTACT` asks one member again).
+    public let groupsWaiting: [String]
 
     /// True when nothing is left to do.
     public var isComplete: Bool { !waitingForHead && prekeysSent == prekeysTotal && groupsReadmitted == groupsTotal }

@@ -23,10 +23,14 @@ extension BackupCommand {
                     object["groups_readmitted"] = .integer(Int64(status.groupsReadmitted))
                     object["groups_requested"] = .integer(Int64(status.groupsRequested))
                     object["groups_total"] = .integer(Int64(status.groupsTotal))
+                    object["groups_waiting"] = .array(status.groupsWaiting.map { .string($0) })
                     object["complete"] = .bool(status.isComplete)
                     Output.json(.object(object))
                 } else {
                     Output.line(status.description)
+                    for group in status.groupsWaiting {
+                        Output.line("  waiting for readmission: group \(group) (if the member asked never answers: kith backup readmit \(group.prefix(8)) --via CONTACT)")
+                    }
                 }
             }
         }

@@ -5,6 +5,6 @@ struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Encrypted, versioned backups: create, verify, restore on a new device, scheduled runs.",
-        subcommands: [Create.self, Verify.self, Restore.self, Schedule.self, Status.self]
+        subcommands: [Create.self, Verify.self, Restore.self, Schedule.self, Status.self, Readmit.self]
     )
 }

@@ -68,6 +68,29 @@ import Testing
         #expect(try await proxy.groups.summary(group).members.contains(other.feedID) == false)
     }
 
+    @Test func whenTheNamedProxyNeverAnswersAnotherMemberIsAskedAndReadmits() async throws {
+        let (alice, bob, carol, group) = try await Self.aliceCommitsATrio()
+        let (restored, _, _) = try await ReestablishTests.restore(alice)
+        try await restored.rotation.rotate(reason: .deviceMigration)
+        let (silent, other) = bob.feedID.string < carol.feedID.string ? (bob, carol) : (carol, bob)
+        #expect(try await restored.reestablishStatus().groupsWaiting == [group.string])
+
+        // The first proxy never syncs again: Alice asks the other member, whose request now carries the warrant.
+        try await restored.askReadmission(to: group, via: other.feedID)
+        let epoch = try await other.groups.summary(group).epoch
+        _ = try await other.feed.importFromContact(lines: try await restored.feed.export(), contact: alice.feedID)
+        let requests = try await other.groups.readmissionRequests()
+        #expect(requests.map(\.state) == [.refused, .honoured], "\(requests)")
+        #expect(try await other.groups.summary(group).epoch == epoch + 1)
+        _ = try await restored.feed.importFromContact(lines: try await other.feed.export(), contact: other.feedID)
+        #expect(try await restored.groups.summary(group).isCommitter)
+        #expect(try await restored.reestablishStatus().groupsWaiting.isEmpty)
+
+        // Asking again is refused: the group is readmitted; a group that was never pending is refused too.
+        await #expect(throws: KithError.self) { try await restored.askReadmission(to: group, via: silent.feedID) }
+        await #expect(throws: KithError.self) { try await restored.askReadmission(to: GroupID.random(), via: silent.feedID) }
+    }
+
     @Test func aWarrantNamingAnotherProxyOrAnotherKeyPackageIsIgnored() async throws {
         let (alice, bob, carol, group) = try await Self.aliceCommitsATrio()
         let groupID = group.string
