@@ -24,23 +24,28 @@ extension Account.Feed {
     /// - Parameters:
     ///   - feed: the contact's feed whose copy switches branch.
     ///   - messageID: the recorded entry to adopt; nil picks the only choice (``forkSwitchChoices(of:)``).
+    ///   - resettingDirectChannel: true when the dropped branch holds direct or one-time messages to this device: they
+    ///     are dropped with it and the direct channel with the contact is forgotten (sessions, prekeys both ways, pools,
+    ///     KeyPackages, push tokens it handed over), so the next message either way starts afresh; without it such a
+    ///     switch is refused.
     /// - Throws: ``KithError/store(_:)`` with `StoreError.forkSwitchRefused` when the switch is refused (the own
     ///   feed, no or several choices, an unknown entry, or a dropped entry whose effects cannot be undone: a direct,
     ///   one-time or group message to this device, a retraction of a kept message); nothing changed then.
     @discardableResult
-    public func switchFork(of feed: FeedID, to messageID: String? = nil) async throws(KithError) -> ForkSwitchReport {
+    public func switchFork(of feed: FeedID, to messageID: String? = nil, resettingDirectChannel: Bool = false) async throws(KithError) -> ForkSwitchReport {
         try await BlockingWork.run { () throws(KithError) -> ForkSwitchReport in
-            try account.switchForkBlocking(of: feed, to: messageID)
+            try account.switchForkBlocking(of: feed, to: messageID, resettingDirectChannel: resettingDirectChannel)
         }
     }
 }
 
 extension Account {
-    func switchForkBlocking(of feed: FeedID, to messageID: String?) throws(KithError) -> ForkSwitchReport {
+    func switchForkBlocking(of feed: FeedID, to messageID: String?, resettingDirectChannel: Bool = false) throws(KithError) -> ForkSwitchReport {
         guard feed != feedID else { throw .store(.forkSwitchRefused(.ownFeed)) }
         let report: ForkSwitchReport
         do throws(StoreError) {
-            report = try store.switchFork(of: feed, to: messageID, decryptor: deferredDecryptor, now: clock())
+            report = try store.switchFork(
+                of: feed, to: messageID, resettingDirectChannel: resettingDirectChannel, decryptor: deferredDecryptor, now: clock())
             // The decryptor knew the contact's keys as they were before the switch: entries of the new branch sealed to
             // keys its rotation brought are opened now, with the keys as they stand.
             if report.keysChanged { try store.decryptHeldMessages(of: feed, decryptor: decryptor) }

@@ -40,8 +40,12 @@ extension FeedCommand {
         @Option(help: ArgumentHelp("With --switch: the message id of the recorded entry to adopt (default: the only one).", valueName: "message-id"))
         var to: String?
 
+        @Flag(help: "With --switch: drop direct messages to you that are on the dropped branch and start the direct channel with the contact afresh (otherwise such a switch is refused).")
+        var resetDirect = false
+
         func validate() throws {
             if to != nil && switchFeed == nil { throw ValidationError("--to goes with --switch FEED") }
+            if resetDirect && switchFeed == nil { throw ValidationError("--reset-direct goes with --switch FEED") }
             if switchFeed != nil && acknowledge != nil { throw ValidationError("use --switch or --acknowledge, not both") }
         }
 
@@ -51,7 +55,7 @@ extension FeedCommand {
                 if let switchFeed {
                     let feed: FeedID
                     if let id = try? FeedID(switchFeed) { feed = id } else { feed = try await account.contacts.resolve(switchFeed).feedID }
-                    let report = try await account.feed.switchFork(of: feed, to: to)
+                    let report = try await account.feed.switchFork(of: feed, to: to, resettingDirectChannel: resetDirect)
                     if global.json {
                         var object = JSONObject()
                         object["feed_id"] = .string(feed.string)

@@ -72,8 +72,11 @@ struct DroppedBranch {
     }
 
     /// The dropped entries whose effects cannot be undone, one line each; empty when the switch may go ahead.
-    /// - Parameter local: the feed ids of this device.
-    func irreversible(_ db: Database, sealer: ContentSealer, local: Set<String>) throws -> [String] {
+    /// - Parameters:
+    ///   - local: the feed ids of this device.
+    ///   - resettingDirectChannel: true when the caller forgets the direct channel with the contact
+    ///     (``DirectChannelReset``): direct and one-time messages to this device are then dropped like the others.
+    func irreversible(_ db: Database, sealer: ContentSealer, local: Set<String>, resettingDirectChannel: Bool = false) throws -> [String] {
         var found: [String] = []
         for item in items {
             switch item.kind {
@@ -81,9 +84,9 @@ struct DroppedBranch {
                 if item.bytes == nil { found.append("#\(item.sequence) was pruned here (no copy left to keep as evidence)") }
             case .message(let type, let audience, let sealedContent):
                 switch try? Audience(audience) {
-                case .direct(let peer) where local.contains(peer.string):
+                case .direct(let peer) where local.contains(peer.string) && !resettingDirectChannel:
                     found.append("#\(item.sequence) is a direct message to you (\(type)): the ratchet and what it carried moved on")
-                case .oneTime(let peer) where local.contains(peer.string):
+                case .oneTime(let peer) where local.contains(peer.string) && !resettingDirectChannel:
                     found.append("#\(item.sequence) is a one-time message to you: its pool key is spent")
                 case .group:
                     found.append("#\(item.sequence) is a group message: MLS state cannot be un-processed")
@@ -106,6 +109,17 @@ struct DroppedBranch {
         guard let sealedContent, let plain = try? sealer.open(sealedContent, context: item.id),
               case .tombstone(let tombstone)? = try? Content.parse(plain, envelopeType: "tombstone") else { return nil }
         return tombstone.targetMessage.string
+    }
+
+    /// True when a dropped entry is a direct or one-time message to one of `local`'s feeds.
+    func reachesThisDevice(local: Set<String>) -> Bool {
+        items.contains { item in
+            guard case .message(_, let audience, _) = item.kind else { return false }
+            switch try? Audience(audience) {
+            case .direct(let peer), .oneTime(let peer): return local.contains(peer.string)
+            default: return false
+            }
+        }
     }
 
     /// Removes the branch from the copy and undoes what its entries did (see the type's comment). Returns whether a

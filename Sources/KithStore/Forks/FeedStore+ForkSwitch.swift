@@ -26,11 +26,15 @@ extension FeedStore {
     /// - Parameters:
     ///   - feed: the contact's feed whose copy switches branch.
     ///   - messageID: the recorded entry to adopt; nil picks the only one ``forkSwitchChoices(of:)`` gives.
+    ///   - resettingDirectChannel: true to drop direct and one-time messages to this device with the branch and forget
+    ///     the direct channel with the contact (``DirectChannelReset``) instead of refusing the switch.
     ///   - decryptor: reads what this identity may read of the adopted entries (as for an ingest).
     ///   - now: the acknowledgement time (seconds since 1970).
     /// - Throws: ``StoreError/forkSwitchRefused(_:)`` when the switch is not possible (nothing changed), or a
     ///   storage error (the transaction rolled back: nothing changed).
-    public func switchFork(of feed: FeedID, to messageID: String?, decryptor: (any ContentDecryptor)?, now: Int64) throws(StoreError) -> ForkSwitchReport {
+    public func switchFork(
+        of feed: FeedID, to messageID: String?, resettingDirectChannel: Bool = false, decryptor: (any ContentDecryptor)?, now: Int64
+    ) throws(StoreError) -> ForkSwitchReport {
         decryptor?.prepare(for: nil)
         return try write { db in
             guard let isLocal = try Bool.fetchOne(db, sql: "SELECT is_local FROM feeds WHERE feed_id = ?", arguments: [feed.string]) else {
@@ -41,9 +45,11 @@ extension FeedStore {
             let target = try Self.chooseForkEntry(messageID, of: feed, evidence: evidence, in: db)
             let dropped = try DroppedBranch.load(db, feed: feed, from: target.sequence)
             let local = Set(try String.fetchAll(db, sql: "SELECT feed_id FROM feeds WHERE is_local = 1"))
-            let irreversible = try dropped.irreversible(db, sealer: sealer, local: local)
+            let irreversible = try dropped.irreversible(db, sealer: sealer, local: local, resettingDirectChannel: resettingDirectChannel)
             guard irreversible.isEmpty else { throw StoreError.forkSwitchRefused(.irreversibleEntries(irreversible)) }
+            let channelReset = resettingDirectChannel && dropped.reachesThisDevice(local: local)
             let rotationUndone = try dropped.remove(db, sealer: sealer)
+            if channelReset { try DirectChannelReset.reset(peer: feed.string, in: db, sealer: sealer) }
             let adoption = try adopt(target, evidence: evidence, in: db, decryptor: decryptor)
             try Self.recordSwitchedEvidence(dropped, adopted: adoption.adopted, in: db, now: now)
             let head = try Self.head(db, feed.string)

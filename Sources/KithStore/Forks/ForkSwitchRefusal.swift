@@ -43,7 +43,8 @@ public enum ForkSwitchRefusal: Sendable, Hashable, CustomStringConvertible {
                 + (choices.isEmpty ? "" : ": " + Self.list(choices))
         case .irreversibleEntries(let items):
             "the switch would drop entries whose effects cannot be undone here, so nothing changed: " + items.joined(separator: "; ")
-                + ". Acknowledge the fork instead (kith feed forks --acknowledge FEED) and ask the contact to re-establish"
+                + ". To switch anyway, dropping direct messages to you with the branch and starting the direct channel with the contact afresh: "
+                + "kith feed forks --switch FEED --reset-direct (group messages cannot be dropped). Or acknowledge the fork (kith feed forks --acknowledge FEED)"
         case .branchTooLong(let count, let limit):
             "the branch to drop holds \(count) entries, more than the \(limit) a switch handles; nothing changed"
         case .contactKeysUnknown(let feed):

@@ -208,6 +208,35 @@ import Testing
         try await Self.expectIrreversibleRefusal(story, naming: "direct message to you")
     }
 
+    @Test func resettingTheDirectChannelDropsTheThiefsDirectMessageAndTalksAfreshWithTheNewDevice() async throws {
+        let story = try await Self.stolenPhone { thief, alice in
+            _ = try await alice.direct.sendPrekeys(to: thief.feedID)
+            _ = try await thief.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
+            _ = try await thief.direct.send("a direct message from the thief", to: alice.feedID)
+        }
+        let (alice, bob) = (story.alice, story.bob)
+        #expect(try await ReestablishTests.directTexts(alice, from: bob.feedID) == ["a direct message from the thief"])
+        #expect(try alice.store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM dr_sessions WHERE peer_feed_id = ?", arguments: [bob.feedID.string]) } == 1)
+
+        let report = try await alice.feed.switchFork(of: bob.feedID, resettingDirectChannel: true)
+        #expect(!report.droppedMessageIDs.isEmpty && report.keysChanged)
+        #expect(try await ReestablishTests.directTexts(alice, from: bob.feedID).isEmpty)
+        for table in ["dr_sessions", "peer_prekeys", "one_time_prekeys"] {
+            let left = try alice.store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE peer_feed_id = ?", arguments: [bob.feedID.string]) }
+            #expect(left == 0, "\(table) still holds what the thief's branch set up")
+        }
+
+        // Bob's new device and Alice talk afresh: his restore's prekeys reach her with the rest of his branch, hers reach him.
+        _ = try await alice.feed.importFromContact(lines: try await bob.feed.export(), contact: bob.feedID)
+        _ = try await alice.direct.send("is this really you?", to: bob.feedID)
+        _ = try await alice.direct.sendPrekeys(to: bob.feedID)
+        _ = try await bob.feed.importFromContact(lines: try await alice.feed.export(), contact: alice.feedID)
+        #expect(try await ReestablishTests.directTexts(bob, from: alice.feedID).contains("is this really you?"))
+        _ = try await bob.direct.send("it is, new phone", to: alice.feedID)
+        _ = try await alice.feed.importFromContact(lines: try await bob.feed.export(), contact: bob.feedID)
+        #expect(try await ReestablishTests.directTexts(alice, from: bob.feedID) == ["it is, new phone"])
+    }
+
     @Test func aFailureInsideTheSwitchRollsEverythingBack() async throws {
         let story = try await Self.stolenPhone { thief, _ in try await thief.rotation.rotate(reason: .keyCompromise) }
         let (alice, bob) = (story.alice, story.bob)

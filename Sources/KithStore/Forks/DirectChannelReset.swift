@@ -1,0 +1,23 @@
+import GRDB
+
+/// Forgets the direct channel with a contact, for a fork switch that drops direct or one-time messages to this device
+/// (docs/CONTINUITY.md section 3, "Switching branches"): those messages came from whoever wrote the dropped branch
+/// (a stolen phone, a device the owner abandoned), so nothing they set up is trusted any more.
+///
+/// Removed: the Double Ratchet session, the prekeys this identity issued to the contact and the contact's prekeys it
+/// holds, the inner-circle pools and a planned pool exchange, the KeyPackages exchanged both ways (and when one was last
+/// offered), and the push tokens the contact handed over. The contact itself, its keys (as the switch set them), its
+/// feed and what was read stay. The next message either way starts a new session from fresh prekeys, as after a
+/// restore (docs/CONTINUITY.md section 8).
+enum DirectChannelReset {
+    /// Runs inside the switch's transaction.
+    static func reset(peer: String, in db: Database, sealer: ContentSealer) throws {
+        for table in ["dr_sessions", "one_time_prekeys", "prekey_batches", "peer_prekeys", "push_tokens_held"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE peer_feed_id = ?", arguments: [peer])
+        }
+        let pools = OneTimePoolAccess(db: db, sealer: sealer, now: FeedStore.nowMillis())
+        _ = try pools.revoke(peer: peer)
+        try pools.clearIntent(peer: peer)
+        try GroupStoreAccess.withdrawKeyPackages(of: peer, in: db)
+    }
+}
