@@ -7,7 +7,7 @@ import KithStore
 /// thief kept posting on the old branch, while the contact, restored from a backup, published a key rotation at a
 /// sequence the thief had used; after checking with them in person, switch their feed to the branch with the rotation.
 extension Account.Feed {
-    /// The recorded entries of `feed` that ``switchFork(of:to:)`` could adopt now, ordered by sequence.
+    /// The recorded entries of `feed` that ``switchFork(of:to:resettingDirectChannel:)`` could adopt now, ordered by sequence.
     public func forkSwitchChoices(of feed: FeedID) async throws(KithError) -> [ForkSwitchChoice] {
         try await BlockingWork.run { () throws(KithError) -> [ForkSwitchChoice] in
             do throws(StoreError) { return try account.store.forkSwitchChoices(of: feed) } catch { throw .store(error) }
