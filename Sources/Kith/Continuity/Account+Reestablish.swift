@@ -115,7 +115,6 @@ extension Account {
         }
         guard try !isActiveMember(of: group.string) else { throw .input(.invalid("this identity is a member of group \(group.string) again")) }
         guard member != feedID else { throw .input(.invalid("ask another member of the group")) }
-        if isAwaitingHeadAfterRestore { try checkRestoredHead(appending: "mls_key_package") }
         let record = try contactRecordBlocking(member)
         guard record.keyIsVerified else {
             throw .input(.invalid("\(record.localName ?? record.displayName ?? member.string)'s keys are not verified: nothing is sent to unverified keys"))

@@ -125,17 +125,12 @@ extension FeedStore {
     @discardableResult
     public func removeContact(_ feedID: FeedID) throws(StoreError) -> Bool {
         try write { db in
-            try db.execute(cached: "DELETE FROM dr_sessions WHERE peer_feed_id = ?", arguments: [feedID.string])
-            try db.execute(cached: "DELETE FROM one_time_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
-            try db.execute(cached: "DELETE FROM prekey_batches WHERE peer_feed_id = ?", arguments: [feedID.string])
-            try db.execute(cached: "DELETE FROM peer_prekeys WHERE peer_feed_id = ?", arguments: [feedID.string])
+            // Sessions, prekeys both ways, the push tokens they handed over, and the KeyPackages made for them (they can
+            // no longer add this identity) and theirs.
+            try DirectChannelReset.forgetSessionsAndKeys(of: feedID.string, in: db)
             try db.execute(cached: "DELETE FROM contact_dh_keys WHERE feed_id = ?", arguments: [feedID.string])
-            // Push: the contact's tokens are revoked at the gateway by the caller (pendingPushRevocations),
-            // and the tokens they handed over are forgotten.
+            // Push: the contact's tokens are revoked at the gateway by the caller (pendingPushRevocations).
             try PushTokenRows.revokeIssued(to: feedID.string, in: db)
-            try db.execute(cached: "DELETE FROM push_tokens_held WHERE peer_feed_id = ?", arguments: [feedID.string])
-            // Groups: the KeyPackages made for them are withdrawn (they can no longer add this identity), theirs dropped.
-            try GroupStoreAccess.withdrawKeyPackages(of: feedID.string, in: db)
             try db.execute(cached: "DELETE FROM contacts WHERE feed_id = ?", arguments: [feedID.string])
             return db.changesCount > 0
         }

@@ -11,14 +11,19 @@ public struct StoreLimits: Sendable {
     public var maxForeignEnvelopesPerFeed: Int
     /// Most later-version envelopes kept for relay in all (the oldest unlinked ones are evicted).
     public var maxForeignEnvelopes: Int
+    /// Most bytes of entries one fork switch reads into memory: the branch it drops (a larger one is refused) and the
+    /// recorded evidence it may adopt from (read oldest first up to this). A contact writes both, so both are bounded.
+    public var maxForkSwitchBytes: Int
 
     /// Creates limits.
     public init(
         maxPendingPerFeed: Int = 10_000,
         maxUnauthenticatedPendingPerFeed: Int = 1_000,
         maxForeignEnvelopesPerFeed: Int = 1_000,
-        maxForeignEnvelopes: Int = 100_000
+        maxForeignEnvelopes: Int = 100_000,
+        maxForkSwitchBytes: Int = 64 << 20
     ) {
+        self.maxForkSwitchBytes = maxForkSwitchBytes
         self.maxPendingPerFeed = maxPendingPerFeed
         self.maxUnauthenticatedPendingPerFeed = maxUnauthenticatedPendingPerFeed
         self.maxForeignEnvelopesPerFeed = maxForeignEnvelopesPerFeed

@@ -12,12 +12,18 @@ import GRDB
 enum DirectChannelReset {
     /// Runs inside the switch's transaction.
     static func reset(peer: String, in db: Database, sealer: ContentSealer) throws {
-        for table in ["dr_sessions", "one_time_prekeys", "prekey_batches", "peer_prekeys", "push_tokens_held"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE peer_feed_id = ?", arguments: [peer])
-        }
+        try forgetSessionsAndKeys(of: peer, in: db)
         let pools = OneTimePoolAccess(db: db, sealer: sealer, now: FeedStore.nowMillis())
         _ = try pools.revoke(peer: peer)
         try pools.clearIntent(peer: peer)
+    }
+
+    /// What both a contact's removal and a reset forget: the Double Ratchet session, the prekeys issued to `peer` and
+    /// `peer`'s prekeys held here, the push tokens `peer` handed over, and the KeyPackages exchanged both ways.
+    static func forgetSessionsAndKeys(of peer: String, in db: Database) throws {
+        for table in ["dr_sessions", "one_time_prekeys", "prekey_batches", "peer_prekeys", "push_tokens_held"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE peer_feed_id = ?", arguments: [peer])
+        }
         try GroupStoreAccess.withdrawKeyPackages(of: peer, in: db)
     }
 }

@@ -36,17 +36,25 @@ struct DroppedBranch {
     let sequence: UInt32
     let items: [Item]
 
-    /// Reads the entries of `feed` held from `sequence` on, oldest first.
-    static func load(_ db: Database, feed: FeedID, from sequence: UInt32) throws -> DroppedBranch {
+    /// Reads the entries of `feed` held from `sequence` on, oldest first; a branch of more than ``maxEntries`` entries
+    /// or `maxBytes` bytes of entries is refused before any of it is read.
+    static func load(_ db: Database, feed: FeedID, from sequence: UInt32, maxBytes: Int) throws -> DroppedBranch {
         let arguments: StatementArguments = [feed.string, sequence]
-        let count = try Int.fetchOne(
+        let size = try Row.fetchOne(
             db,
             sql: """
                 SELECT (SELECT COUNT(*) FROM messages WHERE feed_id = ?1 AND sequence >= ?2)
-                     + (SELECT COUNT(*) FROM message_stubs WHERE feed_id = ?1 AND sequence >= ?2)
+                     + (SELECT COUNT(*) FROM message_stubs WHERE feed_id = ?1 AND sequence >= ?2) AS count,
+                       (SELECT COALESCE(SUM(LENGTH(envelope_json) + COALESCE(LENGTH(content_json), 0)), 0)
+                        FROM messages WHERE feed_id = ?1 AND sequence >= ?2)
+                     + (SELECT COALESCE(SUM(COALESCE(LENGTH(entry_json), 0)), 0) FROM message_stubs WHERE feed_id = ?1 AND sequence >= ?2)
+                       AS bytes
                 """,
-            arguments: arguments) ?? 0
+            arguments: arguments)
+        let count: Int = size?["count"] ?? 0
+        let bytes: Int = size?["bytes"] ?? 0
         guard count <= maxEntries else { throw StoreError.forkSwitchRefused(.branchTooLong(count: count, limit: maxEntries)) }
+        guard bytes <= maxBytes else { throw StoreError.forkSwitchRefused(.branchTooLarge(bytes: bytes, limit: maxBytes)) }
         var items: [Item] = []
         for row in try Row.fetchAll(
             db, sql: "SELECT message_id, sequence, type, audience, envelope_json, content_json FROM messages WHERE feed_id = ?1 AND sequence >= ?2",

@@ -8,7 +8,7 @@ extension FeedStore {
     /// differs from the one held at its sequence. Ordered by sequence.
     public func forkSwitchChoices(of feed: FeedID) throws(StoreError) -> [ForkSwitchChoice] {
         try read { db in
-            try ForkEvidenceEntries.load(db, feed: feed).choices(db, feed: feed).map { ForkSwitchChoice(messageID: $0.id, sequence: $0.sequence) }
+            try ForkEvidenceEntries.load(db, feed: feed, maxBytes: limits.maxForkSwitchBytes).choices(db, feed: feed).map { ForkSwitchChoice(messageID: $0.id, sequence: $0.sequence) }
         }
     }
 
@@ -41,9 +41,9 @@ extension FeedStore {
                 throw StoreError.unknownFeed(feed.string)
             }
             guard !isLocal else { throw StoreError.forkSwitchRefused(.ownFeed) }
-            let evidence = try ForkEvidenceEntries.load(db, feed: feed)
+            let evidence = try ForkEvidenceEntries.load(db, feed: feed, maxBytes: limits.maxForkSwitchBytes)
             let target = try Self.chooseForkEntry(messageID, of: feed, evidence: evidence, in: db)
-            let dropped = try DroppedBranch.load(db, feed: feed, from: target.sequence)
+            let dropped = try DroppedBranch.load(db, feed: feed, from: target.sequence, maxBytes: limits.maxForkSwitchBytes)
             let local = Set(try String.fetchAll(db, sql: "SELECT feed_id FROM feeds WHERE is_local = 1"))
             let irreversible = try dropped.irreversible(db, sealer: sealer, local: local, resettingDirectChannel: resettingDirectChannel)
             guard irreversible.isEmpty else { throw StoreError.forkSwitchRefused(.irreversibleEntries(irreversible)) }

@@ -25,18 +25,22 @@ struct ForkEvidenceEntries {
         byPrevious = Dictionary(grouping: entries.filter { $0.previous != nil }) { $0.previous ?? "" }
     }
 
-    /// Reads the evidence of `feed` (at most ``maxRows`` rows); rows whose bytes do not parse as a signed entry of that
-    /// feed are skipped (they could never be adopted).
-    static func load(_ db: Database, feed: FeedID) throws -> ForkEvidenceEntries {
+    /// Reads the evidence of `feed`, oldest first, at most ``maxRows`` rows and `maxBytes` bytes of entries (a
+    /// contact writes them); rows whose bytes do not parse as a signed entry of that feed are skipped (they could never
+    /// be adopted).
+    static func load(_ db: Database, feed: FeedID, maxBytes: Int) throws -> ForkEvidenceEntries {
         var seen: Set<String> = []
         var entries: [Entry] = []
-        let rows = try Row.fetchAll(
+        var total = 0
+        let rows = try Row.fetchCursor(
             db, sql: "SELECT conflicting_message_id, conflicting_entry_json FROM fork_evidence WHERE feed_id = ? ORDER BY id LIMIT ?",
             arguments: [feed.string, maxRows])
-        for row in rows {
+        while let row = try rows.next() {
             let id: String = row["conflicting_message_id"]
             guard seen.insert(id).inserted else { continue }
             let bytes = Array((row["conflicting_entry_json"] as String).utf8)
+            total += bytes.count
+            guard total <= maxBytes else { break }
             guard let parsed = try? FeedEntry.parse(bytes), let signed = SignedEntry(parsed, bytes: bytes),
                   signed.feedID == feed, signed.messageID.string == id else { continue }
             entries.append(Entry(entry: signed))

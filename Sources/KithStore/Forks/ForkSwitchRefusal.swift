@@ -17,6 +17,8 @@ public enum ForkSwitchRefusal: Sendable, Hashable, CustomStringConvertible {
     case irreversibleEntries([String])
     /// The branch to drop holds more entries than a switch handles at once.
     case branchTooLong(count: Int, limit: Int)
+    /// The entries of the branch to drop hold more bytes than a switch reads at once (`StoreLimits.maxForkSwitchBytes`).
+    case branchTooLarge(bytes: Int, limit: Int)
     /// The contact's keys before the dropped branch's key rotation cannot be told (no earlier verified rotation,
     /// and the stored card does not carry the feed's original key).
     case contactKeysUnknown(feed: String)
@@ -47,6 +49,8 @@ public enum ForkSwitchRefusal: Sendable, Hashable, CustomStringConvertible {
                 + "kith feed forks --switch FEED --reset-direct (group messages cannot be dropped). Or acknowledge the fork (kith feed forks --acknowledge FEED)"
         case .branchTooLong(let count, let limit):
             "the branch to drop holds \(count) entries, more than the \(limit) a switch handles; nothing changed"
+        case .branchTooLarge(let bytes, let limit):
+            "the branch to drop holds \(bytes) bytes of entries, more than the \(limit) a switch reads; nothing changed"
         case .contactKeysUnknown(let feed):
             "the keys of \(feed) before the dropped branch's key rotation are not known here (no earlier verified rotation, "
                 + "and the stored card is not of the original key); nothing changed"

@@ -116,12 +116,24 @@ extension GroupStoreAccess {
         }
     }
 
-    /// Withdraws every KeyPackage between this identity and `contact` (the contact is being removed): the private halves
-    /// of those made for `contact` (automatic or shared), the KeyPackages `contact` handed over, and when `contact` was
-    /// last offered one. Runs in the removal's transaction.
-    static func withdrawKeyPackages(of contact: String, in db: Database) throws {
+    /// Withdraws every KeyPackage between this identity and `contact` (the contact is being removed, restored, or its
+    /// direct channel forgotten): the private halves of those made for `contact` (automatic or shared), the KeyPackages
+    /// `contact` handed over, and when `contact` was last offered one. Runs in the caller's transaction.
+    ///
+    /// - Parameter keepingPendingReadmissions: keep the KeyPackages `contact`'s pending readmission requests name
+    ///   (a restored contact's own requests, which arrive with its restore).
+    static func withdrawKeyPackages(of contact: String, in db: Database, keepingPendingReadmissions: Bool = false) throws {
         try db.execute(cached: "DELETE FROM mls_own_key_packages WHERE recipient_feed_id = ?", arguments: [contact])
-        try db.execute(cached: "DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?", arguments: [contact])
+        if keepingPendingReadmissions {
+            try db.execute(
+                cached: """
+                    DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?1 AND ref NOT IN (
+                        SELECT key_package_ref FROM readmission_requests WHERE requester_feed_id = ?1 AND state = 'pending')
+                    """,
+                arguments: [contact])
+        } else {
+            try db.execute(cached: "DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?", arguments: [contact])
+        }
         try db.execute(cached: "DELETE FROM mls_auto_key_offers WHERE recipient_feed_id = ?", arguments: [contact])
     }
 }

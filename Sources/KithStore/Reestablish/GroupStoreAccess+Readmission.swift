@@ -105,13 +105,6 @@ extension DirectSessionAccess {
     /// of the ones made for it (it no longer holds them); and when it was last offered one, so a fresh offer goes out
     /// with the next pass.
     public func dropKeyPackagesOfRestoredPeer(_ peer: String) throws {
-        try db.execute(
-            cached: """
-                DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?1 AND ref NOT IN (
-                    SELECT key_package_ref FROM readmission_requests WHERE requester_feed_id = ?1 AND state = 'pending')
-                """,
-            arguments: [peer])
-        try db.execute(cached: "DELETE FROM mls_own_key_packages WHERE recipient_feed_id = ?", arguments: [peer])
-        try db.execute(cached: "DELETE FROM mls_auto_key_offers WHERE recipient_feed_id = ?", arguments: [peer])
+        try GroupStoreAccess.withdrawKeyPackages(of: peer, in: db, keepingPendingReadmissions: true)
     }
 }

@@ -237,6 +237,22 @@ import Testing
         #expect(try await ReestablishTests.directTexts(alice, from: bob.feedID) == ["it is, new phone"])
     }
 
+    @Test func whatASwitchReadsIntoMemoryIsBoundedInBytes() async throws {
+        let story = try await Self.stolenPhone()
+        let (alice, bob) = (story.alice, story.bob)
+        // The dropped branch (the thief's) is refused whole above the bound, before any of it is read.
+        do {
+            _ = try alice.store.read { db in try DroppedBranch.load(db, feed: bob.feedID, from: story.forkSequence, maxBytes: 16) }
+            Issue.record("a branch larger than the byte bound was read")
+        } catch StoreError.forkSwitchRefused(.branchTooLarge(let bytes, let limit)) {
+            #expect(bytes > limit && limit == 16)
+        }
+        // The evidence is read oldest first up to the bound: nothing past it.
+        let within = try alice.store.read { db in try ForkEvidenceEntries.load(db, feed: bob.feedID, maxBytes: StoreLimits().maxForkSwitchBytes) }
+        let cut = try alice.store.read { db in try ForkEvidenceEntries.load(db, feed: bob.feedID, maxBytes: 16) }
+        #expect(within.entries.count == 1 && cut.entries.isEmpty)
+    }
+
     @Test func aFailureInsideTheSwitchRollsEverythingBack() async throws {
         let story = try await Self.stolenPhone { thief, _ in try await thief.rotation.rotate(reason: .keyCompromise) }
         let (alice, bob) = (story.alice, story.bob)
