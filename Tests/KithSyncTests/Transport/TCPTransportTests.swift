@@ -2,7 +2,7 @@ import Crypto
 import KithSync
 import Testing
 
-@Suite("TCP transport (SwiftNIO, loopback)", .timeLimit(.minutes(1)))
+@Suite("TCP transport (SwiftNIO, loopback)", .timeLimit(.minutes(2)))
 struct TCPTransportTests {
     let parties = LinkParties()
 
@@ -109,22 +109,66 @@ struct TCPTransportTests {
 
     @Test("traffic keeps a connection alive past the idle timeout")
     func trafficResetsTheIdleTimer() async throws {
-        // The timeout leaves room for the stalls of a loaded machine (the whole suite runs in parallel on 2 cores:
-        // a 3 s timeout once expired between two exchanges 0.1 s apart).
-        let listener = try await TCPSyncListener.bind(port: 0, idleTimeout: 8)
-        let client = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: 8)
+        // Exchanges every 0.1 s for 1.5 idle timeouts: the connection must outlive the timeout. A loaded machine can
+        // stall this task longer than the timeout between two exchanges (CI once stalled past 8 s), and then the
+        // timeout rightly fires; so each round is timed, and a run whose rounds were ever that far apart proves
+        // nothing and is tried again with a longer timeout. A connection that dies although traffic never paused for
+        // the timeout fails the test.
+        var conclusive = false
+        for idleTimeout in [2.0, 4.0, 8.0] where !conclusive {
+            switch try await exchangeTraffic(idleTimeout: idleTimeout) {
+            case .survived: conclusive = true
+            case .stalled: continue
+            case .died(let error, let longestPause):
+                Issue.record("the connection died (\(error)) though traffic never paused for longer than \(longestPause) of a \(idleTimeout) s timeout")
+                conclusive = true
+            }
+        }
+    }
+
+    private enum TrafficOutcome {
+        case survived
+        case stalled
+        case died(any Error, longestPause: Duration)
+    }
+
+    /// Exchanges one-byte frames both ways every 0.1 s until 1.5 idle timeouts have passed. The pause that matters
+    /// to either side's read-idle timer lies within the span from one round's start to the next round's end, so the
+    /// longest such span bounds every real pause.
+    private func exchangeTraffic(idleTimeout: Double) async throws -> TrafficOutcome {
+        let listener = try await TCPSyncListener.bind(port: 0, idleTimeout: idleTimeout)
+        let client = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: idleTimeout)
         var iterator = listener.connections.makeAsyncIterator()
         let accepted = try #require(await iterator.next())
-        // 9 s of exchanges every 0.1 s: longer than the timeout, never silent for that long.
-        for round in 0..<90 {
-            try await Task.sleep(for: .milliseconds(100))
-            try await client.send([UInt8(round)])
-            #expect(try await accepted.receive() == [UInt8(round)])
-            try await accepted.send([UInt8(round)])
-            #expect(try await client.receive() == [UInt8(round)])
-        }
+        let outcome = try await exchangeTraffic(between: client, and: accepted, idleTimeout: idleTimeout)
         await client.close()
         await listener.close()
+        return outcome
+    }
+
+    private func exchangeTraffic(between client: TCPTransport, and accepted: TCPTransport, idleTimeout: Double) async throws -> TrafficOutcome {
+        let clock = ContinuousClock()
+        let begin = clock.now
+        var previousRoundStart = begin
+        var longestPause = Duration.zero
+        var round: UInt8 = 0
+        while clock.now - begin < .seconds(idleTimeout * 1.5) {
+            try await Task.sleep(for: .milliseconds(100))
+            let roundStart = clock.now
+            do {
+                try await client.send([round])
+                #expect(try await accepted.receive() == [round])
+                try await accepted.send([round])
+                #expect(try await client.receive() == [round])
+            } catch {
+                longestPause = max(longestPause, clock.now - previousRoundStart)
+                return longestPause >= .seconds(idleTimeout) ? .stalled : .died(error, longestPause: longestPause)
+            }
+            longestPause = max(longestPause, clock.now - previousRoundStart)
+            previousRoundStart = roundStart
+            round &+= 1
+        }
+        return .survived
     }
 
     @Test("a connection accepted after the listener closed is closed, not left half-open")
