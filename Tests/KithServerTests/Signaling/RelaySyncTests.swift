@@ -24,7 +24,7 @@ struct RelaySyncTests {
             let code = JoinCode.randomDigits()
             let (deviceA, deviceB) = (DeviceID.random(), DeviceID.random())
             try await pairing.offer(code, device: deviceA)
-            async let roomA = pairing.waitForAcceptance(code, device: deviceA, pollInterval: .milliseconds(20), timeout: .seconds(10))
+            async let roomA = pairing.waitForAcceptance(code, device: deviceA, pollInterval: .milliseconds(20), timeout: .seconds(120))
             let roomB = try await pairing.accept(code, device: deviceB)
             #expect(try await roomA == roomB)
 

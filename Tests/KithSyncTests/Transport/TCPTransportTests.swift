@@ -8,7 +8,9 @@ struct TCPTransportTests {
 
     @Test("a listener and a client sync two in-memory sources over SecureLink")
     func loopbackSync() async throws {
-        let listener = try await TCPSyncListener.bind(port: 0)
+        // Timeouts are not under test here: a loaded machine once stalled this exchange past the default 30 s.
+        let idleTimeout = 600.0
+        let listener = try await TCPSyncListener.bind(port: 0, idleTimeout: idleTimeout)
         #expect(listener.port > 0)
         let feedA = try Fixtures.feedID(0xA0)
         let feedB = try Fixtures.feedID(0xB0)
@@ -31,7 +33,7 @@ struct TCPTransportTests {
             let link = try await SecureLink.accept(over: transport, configuration: bobConfiguration)
             return await SyncSession(link: link, source: bob, clock: SystemSyncClock()).run()
         }()
-        let transport = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port)
+        let transport = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: idleTimeout)
         #expect(transport.mtu == SyncLimits.maximumMTU)
         let link = try await SecureLink.connect(
             over: transport,
@@ -41,7 +43,7 @@ struct TCPTransportTests {
         let aliceReport = await SyncSession(link: link, source: alice, clock: SystemSyncClock()).run()
         let bobResult = try await bobReport
         await listener.close()
-        #expect(aliceReport.completed && bobResult.completed)
+        #expect(aliceReport.completed && bobResult.completed, "alice: \(aliceReport), bob: \(bobResult)")
         #expect(bobResult.messagesAccepted == 50)
         #expect(aliceReport.messagesAccepted == 7)
         #expect(await bob.sequences(of: feedA) == (0..<50).map(UInt32.init))
@@ -133,22 +135,25 @@ struct TCPTransportTests {
     }
 
     /// Exchanges one-byte frames both ways every 0.1 s until 1.5 idle timeouts have passed. The pause that matters
-    /// to either side's read-idle timer lies within the span from one round's start to the next round's end, so the
-    /// longest such span bounds every real pause.
+    /// to either side's read-idle timer lies within the span from one round's start (or from before connecting) to
+    /// the next round's end, so the longest such span bounds every real pause.
     private func exchangeTraffic(idleTimeout: Double) async throws -> TrafficOutcome {
         let listener = try await TCPSyncListener.bind(port: 0, idleTimeout: idleTimeout)
+        // Both idle timers start once their connection is up, so no earlier than this.
+        let beforeConnecting = ContinuousClock.now
         let client = try await TCPTransport.connect(host: "127.0.0.1", port: listener.port, idleTimeout: idleTimeout)
         var iterator = listener.connections.makeAsyncIterator()
         let accepted = try #require(await iterator.next())
-        let outcome = try await exchangeTraffic(between: client, and: accepted, idleTimeout: idleTimeout)
+        let outcome = try await exchangeTraffic(between: client, and: accepted, idleTimeout: idleTimeout, since: beforeConnecting)
         await client.close()
         await listener.close()
         return outcome
     }
 
-    private func exchangeTraffic(between client: TCPTransport, and accepted: TCPTransport, idleTimeout: Double) async throws -> TrafficOutcome {
+    private func exchangeTraffic(
+        between client: TCPTransport, and accepted: TCPTransport, idleTimeout: Double, since begin: ContinuousClock.Instant
+    ) async throws -> TrafficOutcome {
         let clock = ContinuousClock()
-        let begin = clock.now
         var previousRoundStart = begin
         var longestPause = Duration.zero
         var round: UInt8 = 0
