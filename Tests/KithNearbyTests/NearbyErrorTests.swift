@@ -4,7 +4,7 @@ import Testing
 @testable import KithNearby
 @testable import Kith
 
-@Suite("nearby failures surface as typed KithError cases", .timeLimit(.minutes(1)))
+@Suite("nearby failures surface as typed KithError cases", .timeLimit(.minutes(3)))
 struct NearbyErrorTests {
     @Test("a TCP port already in use is a sync transport error, not invalid input")
     func bindOnAUsedPortIsASyncError() async throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import KithNearby
 
-@Suite("the end of a discovery window", .timeLimit(.minutes(1)))
+@Suite("the end of a discovery window", .timeLimit(.minutes(3)))
 struct NearbyStopSignalTests {
     @Test("stop wakes every wait of the window long before its deadline, and later waits return at once")
     func stopWakesWaiters() async {

@@ -2,7 +2,7 @@ import KithSync
 import Testing
 @testable import KithNearby
 
-@Suite("UDP multicast on loopback", .timeLimit(.minutes(1)))
+@Suite("UDP multicast on loopback", .timeLimit(.minutes(3)))
 struct UDPMulticastTransportTests {
     @Test("two sockets on 127.0.0.1 hear each other's beacons through the group")
     func loopback() async throws {

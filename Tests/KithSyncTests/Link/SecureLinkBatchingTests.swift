@@ -2,7 +2,7 @@ import Crypto
 import KithSync
 import Testing
 
-@Suite("SecureLink batching (one sealed frame per batch of records)", .timeLimit(.minutes(1)))
+@Suite("SecureLink batching (one sealed frame per batch of records)", .timeLimit(.minutes(3)))
 struct SecureLinkBatchingTests {
     let parties = LinkParties()
 

@@ -32,7 +32,7 @@ private final class SimulatedDialer: Sendable {
     }
 }
 
-@Suite("IK with XX fallback", .timeLimit(.minutes(1)))
+@Suite("IK with XX fallback", .timeLimit(.minutes(3)))
 struct SecureLinkFallbackTests {
     let parties = LinkParties()
 

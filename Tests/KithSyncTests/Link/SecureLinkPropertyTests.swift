@@ -4,7 +4,7 @@ import KithSync
 import PropertyBased
 import Testing
 
-@Suite("SecureLink properties", .timeLimit(.minutes(1)))
+@Suite("SecureLink properties", .timeLimit(.minutes(3)))
 struct SecureLinkPropertyTests {
     let parties = LinkParties()
 

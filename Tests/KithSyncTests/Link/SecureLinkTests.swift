@@ -2,7 +2,7 @@ import Crypto
 import KithSync
 import Testing
 
-@Suite("SecureLink over SimulatedBLELink", .timeLimit(.minutes(1)))
+@Suite("SecureLink over SimulatedBLELink", .timeLimit(.minutes(3)))
 struct SecureLinkTests {
     let parties = LinkParties()
 

@@ -33,7 +33,7 @@ private func followingFeed() async throws -> (InMemoryFeedSource, InMemoryFeedSo
     return (sources.alice, sources.bob)
 }
 
-@Suite("Blob phase", .timeLimit(.minutes(1)))
+@Suite("Blob phase", .timeLimit(.minutes(3)))
 struct BlobPhaseTests {
     let parties = LinkParties()
 

@@ -4,7 +4,7 @@ import Testing
 
 /// A request names feeds blinded under a key of the link, so a peer learns only which of the
 /// feeds it can name this side follows (issue 11, item 17; docs/sync.md 9b).
-@Suite("Blinded feed ids in requests", .timeLimit(.minutes(1)))
+@Suite("Blinded feed ids in requests", .timeLimit(.minutes(3)))
 struct FeedBlindingTests {
     let parties = LinkParties()
 

@@ -27,7 +27,7 @@ private struct SlowFeedSource: SyncFeedSource {
     }
 }
 
-@Suite("Slow stores are not mistaken for a stalled link", .timeLimit(.minutes(1)))
+@Suite("Slow stores are not mistaken for a stalled link", .timeLimit(.minutes(3)))
 struct SlowSourceTests {
     let parties = LinkParties()
 

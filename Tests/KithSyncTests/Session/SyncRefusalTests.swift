@@ -4,7 +4,7 @@ import Testing
 
 /// The sender learns when the receiver refused entries, and a receiver ingests only messages of
 /// feeds offered in the session (issue 11, item 2, sync half).
-@Suite("Refused and unoffered messages", .timeLimit(.minutes(1)))
+@Suite("Refused and unoffered messages", .timeLimit(.minutes(3)))
 struct SyncRefusalTests {
     let parties = LinkParties()
 

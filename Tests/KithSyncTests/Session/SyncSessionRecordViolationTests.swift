@@ -1,7 +1,7 @@
 import KithSync
 import Testing
 
-@Suite("Held-range and blob record violations", .timeLimit(.minutes(1)))
+@Suite("Held-range and blob record violations", .timeLimit(.minutes(3)))
 struct SyncSessionRecordViolationTests {
     let parties = LinkParties()
 

@@ -30,7 +30,7 @@ private func seed(_ source: InMemoryFeedSource, feed: FeedID, count: Int, size: 
     }
 }
 
-@Suite("SyncSession and resumption", .timeLimit(.minutes(1)))
+@Suite("SyncSession and resumption", .timeLimit(.minutes(3)))
 struct SyncSessionTests {
     let parties = LinkParties()
 

@@ -2,7 +2,7 @@ import Crypto
 import KithSync
 import Testing
 
-@Suite("SyncSession protocol violations", .timeLimit(.minutes(1)))
+@Suite("SyncSession protocol violations", .timeLimit(.minutes(3)))
 struct SyncSessionViolationTests {
     let parties = LinkParties()
 

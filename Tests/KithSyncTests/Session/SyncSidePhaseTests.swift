@@ -25,7 +25,7 @@ private actor OneMessageHandler: SyncSideHandler {
     func interrupted(peer: SyncPeer) async { wasInterrupted = true }
 }
 
-@Suite("The side phase before a sync session", .timeLimit(.minutes(1)))
+@Suite("The side phase before a sync session", .timeLimit(.minutes(3)))
 struct SyncSidePhaseTests {
     let parties = LinkParties()
 

@@ -19,7 +19,7 @@ func runInMemorySession(
 
 /// A failing local store stops the session and says so; it is never read as "nothing held",
 /// "nothing to offer" or "the peer's messages are invalid" (issue 11, item 16).
-@Suite("SyncSession on a failing local store", .timeLimit(.minutes(1)))
+@Suite("SyncSession on a failing local store", .timeLimit(.minutes(3)))
 struct SyncSourceFailureTests {
     let parties = LinkParties()
 

@@ -1,7 +1,7 @@
 import KithSync
 import Testing
 
-@Suite("SimulatedBLELink", .timeLimit(.minutes(1)))
+@Suite("SimulatedBLELink", .timeLimit(.minutes(3)))
 struct SimulatedBLELinkTests {
     @Test("frames arrive in order; time = bytes × 8 / bandwidth + latency")
     func virtualTime() async throws {

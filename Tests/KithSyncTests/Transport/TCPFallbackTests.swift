@@ -2,7 +2,7 @@ import Crypto
 import KithSync
 import Testing
 
-@Suite("IK to XX fallback over TCP", .timeLimit(.minutes(1)))
+@Suite("IK to XX fallback over TCP", .timeLimit(.minutes(3)))
 struct TCPFallbackTests {
     let parties = LinkParties()
 

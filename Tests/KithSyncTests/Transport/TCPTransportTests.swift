@@ -2,7 +2,7 @@ import Crypto
 import KithSync
 import Testing
 
-@Suite("TCP transport (SwiftNIO, loopback)", .timeLimit(.minutes(2)))
+@Suite("TCP transport (SwiftNIO, loopback)", .timeLimit(.minutes(3)))
 struct TCPTransportTests {
     let parties = LinkParties()
 

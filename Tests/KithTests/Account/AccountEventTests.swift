@@ -4,7 +4,7 @@ import Testing
 @testable import Kith
 
 /// ``Account/events()``: what happened, delivered to every subscriber.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct AccountEventTests {
     /// The next `count` events of a subscription (fewer if they do not come within 5 seconds).
     static func take(_ count: Int, from stream: AsyncStream<AccountEvent>) async -> [AccountEvent] {

@@ -75,7 +75,7 @@ private func sync(
     return (aliceReport, try await bobReport)
 }
 
-@Suite("StoreSyncSource (FeedStore as a sync source)", .timeLimit(.minutes(1)))
+@Suite("StoreSyncSource (FeedStore as a sync source)", .timeLimit(.minutes(3)))
 struct StoreSyncSourceTests {
     @Test("two contacts sync their feeds; self messages travel as stubs; a second session sends nothing")
     func contactsSync() async throws {
@@ -248,7 +248,7 @@ private func syncRefused(_ initiator: Identity, _ source: StoreSyncSource, _ res
     return (await accepted, ())
 }
 
-@Suite("StoreSyncSource with a self-audience genesis", .timeLimit(.minutes(1)))
+@Suite("StoreSyncSource with a self-audience genesis", .timeLimit(.minutes(3)))
 struct StoreSyncGenesisStubTests {
     @Test("a feed whose genesis is a self message (the profile kith init writes) links on the receiver")
     func genesisStub() async throws {

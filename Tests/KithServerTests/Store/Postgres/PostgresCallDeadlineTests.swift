@@ -11,7 +11,7 @@ import Testing
 /// deadline, opening a store against it waits out the pool's connect timeouts and retries.
 @Suite("PostgreSQL store calls have a deadline")
 struct PostgresCallDeadlineTests {
-    @Test("a store call to a database that never answers fails within its deadline", .timeLimit(.minutes(1)))
+    @Test("a store call to a database that never answers fails within its deadline", .timeLimit(.minutes(3)))
     func aSilentDatabaseFailsTheCall() async throws {
         let silent = try SilentListener()
         defer { silent.close() }
