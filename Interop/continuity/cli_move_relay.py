@@ -1,7 +1,7 @@
 """`kith move receive --server` / `kith move send` through a real `kith serve` join-code relay (docs/CONTINUITY.md
 section 7, "Through a relay"), loopback only: a code whose secret is wrong transfers nothing (both sides refuse, the
 new home stays empty, the old one keeps working); a code whose join code is wrong finds no room; Ctrl-C on a waiting
-receiver deletes its room; the right code moves the identity. Afterwards the server holds no room or pending code,
+receiver deletes its room; the right code alone (it names the server) moves the identity. Afterwards the server holds no room or pending code,
 and its log names neither a join code nor a move code."""
 import base64
 import json
@@ -71,9 +71,12 @@ try:
     receiver, code = start_receiver(new)
     seen_codes.append(code)
     data = payload(code)
-    assert data[0] == 0x02, data[0]
+    # First byte 0x03: the code names the server it was offered on, after the join code.
+    assert data[0] == 0x03, data[0]
     join_code = data[2:2 + data[1]].decode()
     assert re.fullmatch(r"[0-9]{8}", join_code), join_code
+    named = data[3 + data[1]:3 + data[1] + data[2 + data[1]]].decode()
+    assert named == server, (named, server)
     data[-1] ^= 1
     refused = kith("--home", old, "move", "send", text(data), "--server", server, check=False)
     assert refused.returncode == 2 and "wrong move code" in refused.stderr, (refused.returncode, refused.stderr)
@@ -97,7 +100,8 @@ try:
     missing = kith("--home", old, "move", "send", text(data), "--server", server, check=False)
     assert missing.returncode != 0 and "unknown or expired join code" in missing.stderr, (missing.returncode, missing.stderr)
     kith("--home", old, "post", "after a wrong join code")
-    sent = kith("--home", old, "move", "send", code, "--server", server, "--json").stdout
+    # The code alone is enough: the old device joins the room on the server the code names.
+    sent = kith("--home", old, "move", "send", code, "--json").stdout
     check_moved(kith, receiver, sent, feed_id, new, old, ("before the move", "still on the old device", "after a wrong join code"))
 
     db = sqlite3.connect(os.path.join(work, "srv", "rendezvous.sqlite"))
@@ -112,4 +116,4 @@ try:
 finally:
     serve.terminate()
     serve.wait(timeout=60)
-print("ok: move through kith serve refused a wrong secret and a wrong join code, Ctrl-C deleted the room, the right code moved the identity, no room left")
+print("ok: move through kith serve refused a wrong secret and a wrong join code, Ctrl-C deleted the room, the right code alone (naming its server) moved the identity, no room left")

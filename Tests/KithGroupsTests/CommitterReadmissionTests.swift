@@ -187,7 +187,7 @@ import Testing
     }
 
     @Test func aNonCommittersWarrantIsRefused() throws {
-        var group = try Group()
+        let group = try Group()
         // Carol signs a "warrant" for herself as if she were the committer: Bob refuses to commit it.
         let made = try group.warrant(proxy: group.bob.ownFeed)
         var policy = try group.bob.policy

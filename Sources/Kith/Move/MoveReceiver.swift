@@ -62,16 +62,20 @@ public final class MoveReceiver: Sendable {
     }
 
     /// Prepares a receiver that meets its sender in a room of a rendezvous server instead of listening: the code
-    /// carries `joinCode` (the room's, offered by the caller) with a fresh static key and secret. Run it with
-    /// `receive(over:…)` once the relay is open; the relay sees only the Noise handshake and ciphertext.
+    /// carries `joinCode` (the room's, offered by the caller) and the server's URL with a fresh static key and
+    /// secret. Run it with `receive(over:…)` once the relay is open; the relay sees only the Noise handshake and
+    /// ciphertext.
     /// - Parameters:
     ///   - home: The new home; it must be empty or absent.
     ///   - joinCode: The join code of the room (6...64 of `A-Z a-z 0-9 - _`).
-    public static func relayed(home: AccountHome, joinCode: String) throws(KithError) -> MoveReceiver {
+    ///   - server: The rendezvous server's URL as this device reached it (`http://` or `https://`, at most 200
+    ///     bytes), so the old device needs only the code; nil leaves it out (both devices then name the server).
+    public static func relayed(home: AccountHome, joinCode: String, server: String? = nil) throws(KithError) -> MoveReceiver {
         try requireEmptyHome(home)
         let (key, secret) = freshKeys()
         do throws(MoveError) {
-            let code = try MoveCode(relayJoinCode: joinCode, receiverStaticKey: Array(key.publicKey.rawRepresentation), secret: secret)
+            let code = try MoveCode(
+                relayJoinCode: joinCode, server: server, receiverStaticKey: Array(key.publicKey.rawRepresentation), secret: secret)
             return MoveReceiver(code: code, home: home, listener: nil, staticKey: key)
         } catch {
             throw .continuity(.move(error))

@@ -54,7 +54,10 @@ extension MoveCommand {
                     } else {
                         if !noQR { Output.line(try QRCode.render(text)) }
                         Output.line("Move code: \(text)")
-                        Output.line("On the old device: kith move send \(text)" + (server.map { " --server \($0)" } ?? ""))
+                        Output.line("On the old device: kith move send \(text)")
+                        if case .relay(_, let named?) = code.route, code.namesLoopbackServer {
+                            Output.line("The code names \(named), a loopback address: on another machine add --server with an address of this server it reaches.")
+                        }
                     }
                 }
                 let home = global.accountHome

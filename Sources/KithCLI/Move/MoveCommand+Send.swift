@@ -5,7 +5,8 @@ import KithCanonical
 import KithContinuity
 
 extension MoveCommand {
-    /// `kith move send CODE [--server URL] [--timeout S] [--end-personas]` (the server for a relay code).
+    /// `kith move send CODE [--server URL] [--timeout S] [--end-personas]` (`--server` overrides the server a relay
+    /// code names).
     struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "send",
@@ -17,7 +18,7 @@ extension MoveCommand {
         @Argument(help: "The move code the new device shows (kithmove1.…).")
         var code: String
 
-        @Option(name: .customLong("server"), help: "For a relay code: the rendezvous server the new device named (default: $KITH_SERVER, else http://127.0.0.1:7460).")
+        @Option(name: .customLong("server"), help: "For a relay code: the rendezvous server to reach the new device's room through (default: the server the code names, else $KITH_SERVER, else http://127.0.0.1:7460). Give it when this device reaches that server by another address.")
         var server: String?
 
         @Option(help: "For a relay code: seconds to wait for the new device in the room.")
@@ -36,8 +37,10 @@ extension MoveCommand {
                 case .direct:
                     report = try await account.moveSend(
                         to: parsed, endingPersonas: endPersonas, onConfirmation: MoveCommand.showConfirmation(on: "new"), progress: MoveCommand.progress())
-                case .relay(let joinCode):
-                    report = try await MoveRelayRun.send(joinCode: joinCode, server: server, timeout: timeout) { transport in
+                case .relay(let joinCode, let namedServer):
+                    let through = server ?? namedServer
+                    if !global.json, let through { Output.error("kith: joining the new device's room on \(through)…") }
+                    report = try await MoveRelayRun.send(joinCode: joinCode, server: through, timeout: timeout) { transport in
                         try await account.moveSend(
                             to: parsed, over: transport, endingPersonas: endPersonas, onConfirmation: MoveCommand.showConfirmation(on: "new"), progress: MoveCommand.progress())
                     }

@@ -25,7 +25,7 @@ enum MoveRelayRun {
         try MoveReceiver.requireEmptyHome(home)
         let (joinCode, device, _) = try await PairRun.offer(pairing, expiresInSeconds: timeout)
         return try await PairRun.cleaningUp(pairing, device: device) {
-            let receiver = try MoveReceiver.relayed(home: home, joinCode: joinCode.text)
+            let receiver = try MoveReceiver.relayed(home: home, joinCode: joinCode.text, server: pairing.client.baseURL)
             try show(receiver.code)
             Output.error("kith: waiting for the old device (up to \(timeout) s)…")
             let room = try await PairRun.step { () async throws(RelayError) in

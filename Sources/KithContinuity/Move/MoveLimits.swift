@@ -9,6 +9,11 @@ public enum MoveLimits {
     public static let minimumJoinCodeBytes = 6
     /// The longest join code a relay move code may carry, in bytes (the rendezvous server's rule).
     public static let maximumJoinCodeBytes = 64
+    /// The shortest rendezvous server URL a relay move code may carry, in bytes (`http://a.b`).
+    public static let minimumServerURLBytes = 10
+    /// The longest rendezvous server URL a relay move code may carry, in bytes (the code stays under
+    /// ``maximumCodeCharacters`` and readable as a QR code).
+    public static let maximumServerURLBytes = 200
     /// The receiver's one-time secret, in bytes (256 bits).
     public static let secretSize = 32
     /// The receiver's ephemeral Noise static key, in bytes.

@@ -22,7 +22,7 @@ import Testing
             "kithmove1.!!!",
             MoveCode.prefix + Base64URL.encode(payload.dropLast()),
             MoveCode.prefix + Base64URL.encode(payload + [0]),
-            MoveCode.prefix + Base64URL.encode([0x03] + payload.dropFirst()),
+            MoveCode.prefix + Base64URL.encode([0x04] + payload.dropFirst()),
             MoveCode.prefix + String(repeating: "A", count: MoveLimits.maximumCodeCharacters),
             // A host byte outside the allowed set (a space).
             MoveCode.prefix + Base64URL.encode(payload.prefix(4) + [0x20] + payload.dropFirst(5)),
@@ -39,7 +39,7 @@ import Testing
 
     @Test func aRelayCodeRoundTripsAndNamesOnlyItsJoinCode() throws {
         let code = try MoveCode(relayJoinCode: "12345678", receiverStaticKey: Self.key, secret: Self.secret)
-        #expect(code.route == .relay(joinCode: "12345678"))
+        #expect(code.route == .relay(joinCode: "12345678", server: nil))
         #expect(code.host.isEmpty && code.port == 0)
         let payload = try Base64URL.decode(String(code.text.dropFirst(MoveCode.prefix.count)))
         #expect(payload == [MoveCode.relayVersion, 8] + Array("12345678".utf8) + Self.key + Self.secret)
@@ -75,6 +75,57 @@ import Testing
             }
         }
         #expect(throws: MoveError.self) { _ = try MoveCode(relayJoinCode: "12345678", receiverStaticKey: [1], secret: Self.secret) }
+    }
+
+    @Test func aRelayCodeCanNameItsServerSoTheOldDeviceNeedsOnlyTheCode() throws {
+        let server = "https://relay.example.org:7460"
+        let code = try MoveCode(relayJoinCode: "12345678", server: server, receiverStaticKey: Self.key, secret: Self.secret)
+        #expect(code.route == .relay(joinCode: "12345678", server: server))
+        let payload = try Base64URL.decode(String(code.text.dropFirst(MoveCode.prefix.count)))
+        #expect(payload == [MoveCode.relayWithServerVersion, 8] + Array("12345678".utf8) + [UInt8(server.utf8.count)] + Array(server.utf8) + Self.key + Self.secret)
+        #expect(try MoveCode(text: code.text) == code)
+        // The longest join code with the longest URL still fits the text bound (and a QR code).
+        let longestURL = "http://" + String(repeating: "a", count: MoveLimits.maximumServerURLBytes - 7)
+        let longest = try MoveCode(
+            relayJoinCode: String(repeating: "1", count: MoveLimits.maximumJoinCodeBytes), server: longestURL, receiverStaticKey: Self.key, secret: Self.secret)
+        #expect(longest.text.utf8.count <= MoveLimits.maximumCodeCharacters)
+        #expect(try MoveCode(text: longest.text) == longest)
+        #expect(!code.namesLoopbackServer)
+        for loopback in ["http://127.0.0.1:7460", "http://localhost:7460", "http://[::1]:7460/", "http://LOCALHOST:1"] {
+            #expect(try MoveCode(relayJoinCode: "12345678", server: loopback, receiverStaticKey: Self.key, secret: Self.secret).namesLoopbackServer)
+        }
+        // Every character a URL needs survives.
+        let busy = "http://[::1]:7460/kith/?a=b&c=%20d#e~f_g-h!$()*+,;@"
+        #expect(try MoveCode(text: try MoveCode(relayJoinCode: "12345678", server: busy, receiverStaticKey: Self.key, secret: Self.secret).text).route
+            == .relay(joinCode: "12345678", server: busy))
+    }
+
+    @Test func aServerURLThatIsNotAPrintableWebAddressIsRefused() throws {
+        let keys = Self.key + Self.secret
+        let hostile = [
+            "ftp://relay.example", "file:///etc/passwd", "relay.example:7460", "http://a", "http://" + String(repeating: "a", count: 194),
+            "http://relay.example/\u{1B}[2J", "http://relay example", "http://relay.example/\"quoted\"", "http://relay.example/<b>",
+            "http://rélay.example", "http://relay.example/\n",
+        ]
+        for url in hostile {
+            #expect(throws: MoveError.self, "\(url)") {
+                _ = try MoveCode(relayJoinCode: "12345678", server: url, receiverStaticKey: Self.key, secret: Self.secret)
+            }
+            // The same bytes in a code are refused by the parser too.
+            let bytes = Array(url.utf8)
+            if bytes.count <= 255 {
+                let head: [UInt8] = [MoveCode.relayWithServerVersion, 8] + Array("12345678".utf8) + [UInt8(bytes.count)]
+                let text = MoveCode.prefix + Base64URL.encode(head + bytes + keys)
+                #expect(throws: MoveError.self, "\(url)") { _ = try MoveCode(text: text) }
+            }
+        }
+        // A URL length past the end, and a code cut inside the URL.
+        let good = Array("https://relay.example".utf8)
+        let head: [UInt8] = [MoveCode.relayWithServerVersion, 8] + Array("12345678".utf8)
+        let cases: [[UInt8]] = [head + [255] + good + keys, head + [UInt8(good.count)] + Array(good.prefix(5)), head]
+        for bytes in cases {
+            #expect(throws: MoveError.self, "\(bytes.count)") { _ = try MoveCode(text: MoveCode.prefix + Base64URL.encode(bytes)) }
+        }
     }
 
     @Test func messagesRoundTripAndHostileOnesAreRefused() throws {

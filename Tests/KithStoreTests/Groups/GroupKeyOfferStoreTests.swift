@@ -48,7 +48,7 @@ import Testing
         #expect(try store.readGroupState { access in try access.ownKeyPackage(reference: "a1") } == nil)
         #expect(try store.readGroupState { access in try access.keyPackageCounts() }[Self.peer]
             == KeyPackageCounts(automaticOutstanding: 0, sharedOutstanding: 1, held: 1))
-        try store.withGroupState { access in try access.setAutomaticKeyOffers(true) }
+        _ = try store.withGroupState { access in try access.setAutomaticKeyOffers(true) }
         #expect(try store.readGroupState { access in try access.automaticKeyOffersEnabled() })
     }
 }

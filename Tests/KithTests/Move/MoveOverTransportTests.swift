@@ -23,10 +23,17 @@ import Testing
         return (home, try MoveReceiver.relayed(home: home, joinCode: "12345678"))
     }
 
+    @Test func aRelayedReceiverNamesItsServerInTheCodeAndRefusesOneThatIsNotAWebAddress() throws {
+        let home = AccountHome(directory: MoveTestSupport.temporary("relayed-server"))
+        let receiver = try MoveReceiver.relayed(home: home, joinCode: "12345678", server: "https://relay.example.org")
+        #expect(receiver.code.route == .relay(joinCode: "12345678", server: "https://relay.example.org"))
+        #expect(throws: KithError.self) { _ = try MoveReceiver.relayed(home: home, joinCode: "12345678", server: "gopher://relay.example.org") }
+    }
+
     @Test func aMoveOverAGivenTransportCarriesTheAccountAndRetiresTheOldHome() async throws {
         let (alice, oldHome, _) = try await MoveTestSupport.aliceAtHomeWithBob()
         let (newHome, receiver) = try Self.relayedReceiver()
-        #expect(receiver.code.route == .relay(joinCode: "12345678"))
+        #expect(receiver.code.route == .relay(joinCode: "12345678", server: nil))
         let (senderEnd, receiverEnd, listener) = try await Self.transportPair()
         defer { Task { await listener.close() } }
         let receiving = Task {
