@@ -12,7 +12,8 @@ final class Locked<Value: Sendable>: Sendable {
 }
 
 /// Waits (polling, up to `seconds`) until `condition` holds; the server may still be reading an acknowledgement.
-func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+/// Bounded generously: on a loaded machine the server can take seconds; a passing test never waits the bound.
+func eventually(_ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }

@@ -36,12 +36,7 @@ struct PushSubscriberTests {
             #expect(try await subscriber.pending(after: 0.3).isEmpty)
             await subscriber.close()
             // The server notices the close on its own connection task: wait for it (bounded).
-            var waited = 0
-            while server.pushSubscriberCount > 0, waited < 500 {
-                try await Task.sleep(for: .milliseconds(10))
-                waited += 1
-            }
-            #expect(server.pushSubscriberCount == 0)
+            #expect(await eventually { server.pushSubscriberCount == 0 })
             let again = try await PushTestSubscriber.connect(port: try Self.port(client), secret: secret)
             let redelivered = try await again.next()
             #expect(redelivered["id"] == second["id"])

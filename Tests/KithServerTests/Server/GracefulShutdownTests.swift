@@ -1,5 +1,6 @@
 import KithRendezvous
 import KithServer
+import KithTestSupport
 import ServiceLifecycle
 import Synchronization
 import Testing
@@ -12,13 +13,9 @@ struct GracefulShutdownTests {
         let port = Mutex<Int?>(nil)
         let group = server.makeServiceGroup(signals: [], drainTimeout: .seconds(5)) { _, bound in port.withLock { $0 = bound } }
         let running = Task { try await group.run() }
-        var bound: Int?
-        for _ in 0..<500 {
-            bound = port.withLock { $0 }
-            if bound != nil { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let listening = try #require(bound)
+        // Bounded generously: a loaded machine can take seconds to start the server.
+        _ = await eventually { port.withLock { $0 } != nil }
+        let listening = try #require(port.withLock { $0 })
         let (peer, _) = try await TestPeer.connect("ws://127.0.0.1:\(listening)/")
         try await peer.send(.ping)
         #expect(try await peer.next() == .pong)

@@ -159,7 +159,7 @@ final class PushTestSubscriber: Sendable {
     var wasUpgraded: Bool { outbound.withLock { $0 != nil } }
 
     /// The next frame, waiting up to `seconds`.
-    func next(seconds: Double = 15) async throws -> JSONObject {
+    func next(seconds: Double = 60) async throws -> JSONObject {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
         while ContinuousClock.now < deadline {
             if let frame = inbox.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return frame }

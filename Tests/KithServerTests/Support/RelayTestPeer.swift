@@ -39,7 +39,7 @@ final class RelayTestPeer: Sendable {
     }
 
     /// The next thing received, waiting up to `seconds`.
-    func next(seconds: Double = 15) async throws -> Received {
+    func next(seconds: Double = 60) async throws -> Received {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
         while ContinuousClock.now < deadline {
             if let item = inbox.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return item }
@@ -65,7 +65,7 @@ final class RelayTestPeer: Sendable {
     }
 
     /// Waits for the connection to end; answers the server's close code.
-    func closeCode(seconds: Double = 20) async throws -> Int? {
+    func closeCode(seconds: Double = 60) async throws -> Int? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
         while ContinuousClock.now < deadline {
             if let close = ended.withLock({ $0 }) { return close.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) } }

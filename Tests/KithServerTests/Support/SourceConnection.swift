@@ -67,7 +67,7 @@ extension RequestHeadGuardTests.RawConnection {
     }
 
     /// Sends `request` and returns the answer (nil: closed without one; a refused write counts as closed).
-    func exchange(_ request: String, seconds: Double = 20) async throws -> String? {
+    func exchange(_ request: String, seconds: Double = 60) async throws -> String? {
         try await channel.executeThenClose { inbound, outbound in
             do { try await outbound.write(ByteBuffer(string: request)) } catch { return nil }
             return try await Self.within(seconds) {

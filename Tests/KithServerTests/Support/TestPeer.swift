@@ -50,7 +50,7 @@ final class TestPeer: Sendable {
     }
 
     /// The next message, waiting up to `seconds`.
-    func next(seconds: Double = 15) async throws -> ServerMessage {
+    func next(seconds: Double = 60) async throws -> ServerMessage {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
         while ContinuousClock.now < deadline {
             if let message = inbox.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return message }
@@ -86,7 +86,7 @@ final class TestPeer: Sendable {
     }
 
     /// Waits (up to `seconds`) for the connection to end; answers the server's close status.
-    func closed(seconds: Double = 20) async throws -> SignalingClose {
+    func closed(seconds: Double = 60) async throws -> SignalingClose {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
         while ContinuousClock.now < deadline {
             if let result = ended.withLock({ $0 }) { return try result.get() }
