@@ -58,7 +58,7 @@ enum Fixtures {
 
     /// A client trusting the mock's certificate, never following redirects.
     static func httpClient() throws -> HTTPClient {
-        try PushHTTPSettings.makeHTTPClient(tlsConfiguration: MockTLS.clientConfiguration(), connectTimeout: .seconds(2))
+        try PushHTTPSettings.makeHTTPClient(tlsConfiguration: MockTLS.clientConfiguration(), connectTimeout: .seconds(30))
     }
 
     /// One RSA key for all FCM tests (generation is slow in debug builds).

@@ -76,7 +76,7 @@ struct RequestHeadGuardTests {
         }
         #expect(stopped != nil, "the server's graceful shutdown waited on a connection that never sent a request")
         if let silent = stopped {
-            #expect(try await silent.untilClosed(seconds: 5) == "")
+            #expect(try await silent.untilClosed(seconds: 60) == "")
         }
     }
 
@@ -91,10 +91,10 @@ struct RequestHeadGuardTests {
             // Both connections are always closed through their channels (a channel dropped unclosed traps in NIO),
             // whatever the first one's outcome.
             let partialOutcome: Result<String?, any Error>
-            do { partialOutcome = .success(try await partial.untilClosed(after: "GET /healthz HTTP/1.1\r\nHost: x\r\n", seconds: 10)) } catch {
+            do { partialOutcome = .success(try await partial.untilClosed(after: "GET /healthz HTTP/1.1\r\nHost: x\r\n", seconds: 60)) } catch {
                 partialOutcome = .failure(error)
             }
-            let silentOutcome = try await silent.untilClosed(seconds: 10)
+            let silentOutcome = try await silent.untilClosed(seconds: 60)
             #expect(try partialOutcome.get() == "")
             #expect(silentOutcome == "")
         }

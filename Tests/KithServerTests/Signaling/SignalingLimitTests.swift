@@ -43,7 +43,7 @@ struct SignalingLimitTests {
         let (server, _, _) = try TestServer.make(limits: limits)
         try await server.makeApplication().test(.live) { client in
             let (peer, _) = try await TestPeer.connect(try SignalingFlowTests.url(client))
-            #expect(try await peer.closed(seconds: 20).code == 1001)
+            #expect(try await peer.closed(seconds: 60).code == 1001)
         }
     }
 

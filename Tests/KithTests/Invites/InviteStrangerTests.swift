@@ -22,7 +22,7 @@ import Testing
         let (central, peripheral) = SimulatedBLELink.makePair()
         async let creatorSide: Result<StrangerServeOutcome, KithError> = {
             do throws(KithError) {
-                return .success(try await creator.invites.answerStranger(over: joinerInitiates ? peripheral : central, initiator: !joinerInitiates, deadline: .seconds(20)))
+                return .success(try await creator.invites.answerStranger(over: joinerInitiates ? peripheral : central, initiator: !joinerInitiates, deadline: .seconds(120)))
             } catch {
                 return .failure(error)
             }

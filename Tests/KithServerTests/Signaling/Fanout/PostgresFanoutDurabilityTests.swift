@@ -51,7 +51,7 @@ extension PostgresFanoutTests {
                     try await Task.sleep(for: .milliseconds(10))
                 }
                 try await alice.send(.signal(.keyExchange(publicKey: "GAP", sessionID: "s", timestamp: 1)))
-                guard case .message(.relayed(let relayed)) = try await bob.next(seconds: 15) else {
+                guard case .message(.relayed(let relayed)) = try await bob.next(seconds: 60) else {
                     Issue.record("bob did not get the key exchange sent during the gap")
                     return
                 }
