@@ -54,9 +54,10 @@ extension MoveCommand {
                     } else {
                         if !noQR { Output.line(try QRCode.render(text)) }
                         Output.line("Move code: \(text)")
-                        Output.line("On the old device: kith move send \(text)")
+                        let needsServer = if case .relay(_, nil) = code.route { true } else { false }
+                        Output.line("On the old device: kith move send \(text)" + (needsServer ? server.map { " --server \($0)" } ?? "" : ""))
                         if case .relay(_, let named?) = code.route, code.namesLoopbackServer {
-                            Output.line("The code names \(named), a loopback address: on another machine add --server with an address of this server it reaches.")
+                            Output.line("The code names \(named), a loopback address: if the old device is another machine, add --server URL with an address by which it reaches this server.")
                         }
                     }
                 }

@@ -25,7 +25,9 @@ enum MoveRelayRun {
         try MoveReceiver.requireEmptyHome(home)
         let (joinCode, device, _) = try await PairRun.offer(pairing, expiresInSeconds: timeout)
         return try await PairRun.cleaningUp(pairing, device: device) {
-            let receiver = try MoveReceiver.relayed(home: home, joinCode: joinCode.text, server: pairing.client.baseURL)
+            // A URL the code cannot carry (over 200 bytes, unusual characters) is left out: the old device then names it.
+            let named = MoveCode.canCarry(serverURL: pairing.client.baseURL) ? pairing.client.baseURL : nil
+            let receiver = try MoveReceiver.relayed(home: home, joinCode: joinCode.text, server: named)
             try show(receiver.code)
             Output.error("kith: waiting for the old device (up to \(timeout) s)…")
             let room = try await PairRun.step { () async throws(RelayError) in

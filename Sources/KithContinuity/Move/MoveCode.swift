@@ -77,6 +77,17 @@ public struct MoveCode: Sendable, Equatable {
         try self.init(route: .relay(joinCode: joinCode, server: server), receiverStaticKey: receiverStaticKey, secret: secret)
     }
 
+    /// Whether a relay code can carry `url` as its server (see ``init(relayJoinCode:server:receiverStaticKey:secret:)``).
+    /// - Parameter url: A rendezvous server's URL.
+    public static func canCarry(serverURL url: String) -> Bool {
+        do throws(MoveError) {
+            try validate(serverURL: Array(url.utf8))
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// Checks a server URL's bytes: its length, an `http://` or `https://` scheme, and only the characters a URL
     /// needs (so printing it cannot drive a terminal, and nothing but a web address reaches the rendezvous client).
     private static func validate(serverURL bytes: [UInt8]) throws(MoveError) {

@@ -91,6 +91,7 @@ import Testing
         #expect(longest.text.utf8.count <= MoveLimits.maximumCodeCharacters)
         #expect(try MoveCode(text: longest.text) == longest)
         #expect(!code.namesLoopbackServer)
+        #expect(MoveCode.canCarry(serverURL: server))
         for loopback in ["http://127.0.0.1:7460", "http://localhost:7460", "http://[::1]:7460/", "http://LOCALHOST:1"] {
             #expect(try MoveCode(relayJoinCode: "12345678", server: loopback, receiverStaticKey: Self.key, secret: Self.secret).namesLoopbackServer)
         }
@@ -111,6 +112,7 @@ import Testing
             #expect(throws: MoveError.self, "\(url)") {
                 _ = try MoveCode(relayJoinCode: "12345678", server: url, receiverStaticKey: Self.key, secret: Self.secret)
             }
+            #expect(!MoveCode.canCarry(serverURL: url), "\(url)")
             // The same bytes in a code are refused by the parser too.
             let bytes = Array(url.utf8)
             if bytes.count <= 255 {
