@@ -69,7 +69,9 @@ struct SyncServerTests {
         // Every client here comes from 127.0.0.1; a real contact dials from another address than the flood, so the
         // per-source bound is lifted to the overall one (with 8, the contact's handshake would race 8 newer flood
         // connections of its own address: under 800 ms on a loaded machine).
-        let server = TCPSyncServer(maximumPendingHandshakesPerSource: SyncLimits.tcpMaximumPendingHandshakes)
+        // The contact's handshake must not race a clock either: a machine loaded beside the suite took longer than the
+        // default 5 s for it, so the deadline is lifted too (the trickling client's deadline is tested below).
+        let server = TCPSyncServer(handshakeTimeout: 120, maximumPendingHandshakesPerSource: SyncLimits.tcpMaximumPendingHandshakes)
         let (listener, serving, events) = try await Self.start(bobAgent, server: server)
         let port = listener.port
 
@@ -84,7 +86,9 @@ struct SyncServerTests {
             var more: [RawClient] = []
             while !Task.isCancelled {
                 if let client = RawClient(port: port) { more.append(client) }
-                try? await Task.sleep(for: .milliseconds(200))
+                // One a second: the contact's pending handshake is pushed out only after 64 newer connections, so a
+                // loaded machine gets a minute to finish it (the 300 above already fill the slots and evict).
+                try? await Task.sleep(for: .seconds(1))
             }
             return more
         }
@@ -101,10 +105,11 @@ struct SyncServerTests {
 
         background.cancel()
         trickle.cancel()
-        await listener.close()
-        await serving.value
+        // The clients go first: the server's pending handshakes then end at once instead of at their deadline.
         for client in flood + (await background.value) { client.close() }
         slow.close()
+        await listener.close()
+        await serving.value
         // The flood was pushed out oldest first, not served one at a time.
         #expect(events.contains { if case .evicted = $0 { true } else { false } })
     }
