@@ -141,11 +141,8 @@ public struct MoveCode: Sendable, Equatable {
                 guard joinCodeBytes.allSatisfy(Self.isJoinCodeByte), let joinCode = String(validating: joinCodeBytes, as: UTF8.self) else {
                     throw MoveError.invalidCode("the join code holds a character outside A-Z a-z 0-9 - _")
                 }
-                var server: String?
-                if let serverBytes {
-                    try Self.validate(serverURL: serverBytes)
-                    server = String(decoding: serverBytes, as: UTF8.self)
-                }
+                // The initializer checks the URL (a byte that is not UTF-8 decodes to U+FFFD, outside its alphabet).
+                let server = serverBytes.map { String(decoding: $0, as: UTF8.self) }
                 try self.init(relayJoinCode: joinCode, server: server, receiverStaticKey: key, secret: secret)
             default:
                 throw MoveError.invalidCode("unknown version")

@@ -13,9 +13,7 @@ enum DirectChannelReset {
     /// Runs inside the switch's transaction.
     static func reset(peer: String, in db: Database, sealer: ContentSealer) throws {
         try forgetSessionsAndKeys(of: peer, in: db)
-        let pools = OneTimePoolAccess(db: db, sealer: sealer, now: FeedStore.nowMillis())
-        _ = try pools.revoke(peer: peer)
-        try pools.clearIntent(peer: peer)
+        try OneTimePoolAccess(db: db, sealer: sealer, now: FeedStore.nowMillis()).forget(peer: peer)
     }
 
     /// What both a contact's removal and a reset forget: the Double Ratchet session, the prekeys issued to `peer` and

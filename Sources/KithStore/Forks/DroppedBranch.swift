@@ -45,9 +45,10 @@ struct DroppedBranch {
             sql: """
                 SELECT (SELECT COUNT(*) FROM messages WHERE feed_id = ?1 AND sequence >= ?2)
                      + (SELECT COUNT(*) FROM message_stubs WHERE feed_id = ?1 AND sequence >= ?2) AS count,
-                       (SELECT COALESCE(SUM(LENGTH(envelope_json) + COALESCE(LENGTH(content_json), 0)), 0)
+                       (SELECT COALESCE(SUM(LENGTH(CAST(envelope_json AS BLOB)) + COALESCE(LENGTH(CAST(content_json AS BLOB)), 0)), 0)
                         FROM messages WHERE feed_id = ?1 AND sequence >= ?2)
-                     + (SELECT COALESCE(SUM(COALESCE(LENGTH(entry_json), 0)), 0) FROM message_stubs WHERE feed_id = ?1 AND sequence >= ?2)
+                     + (SELECT COALESCE(SUM(COALESCE(LENGTH(CAST(entry_json AS BLOB)), 0)), 0)
+                        FROM message_stubs WHERE feed_id = ?1 AND sequence >= ?2)
                        AS bytes
                 """,
             arguments: arguments)

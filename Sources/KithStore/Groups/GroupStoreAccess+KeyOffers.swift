@@ -124,16 +124,12 @@ extension GroupStoreAccess {
     ///   (a restored contact's own requests, which arrive with its restore).
     static func withdrawKeyPackages(of contact: String, in db: Database, keepingPendingReadmissions: Bool = false) throws {
         try db.execute(cached: "DELETE FROM mls_own_key_packages WHERE recipient_feed_id = ?", arguments: [contact])
-        if keepingPendingReadmissions {
-            try db.execute(
-                cached: """
-                    DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?1 AND ref NOT IN (
-                        SELECT key_package_ref FROM readmission_requests WHERE requester_feed_id = ?1 AND state = 'pending')
-                    """,
-                arguments: [contact])
-        } else {
-            try db.execute(cached: "DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?", arguments: [contact])
-        }
+        try db.execute(
+            cached: """
+                DELETE FROM mls_peer_key_packages WHERE peer_feed_id = ?1 AND NOT (?2 AND ref IN (
+                    SELECT key_package_ref FROM readmission_requests WHERE requester_feed_id = ?1 AND state = 'pending'))
+                """,
+            arguments: [contact, keepingPendingReadmissions])
         try db.execute(cached: "DELETE FROM mls_auto_key_offers WHERE recipient_feed_id = ?", arguments: [contact])
     }
 }

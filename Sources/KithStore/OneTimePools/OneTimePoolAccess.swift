@@ -127,6 +127,15 @@ public struct OneTimePoolAccess {
         }
     }
 
+    /// Deletes both pools shared with `peer` (as ``revoke(peer:)``) and any intent recorded for it: the channel
+    /// with `peer` starts over, so nothing is planned or told. Returns false when there were no pools.
+    @discardableResult
+    public func forget(peer: String) throws(OneTimePoolError) -> Bool {
+        let had = try revoke(peer: peer)
+        try clearIntent(peer: peer)
+        return had
+    }
+
     // MARK: Intents
 
     /// Records what the next sync session with `peer` does (replacing any earlier intent).

@@ -93,10 +93,7 @@ extension DirectSessionAccess {
     /// dead: `prekey_batch` with `pool_reset`). Returns whether there were pools.
     @discardableResult
     public func dropOneTimePools(peer: String) throws -> Bool {
-        let pools = OneTimePoolAccess(db: db, sealer: sealer, now: now)
-        let had = try pools.revoke(peer: peer)
-        try pools.clearIntent(peer: peer)
-        return had
+        try OneTimePoolAccess(db: db, sealer: sealer, now: now).forget(peer: peer)
     }
 
     /// Drops the KeyPackages exchanged with `peer` before it was restored (the same `prekey_batch` with `pool_reset`

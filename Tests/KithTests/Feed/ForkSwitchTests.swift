@@ -253,6 +253,31 @@ import Testing
         #expect(within.entries.count == 1 && cut.entries.isEmpty)
     }
 
+    @Test func theByteBoundCountsBytesNotCharacters() async throws {
+        let story = try await Self.stolenPhone()
+        let (alice, bob) = (story.alice, story.bob)
+        let arguments: StatementArguments = [bob.feedID.string, story.forkSequence]
+        // Stored text may hold multi-byte characters: 100 "é" are 100 characters and 200 bytes.
+        try await alice.store.database.write { db in
+            try db.execute(sql: "UPDATE messages SET content_json = ?3 WHERE feed_id = ?1 AND sequence >= ?2",
+                           arguments: arguments + [String(repeating: "é", count: 100)])
+            #expect(db.changesCount == 1)
+        }
+        let bytes = try await alice.store.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT envelope_json, content_json FROM messages WHERE feed_id = ?1 AND sequence >= ?2", arguments: arguments)
+                .reduce(0) { $0 + ($1["envelope_json"] as String).utf8.count + (($1["content_json"] as String?)?.utf8.count ?? 0) }
+                + Row.fetchAll(db, sql: "SELECT entry_json FROM message_stubs WHERE feed_id = ?1 AND sequence >= ?2", arguments: arguments)
+                .reduce(0) { $0 + (($1["entry_json"] as String?)?.utf8.count ?? 0) }
+        }
+        _ = try alice.store.read { db in try DroppedBranch.load(db, feed: bob.feedID, from: story.forkSequence, maxBytes: bytes) }
+        do {
+            _ = try alice.store.read { db in try DroppedBranch.load(db, feed: bob.feedID, from: story.forkSequence, maxBytes: bytes - 1) }
+            Issue.record("a branch one byte over the bound was read")
+        } catch StoreError.forkSwitchRefused(.branchTooLarge(let counted, _)) {
+            #expect(counted == bytes)
+        }
+    }
+
     @Test func aFailureInsideTheSwitchRollsEverythingBack() async throws {
         let story = try await Self.stolenPhone { thief, _ in try await thief.rotation.rotate(reason: .keyCompromise) }
         let (alice, bob) = (story.alice, story.bob)
